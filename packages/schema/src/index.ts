@@ -1,0 +1,22 @@
+export type {
+  Message,
+  MessageContent,
+  ContentPart,
+  TextPart,
+  ImagePart,
+  ToolCall,
+  ThinkingBlock,
+  Role,
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+} from './message.js';
+export { messageSchema, toolCallSchema } from './message.js';
+export { NanobotError, ValidationError, SchemaError, ConfigurationError } from './errors.js';
+export type { JsonSchema, ToolDefinition } from './tool-definition.js';
+export type { TokenCounter, TokenSource } from './token-counter.js';
+export type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, ToolCallRequest, Usage } from './provider.js';
+export { estimateMessageTokens, estimatePromptTokens, estimatePromptTokensChain } from './tokens.js';
+export { pythonJsonDumps } from './python-json.js';
+export { codePointLength, truncateText } from './truncate-text.js';

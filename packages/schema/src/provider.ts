@@ -1,0 +1,72 @@
+import type { Message } from './message.js';
+import type { ToolDefinition } from './tool-definition.js';
+import type { TokenCounter } from './token-counter.js';
+
+/** A tool call the model asked for, with arguments parsed (object, or the raw text if unparseable). */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  arguments: unknown;
+  /** Provider extras replayed verbatim (e.g. Gemini thought signatures). */
+  extra_content?: Record<string, unknown>;
+  provider_specific_fields?: Record<string, unknown>;
+  function_provider_specific_fields?: Record<string, unknown>;
+}
+
+/** Token usage of one model call. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens?: number;
+  cacheCreationTokens?: number;
+  [key: string]: number | undefined;
+}
+
+/** One model answer. `finishReason` follows OpenAI's names (`stop`, `tool_calls`, `length`, `error`, …). */
+export interface LLMResponse {
+  content: string | null;
+  toolCalls: ToolCallRequest[];
+  finishReason: string;
+  usage: Usage;
+  reasoningContent?: string | null;
+  thinkingBlocks?: { type: string; [key: string]: unknown }[] | null;
+  /** Opaque continuation state for providers that have one. */
+  providerState?: unknown;
+  /** Which provider/model answered (FallbackProvider fills this). */
+  provider?: string;
+  model?: string;
+}
+
+/** What a provider is asked. Messages are our model; the provider converts a copy. */
+export interface LLMRequest {
+  messages: readonly Message[];
+  tools?: readonly ToolDefinition[];
+  model?: string;
+  maxTokens?: number;
+  temperature?: number;
+  reasoningEffort?: string | null;
+  toolChoice?: 'auto' | 'none' | 'required' | { name: string };
+  signal?: AbortSignal;
+}
+
+/** Streaming events; the stream always ends with exactly one `done` (or throws). */
+export type LLMStreamEvent =
+  | { type: 'text_delta'; delta: string }
+  | { type: 'reasoning_delta'; delta: string }
+  | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta?: string }
+  | { type: 'done'; response: LLMResponse };
+
+/**
+ * A chat model behind one interface. `chat` and `stream` reject with a `ProviderError`
+ * (from @nanobot/providers) on API failures, and with an AbortError when `signal` aborts.
+ */
+export interface LLMProvider {
+  /** Short provider id, e.g. `openai`, `anthropic`, `scripted`. */
+  readonly name: string;
+  /** Default model used when a request names none. */
+  readonly defaultModel: string;
+  chat(request: LLMRequest): Promise<LLMResponse>;
+  stream(request: LLMRequest): AsyncIterable<LLMStreamEvent>;
+  /** Optional exact counter for this provider's tokenizer. */
+  readonly tokenCounter?: TokenCounter;
+}

@@ -1,0 +1,50 @@
+// Shared vitest settings: every package resolves sibling @nanobot/* packages to their
+// TypeScript sources (the "source" export condition), so tests never need a prior build.
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ViteUserConfig } from 'vitest/config';
+
+const root = import.meta.dirname;
+
+function sourceAliases(): { find: RegExp; replacement: string }[] {
+  const aliases: { find: RegExp; replacement: string }[] = [];
+  for (const group of ['packages', 'apps']) {
+    const dir = join(root, group);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const pkgFile = join(dir, name, 'package.json');
+      if (!existsSync(pkgFile)) continue;
+      const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as {
+        name: string;
+        exports?: Record<string, { source?: string } | string>;
+      };
+      for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
+        if (typeof target !== 'object' || !target.source) continue;
+        const spec = subpath === '.' ? pkg.name : `${pkg.name}/${subpath.replace(/^\.\//, '')}`;
+        const escaped = spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+        aliases.push({ find: new RegExp(`^${escaped}$`), replacement: resolve(dir, name, target.source) });
+      }
+    }
+  }
+  return aliases;
+}
+
+/** Builds the vitest config for one package directory. */
+export function sharedConfig(packageDir: string, overrides: ViteUserConfig['test'] = {}): ViteUserConfig {
+  return {
+    resolve: { alias: sourceAliases() },
+    test: {
+      root: packageDir,
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      reporters: ['default', 'json'],
+      outputFile: { json: join(packageDir, '.vitest-report.json') },
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+      pool: 'forks',
+      passWithNoTests: true,
+      // Where ../shared (reference, conformance cases, transcripts) sits beside the checkout.
+      env: { NANOBOT_SHARED_DIR: process.env.NANOBOT_SHARED_DIR ?? resolve(root, '..', 'shared') },
+      ...overrides,
+    },
+  };
+}
