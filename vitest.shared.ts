@@ -8,7 +8,7 @@ const root = import.meta.dirname;
 
 function sourceAliases(): { find: RegExp; replacement: string }[] {
   const aliases: { find: RegExp; replacement: string }[] = [];
-  for (const group of ['packages', 'apps']) {
+  for (const group of ['packages', 'apps', 'tooling']) {
     const dir = join(root, group);
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) {

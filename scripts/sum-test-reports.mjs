@@ -10,7 +10,7 @@ let failed = 0;
 let skipped = 0;
 let reports = 0;
 const missing = [];
-for (const group of ['packages', 'apps']) {
+for (const group of ['packages', 'apps', 'tooling']) {
   const dir = join(root, group);
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir)) {

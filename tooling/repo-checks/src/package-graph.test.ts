@@ -1,0 +1,113 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importSpecifiers, internalDeps, listPackages, rel, sourceFiles } from './workspace.js';
+
+// Layers from ../shared/design/ARCHITECTURE.md: a package may depend only on lower layers,
+// which also rules out cycles.
+const layer: Record<string, number> = {
+  '@nanobot/schema': 0,
+  '@nanobot/tools-core': 1,
+  '@nanobot/governor': 1,
+  '@nanobot/registry': 2,
+  '@nanobot/context-builder': 2,
+  '@nanobot/providers': 2,
+  '@nanobot/tools': 3,
+  '@nanobot/mcp': 3,
+  '@nanobot/session': 3,
+  '@nanobot/runner': 4,
+  '@nanobot/cli': 5,
+  '@nanobot/web': 5,
+};
+
+const packages = listPackages();
+const byName = new Map(packages.map((p) => [p.name, p]));
+const SDKS = ['openai', '@anthropic-ai/sdk'];
+
+describe('package graph', () => {
+  it('knows every workspace package', () => {
+    expect(packages.map((p) => p.name).sort()).toEqual(Object.keys(layer).sort());
+  });
+
+  it.each(packages.map((p) => [p.name, p] as const))('%s depends only on lower layers', (name, pkg) => {
+    for (const dep of internalDeps(pkg)) {
+      expect(layer[dep], `${name} → ${dep}`).toBeDefined();
+      expect(layer[dep]!, `${name} → ${dep} points up or sideways`).toBeLessThan(layer[name]!);
+    }
+  });
+
+  it('keeps the governor installable alone: it depends on @nanobot/schema only', () => {
+    const governor = byName.get('@nanobot/governor')!;
+    expect(internalDeps(governor)).toEqual(['@nanobot/schema']);
+    const external = Object.keys(governor.manifest.dependencies ?? {}).filter((d) => !d.startsWith('@nanobot/'));
+    expect(external).toEqual([]);
+  });
+
+  it('has no cycles', () => {
+    const visiting = new Set<string>();
+    const done = new Set<string>();
+    const visit = (name: string, path: string[]): void => {
+      if (done.has(name)) return;
+      if (visiting.has(name)) throw new Error(`cycle: ${[...path, name].join(' → ')}`);
+      visiting.add(name);
+      for (const dep of internalDeps(byName.get(name)!)) visit(dep, [...path, name]);
+      visiting.delete(name);
+      done.add(name);
+    };
+    for (const p of packages) visit(p.name, []);
+    expect(done.size).toBe(packages.length);
+  });
+
+  it.each(packages.map((p) => [p.name, p] as const))('%s exports only entry points with source, types and import', (_name, pkg) => {
+    for (const [subpath, target] of Object.entries(pkg.manifest.exports ?? {})) {
+      expect(typeof target, subpath).toBe('object');
+      const t = target as Record<string, string>;
+      expect(Object.keys(t).sort()).toEqual(['import', 'source', 'types']);
+      expect(existsSync(join(pkg.dir, t.source!)), `${pkg.name} ${subpath} source`).toBe(true);
+    }
+  });
+});
+
+describe('imports', () => {
+  for (const pkg of packages) {
+    it(`${pkg.name}: no deep imports, only declared @nanobot deps, SDKs only in providers`, () => {
+      const problems: string[] = [];
+      const declared = new Set(internalDeps(pkg));
+      for (const file of ['src', 'bench', 'test'].flatMap((d) => (existsSync(join(pkg.dir, d)) ? sourceFiles(join(pkg.dir, d)) : []))) {
+        const text = readFileSync(file, 'utf8');
+        for (const spec of importSpecifiers(text)) {
+          if (spec.startsWith('@nanobot/')) {
+            const [scope, base, ...rest] = spec.split('/');
+            const target = `${scope}/${base}`;
+            if (target === pkg.name) {
+              problems.push(`${rel(file)} imports its own package by name (${spec})`);
+              continue;
+            }
+            if (!declared.has(target)) problems.push(`${rel(file)} imports undeclared ${target}`);
+            const exportsMap = byName.get(target)?.manifest.exports ?? {};
+            const sub = rest.length ? `./${rest.join('/')}` : '.';
+            if (!(sub in exportsMap)) problems.push(`${rel(file)} deep-imports ${spec}`);
+          } else if (spec.startsWith('.')) {
+            const resolved = resolve(dirname(file), spec);
+            if (!resolved.startsWith(pkg.dir + '/') && resolved !== pkg.dir) {
+              problems.push(`${rel(file)} reaches outside its package: ${spec}`);
+            }
+          } else if (SDKS.some((s) => spec === s || spec.startsWith(`${s}/`)) && pkg.name !== '@nanobot/providers') {
+            problems.push(`${rel(file)} imports the model SDK ${spec} outside @nanobot/providers`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+});
+
+describe('package hygiene', () => {
+  it.each(packages.map((p) => [p.name, p] as const))('%s has a README with an example and an API table', (_name, pkg) => {
+    const file = join(pkg.dir, 'README.md');
+    expect(existsSync(file), `${rel(file)} missing`).toBe(true);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toMatch(/```(ts|typescript|sh|bash)/);
+    expect(text).toMatch(/\|.*\|/);
+  });
+});
