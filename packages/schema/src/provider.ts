@@ -32,9 +32,15 @@ export interface LLMResponse {
   thinkingBlocks?: { type: string; [key: string]: unknown }[] | null;
   /** Opaque continuation state for providers that have one. */
   providerState?: unknown;
-  /** Which provider/model answered (FallbackProvider fills this). */
+  /** Which provider/model answered (every provider fills these; FallbackProvider keeps the answering one's). */
   provider?: string;
   model?: string;
+  /**
+   * True when the API rejected the request and it only succeeded after every image part was
+   * replaced by a text placeholder. The caller's messages are never edited; a caller that wants
+   * to stop re-sending the images strips them from its own history.
+   */
+  imagesStripped?: boolean;
 }
 
 /** What a provider is asked. Messages are our model; the provider converts a copy. */
@@ -46,6 +52,8 @@ export interface LLMRequest {
   temperature?: number;
   reasoningEffort?: string | null;
   toolChoice?: 'auto' | 'none' | 'required' | { name: string };
+  /** Provider-specific request fields merged into the request body last (OpenAI-compatible `extra_body`). */
+  extraBody?: Record<string, unknown>;
   signal?: AbortSignal;
 }
 
