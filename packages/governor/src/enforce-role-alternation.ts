@@ -1,0 +1,110 @@
+import type { ContentPart, Message, MessageContent } from '@nanobot/schema';
+import { hasToolCallsValue, toolCallList } from './internal/tool-calls.js';
+import { pyStrip } from './internal/python.js';
+
+/** Text of the synthetic user turn placed before a leading plain assistant message. */
+export const CONVERSATION_CONTINUED = '(conversation continued)';
+
+/** Options of {@link enforceRoleAlternation}. */
+export interface RoleAlternationOptions {
+  /**
+   * `'reference'` reproduces the reference byte for byte, including its losses (a later
+   * same-role message replaces a list-content one, an assistant's text is dropped next to a
+   * tool-call turn, a popped tool-call assistant is re-labelled `user` with its `tool_calls`).
+   * Default `'fixed'`: the same shape without losing content and without a `user` carrying calls.
+   */
+  compat?: 'fixed' | 'reference';
+}
+
+function asBlocks(content: unknown): ContentPart[] {
+  if (Array.isArray(content)) return content as ContentPart[];
+  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
+  if (content === null || content === undefined) return [];
+  return [{ type: 'text', text: String(content) }];
+}
+
+/** Joins two contents without loss: strings as the reference does, anything else as blocks. */
+function joinContent(prev: unknown, cur: unknown): MessageContent {
+  const p = prev ?? '';
+  const c = cur ?? '';
+  if (typeof p === 'string' && typeof c === 'string') return pyStrip(`${p}\n\n${c}`);
+  return [...asBlocks(p), ...asBlocks(c)];
+}
+
+function mergeSameRole(prev: Message, cur: Message, reference: boolean): Message | null {
+  if (prev.role === 'assistant') {
+    const curTools = hasToolCallsValue(cur);
+    const prevTools = hasToolCallsValue(prev);
+    if (reference) {
+      if (curTools) return { ...cur };
+      if (prevTools) return null;
+    } else if (curTools && prevTools) {
+      return {
+        ...prev,
+        content: joinContent(prev.content, cur.content),
+        tool_calls: [...toolCallList(prev), ...toolCallList(cur)] as Message['tool_calls'],
+      };
+    } else if (curTools) {
+      return { ...cur, content: joinContent(prev.content, cur.content) };
+    } else if (prevTools) {
+      return { ...prev, content: joinContent(prev.content, cur.content) };
+    }
+  }
+  const p = prev.content ?? '';
+  const c = cur.content ?? '';
+  if (typeof p === 'string' && typeof c === 'string') return { ...prev, content: pyStrip(`${p}\n\n${c}`) };
+  if (reference) return { ...cur };
+  return { ...prev, content: joinContent(p, c) };
+}
+
+function isEmptyContent(content: unknown): boolean {
+  if (content === null || content === undefined) return true;
+  if (typeof content === 'string') return pyStrip(content).length === 0;
+  return Array.isArray(content) && content.length === 0;
+}
+
+/**
+ * Merges consecutive `user`/`assistant` turns, removes trailing assistant turns and makes the
+ * first non-system turn a user turn, as strict providers require (reference
+ * `_enforce_role_alternation`). `system` and `tool` messages are never merged. Pure: returns
+ * the same array when nothing changes, otherwise a new array whose untouched messages are the
+ * input objects.
+ */
+export function enforceRoleAlternation(messages: readonly Message[], options: RoleAlternationOptions = {}): Message[] {
+  const reference = options.compat === 'reference';
+  if (messages.length === 0) return messages as Message[];
+  let changed = false;
+  const out: Message[] = [];
+  for (const msg of messages) {
+    const prev = out[out.length - 1];
+    if (prev !== undefined && (msg.role === 'user' || msg.role === 'assistant') && prev.role === msg.role) {
+      changed = true;
+      const merged = mergeSameRole(prev, msg, reference);
+      if (merged !== null) out[out.length - 1] = merged;
+      continue;
+    }
+    out.push(msg);
+  }
+
+  let lastPopped: Message | undefined;
+  while (out.length > 0 && out[out.length - 1].role === 'assistant') {
+    lastPopped = out.pop();
+    changed = true;
+  }
+  if (lastPopped !== undefined && out.length > 0 && !out.some((m) => m.role === 'user' || m.role === 'tool')) {
+    if (reference || !hasToolCallsValue(lastPopped)) {
+      out.push({ ...lastPopped, role: 'user' });
+    } else {
+      // A user turn may not carry tool calls: keep only the popped turn's words.
+      const { tool_calls: _calls, reasoning_content: _r, thinking_blocks: _t, ...rest } = lastPopped;
+      out.push({ ...rest, role: 'user', content: isEmptyContent(rest.content) ? CONVERSATION_CONTINUED : rest.content });
+    }
+  }
+
+  const first = out.findIndex((m) => m.role !== 'system');
+  if (first >= 0 && out[first].role === 'assistant' && !hasToolCallsValue(out[first])) {
+    out.splice(first, 0, { role: 'user', content: CONVERSATION_CONTINUED });
+    changed = true;
+  }
+  return changed ? out : (messages as Message[]);
+}
