@@ -17,6 +17,14 @@ export { NanobotError, ValidationError, SchemaError, ConfigurationError } from '
 export type { JsonSchema, ToolDefinition } from './tool-definition.js';
 export type { TokenCounter, TokenSource } from './token-counter.js';
 export type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, ToolCallRequest, Usage } from './provider.js';
-export { estimateMessageTokens, estimatePromptTokens, estimatePromptTokensChain } from './tokens.js';
-export { pythonJsonDumps } from './python-json.js';
+export {
+  estimateMessageTokens,
+  estimatePromptTokens,
+  estimatePromptTokensChain,
+  estimatePromptTokensWithSource,
+  MESSAGE_TOKEN_OVERHEAD,
+} from './tokens.js';
+export { countTokens, tokenizerLoaded } from './tokenizer.js';
+export { pythonJsonDumps, pythonJsonString, pythonNumber } from './python-json.js';
+export type { PythonJsonDumpsOptions } from './python-json.js';
 export { codePointLength, truncateText } from './truncate-text.js';

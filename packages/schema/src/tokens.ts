@@ -1,23 +1,223 @@
-// STUB — being implemented by the schema owner. Signatures are the contract.
+import { ValidationError } from './errors.js';
 import type { Message } from './message.js';
+import { pythonJsonDumps } from './python-json.js';
 import type { ToolDefinition } from './tool-definition.js';
 import type { TokenCounter, TokenSource } from './token-counter.js';
+import { countTokens, getEncoder, utf8Length } from './tokenizer.js';
+import { promptSegmentCount, promptSegmentOf, type PromptSegment } from './prompt-segments.js';
 
-/** Estimated tokens of one message (reference `estimate_message_tokens`). */
-export function estimateMessageTokens(_message: Message): number {
-  throw new Error('not implemented');
+/** Per-message overhead the reference adds for role/formatting tokens. */
+export const MESSAGE_TOKEN_OVERHEAD = 4;
+const TOOLS_CACHE_LIMIT = 64;
+
+/** Python truthiness of a JSON value (`[]`, `{}`, `""`, `0`, `false`, `null` are falsy). */
+function pyTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
 }
 
-/** Estimated tokens of a whole prompt (reference `estimate_prompt_tokens`). */
-export function estimatePromptTokens(_messages: readonly Message[], _tools?: readonly ToolDefinition[] | null): number {
-  throw new Error('not implemented');
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Provider counter first, then the estimate (reference `estimate_prompt_tokens_chain`). */
+function asMessageRecord(message: unknown, where: string): Record<string, unknown> {
+  if (!isRecord(message)) {
+    throw new ValidationError(`${where}: a message must be an object, got ${message === null ? 'null' : Array.isArray(message) ? 'array' : typeof message}`);
+  }
+  return message;
+}
+
+interface MessageEstimateEntry {
+  content: unknown;
+  name: unknown;
+  toolCallId: unknown;
+  toolCalls: unknown;
+  reasoning: unknown;
+  tokens: number;
+}
+
+// Messages are treated as immutable values; the fields the estimate reads are compared by
+// identity on every hit, so replacing a field (`msg.content = …`) invalidates the entry.
+const messageEstimates = new WeakMap<object, MessageEstimateEntry>();
+
+function messageEstimatePayload(message: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const content = message['content'];
+  if (typeof content === 'string') {
+    parts.push(content);
+  } else if (Array.isArray(content)) {
+    for (const part of content) {
+      if (isRecord(part) && part['type'] === 'text') {
+        const text = part['text'];
+        if (typeof text === 'string' && text.length > 0) parts.push(text);
+      } else {
+        parts.push(pythonJsonDumps(part));
+      }
+    }
+  } else if (content !== null && content !== undefined) {
+    parts.push(pythonJsonDumps(content));
+  }
+  const name = message['name'];
+  if (typeof name === 'string' && name.length > 0) parts.push(name);
+  const toolCallId = message['tool_call_id'];
+  if (typeof toolCallId === 'string' && toolCallId.length > 0) parts.push(toolCallId);
+  const toolCalls = message['tool_calls'];
+  if (pyTruthy(toolCalls)) parts.push(pythonJsonDumps(toolCalls));
+  const reasoning = message['reasoning_content'];
+  if (typeof reasoning === 'string' && reasoning.length > 0) parts.push(reasoning);
+  return parts.join('\n');
+}
+
+/**
+ * Estimated tokens of one message (reference `estimate_message_tokens`): content (non-text
+ * blocks as their JSON, images included), name, tool_call_id, tool_calls JSON and
+ * reasoning_content joined by newlines, cl100k-encoded, plus 4; at least 4. Falls back to UTF-8
+ * bytes + 4 when the text holds special-token text or tiktoken is unavailable. Cached per
+ * message object. Throws {@link ValidationError} for a non-object message or a cyclic value.
+ */
+export function estimateMessageTokens(message: Message): number {
+  const record = asMessageRecord(message, 'estimateMessageTokens');
+  const hit = messageEstimates.get(record);
+  if (
+    hit !== undefined &&
+    hit.content === record['content'] &&
+    hit.name === record['name'] &&
+    hit.toolCallId === record['tool_call_id'] &&
+    hit.toolCalls === record['tool_calls'] &&
+    hit.reasoning === record['reasoning_content']
+  ) {
+    return hit.tokens;
+  }
+  const payload = messageEstimatePayload(record);
+  let tokens: number;
+  if (payload.length === 0) {
+    tokens = MESSAGE_TOKEN_OVERHEAD;
+  } else {
+    const counted = countTokens(payload);
+    tokens = counted === null ? utf8Length(payload) + MESSAGE_TOKEN_OVERHEAD : Math.max(MESSAGE_TOKEN_OVERHEAD, counted + MESSAGE_TOKEN_OVERHEAD);
+  }
+  messageEstimates.set(record, {
+    content: record['content'],
+    name: record['name'],
+    toolCallId: record['tool_call_id'],
+    toolCalls: record['tool_calls'],
+    reasoning: record['reasoning_content'],
+    tokens,
+  });
+  return tokens;
+}
+
+interface ToolsEntry {
+  items: unknown[];
+  json: string;
+  withNewline?: number | null;
+  withoutNewline?: number | null;
+}
+
+// Keyed by the tools list object and checked against its items' identities, like the
+// reference; FIFO-bounded so that short-lived lists cannot grow it without limit.
+const toolsCache = new Map<object, ToolsEntry>();
+
+function toolsEntry(tools: readonly unknown[]): ToolsEntry {
+  const hit = toolsCache.get(tools);
+  if (hit !== undefined && hit.items.length === tools.length && hit.items.every((item, i) => item === tools[i])) return hit;
+  const entry: ToolsEntry = { items: [...tools], json: pythonJsonDumps(tools) };
+  toolsCache.delete(tools);
+  toolsCache.set(tools, entry);
+  while (toolsCache.size > TOOLS_CACHE_LIMIT) toolsCache.delete(toolsCache.keys().next().value as object);
+  return entry;
+}
+
+function toolsTokens(entry: ToolsEntry, leadingNewline: boolean): number | null {
+  if (leadingNewline) {
+    if (entry.withNewline === undefined) entry.withNewline = countTokens(`\n${entry.json}`);
+    return entry.withNewline;
+  }
+  if (entry.withoutNewline === undefined) entry.withoutNewline = countTokens(entry.json);
+  return entry.withoutNewline;
+}
+
+/** Internal prompt estimator: `[tokens, "tiktoken" | "heuristic"]` (reference `_estimate_prompt_tokens_with_source`). */
+export function estimatePromptTokensWithSource(
+  messages: readonly Message[],
+  tools?: readonly ToolDefinition[] | null,
+): [number, 'tiktoken' | 'heuristic'] {
+  if (!Array.isArray(messages)) throw new ValidationError('estimatePromptTokens: messages must be an array');
+  const segments: PromptSegment[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const segment = promptSegmentOf(asMessageRecord(messages[i], `estimatePromptTokens: messages[${i}]`));
+    if (segment !== null) segments.push(segment);
+  }
+  const overhead = MESSAGE_TOKEN_OVERHEAD * messages.length;
+  const hasTools = tools !== null && tools !== undefined && tools.length > 0;
+  const entry = hasTools ? toolsEntry(tools) : null;
+  const hasParts = segments.length > 0;
+
+  if (getEncoder() !== null) {
+    const payloadTokens = promptSegmentCount(segments);
+    const toolTokens = entry === null ? 0 : toolsTokens(entry, hasParts);
+    if (payloadTokens !== null && toolTokens !== null) return [payloadTokens + toolTokens + overhead, 'tiktoken'];
+  }
+  // Byte heuristic: the reference's fallback when encoding fails (special-token text) or
+  // tiktoken is missing.
+  let bytes = 0;
+  for (const segment of segments) bytes += segment.bytes;
+  if (hasParts) bytes += segments.length - 1;
+  if (entry !== null) bytes += (bytes > 0 ? 1 : 0) + utf8Length(entry.json);
+  return [bytes + overhead, 'heuristic'];
+}
+
+/**
+ * Estimated tokens of a whole prompt (reference `estimate_prompt_tokens`): text content,
+ * tool_calls JSON, reasoning, name and tool_call_id of every message, "\n"-joined and
+ * cl100k-encoded, plus the tools' JSON and 4 per message. Images and other non-text blocks are
+ * ignored, as in the reference. Returns exactly the number a full encode of the joined payload
+ * gives, but incrementally: each message's share is cached on the message object, so
+ * re-estimating a grown history only encodes the new messages and a few joins.
+ */
+export function estimatePromptTokens(messages: readonly Message[], tools?: readonly ToolDefinition[] | null): number {
+  return estimatePromptTokensWithSource(messages, tools)[0];
+}
+
+function providerCount(counter: TokenCounter | null | undefined, messages: readonly Message[], tools: readonly ToolDefinition[] | null | undefined): [number, TokenSource] | null {
+  if (counter === null || counter === undefined) return null;
+  const fn = (counter as { countPromptTokens?: unknown }).countPromptTokens;
+  if (typeof fn !== 'function') return null;
+  let result: unknown;
+  try {
+    result = (fn as TokenCounter['countPromptTokens']).call(counter, messages, tools ?? null);
+  } catch {
+    return null; // a failing exact counter must not break governance: use the estimate
+  }
+  let raw: unknown;
+  let source: unknown;
+  if (Array.isArray(result)) {
+    if (result.length < 1 || result.length > 2) return null;
+    [raw, source] = result;
+  } else {
+    raw = result; // our interface also allows a bare number (deviation from the reference)
+  }
+  if (typeof raw === 'boolean') raw = raw ? 1 : 0; // Python: bool is an int
+  if (typeof raw !== 'number' || Number.isNaN(raw) || !(raw > 0)) return null;
+  const tokens = raw === Infinity ? Number.MAX_SAFE_INTEGER : Math.trunc(raw);
+  return [tokens, typeof source === 'string' && source.length > 0 ? source : 'provider_counter'];
+}
+
+/**
+ * Provider counter first, then the estimate (reference `estimate_prompt_tokens_chain`): a
+ * counter result `[n, source?]` (or a bare `n`) with numeric `n > 0` wins as `[trunc(n),
+ * source || "provider_counter"]`; a throwing or useless counter is ignored. Otherwise the
+ * internal estimate, or `[0, "none"]` when it is 0.
+ */
 export function estimatePromptTokensChain(
-  _counter: TokenCounter | null | undefined,
-  _messages: readonly Message[],
-  _tools?: readonly ToolDefinition[] | null,
+  counter: TokenCounter | null | undefined,
+  messages: readonly Message[],
+  tools?: readonly ToolDefinition[] | null,
 ): [number, TokenSource] {
-  throw new Error('not implemented');
+  const exact = providerCount(counter, messages, tools);
+  if (exact !== null) return exact;
+  const [tokens, source] = estimatePromptTokensWithSource(messages, tools);
+  return tokens > 0 ? [tokens, source] : [0, 'none'];
 }

@@ -1,0 +1,267 @@
+// Incremental, exact cl100k counting of the reference's "\n"-joined prompt payload.
+//
+// cl100k encodes by first splitting the text with a regex and then BPE-merging each piece on
+// its own, so the count is the sum over pieces. Some positions are boundaries of that split
+// whatever text surrounds them ("sync points"):
+//   (a) a non-whitespace character followed by whitespace other than \r \n: words, digit
+//       groups and contractions stop at whitespace, and a punctuation run only swallows
+//       trailing \r/\n, so the piece holding the character ends exactly there;
+//   (b) \r or \n followed by a non-whitespace character: every alternative that can contain a
+//       newline ends at the last newline of its run, and none can take the newline as the
+//       optional prefix of a word;
+//   (c) a letter or digit followed by \r or \n (as (a); only punctuation takes newlines).
+// A piece never straddles a sync point and the regex scan restarts there, looking only
+// forward, so the count of a text is the sum of the counts of its sync-delimited chunks. Each
+// message's text is therefore counted once (its interior between its first and last sync
+// point) and only the short stretches around joins ("glue") are re-tokenised; property tests
+// check the result against a full encode.
+import type { Message } from './message.js';
+import { pythonJsonDumps } from './python-json.js';
+import { countTokens, utf8Length } from './tokenizer.js';
+
+/** One message's share of the prompt payload, with counts cached lazily. */
+export interface PromptSegment {
+  readonly text: string;
+  readonly bytes: number;
+  /** The text starts with a non-whitespace character: the joining "\n" before it is a sync point. */
+  readonly startsNonWs: boolean;
+  /** First and last sync point strictly inside `text`, or -1. */
+  readonly first: number;
+  readonly last: number;
+  headCount?: number | null;
+  interiorCount?: number | null;
+  /** Counts of `endText` (the tail after `last`, or the whole text without sync points). */
+  endCount?: number | null;
+  endNlCount?: number | null;
+}
+
+function isWhitespace(code: number): boolean {
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  // JS `\s` (what js-tiktoken's pattern uses) outside ASCII.
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
+
+function isLetterOrNumber(codePoint: number): boolean {
+  if (codePoint < 0x80) {
+    return (codePoint >= 0x30 && codePoint <= 0x39) || (codePoint >= 0x41 && codePoint <= 0x5a) || (codePoint >= 0x61 && codePoint <= 0x7a);
+  }
+  return LETTER_OR_NUMBER.test(String.fromCodePoint(codePoint));
+}
+
+/** Code point that ends just before UTF-16 index `i`. */
+function codePointBefore(text: string, i: number): number {
+  const low = text.charCodeAt(i - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && i >= 2) {
+    const high = text.charCodeAt(i - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return ((high - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+  }
+  return low;
+}
+
+/** Whether index `i` (0 < i < length) is a sync point of the cl100k pre-split. */
+export function isSyncPoint(text: string, i: number): boolean {
+  const cur = text.charCodeAt(i);
+  const prev = text.charCodeAt(i - 1);
+  if (prev === 0x0a || prev === 0x0d) return !isWhitespace(cur);
+  if (!isWhitespace(cur) || isWhitespace(prev)) return false;
+  if (cur !== 0x0a && cur !== 0x0d) return true;
+  return isLetterOrNumber(codePointBefore(text, i));
+}
+
+/** Builds a segment for `text`, finding its first and last interior sync points. */
+export function makeSegment(text: string): PromptSegment {
+  let first = -1;
+  let last = -1;
+  for (let i = 1; i < text.length; i++) {
+    if (isSyncPoint(text, i)) {
+      first = i;
+      break;
+    }
+  }
+  if (first !== -1) {
+    for (let i = text.length - 1; i >= first; i--) {
+      if (isSyncPoint(text, i)) {
+        last = i;
+        break;
+      }
+    }
+  }
+  return {
+    text,
+    bytes: utf8Length(text),
+    startsNonWs: text.length > 0 && !isWhitespace(text.charCodeAt(0)),
+    first,
+    last,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function pyTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}
+
+/** The reference prompt estimator's parts of one message, or `null` when it has none. */
+export function promptParts(message: Record<string, unknown>): string[] {
+  const parts: string[] = [];
+  const content = message['content'];
+  if (typeof content === 'string') {
+    parts.push(content);
+  } else if (Array.isArray(content)) {
+    for (const part of content) {
+      if (isRecord(part) && part['type'] === 'text') {
+        const text = part['text'];
+        if (typeof text === 'string' && text.length > 0) parts.push(text);
+      }
+    }
+  }
+  const toolCalls = message['tool_calls'];
+  if (pyTruthy(toolCalls)) parts.push(pythonJsonDumps(toolCalls));
+  for (const key of ['reasoning_content', 'name', 'tool_call_id']) {
+    const value = message[key];
+    if (typeof value === 'string' && value.length > 0) parts.push(value);
+  }
+  return parts;
+}
+
+interface SegmentEntry {
+  content: unknown;
+  toolCalls: unknown;
+  reasoning: unknown;
+  name: unknown;
+  toolCallId: unknown;
+  segment: PromptSegment | null;
+}
+
+// Messages are values: an entry is reused only while the fields it read are the same objects,
+// so replacing a field invalidates it (mutating a content list in place does not — don't).
+const segmentCache = new WeakMap<object, SegmentEntry>();
+
+/** The (cached) prompt segment of one message record, `null` when it contributes no parts. */
+export function promptSegmentOf(message: Message | Record<string, unknown>): PromptSegment | null {
+  const record = message as Record<string, unknown>;
+  const hit = segmentCache.get(record);
+  if (
+    hit !== undefined &&
+    hit.content === record['content'] &&
+    hit.toolCalls === record['tool_calls'] &&
+    hit.reasoning === record['reasoning_content'] &&
+    hit.name === record['name'] &&
+    hit.toolCallId === record['tool_call_id']
+  ) {
+    return hit.segment;
+  }
+  const parts = promptParts(record);
+  const segment = parts.length === 0 ? null : makeSegment(parts.join('\n'));
+  segmentCache.set(record, {
+    content: record['content'],
+    toolCalls: record['tool_calls'],
+    reasoning: record['reasoning_content'],
+    name: record['name'],
+    toolCallId: record['tool_call_id'],
+    segment,
+  });
+  return segment;
+}
+
+const GLUE_CACHE_LIMIT = 8192;
+const glueCache = new Map<string, number | null>();
+
+function glueCount(text: string): number | null {
+  const hit = glueCache.get(text);
+  if (hit !== undefined || glueCache.has(text)) return hit ?? null;
+  const n = countTokens(text);
+  glueCache.set(text, n);
+  if (glueCache.size > GLUE_CACHE_LIMIT) glueCache.delete(glueCache.keys().next().value as string);
+  return n;
+}
+
+function headCount(seg: PromptSegment): number | null {
+  if (seg.headCount === undefined) seg.headCount = countTokens(seg.text.slice(0, seg.first));
+  return seg.headCount;
+}
+
+function interiorCount(seg: PromptSegment): number | null {
+  if (seg.interiorCount === undefined) seg.interiorCount = countTokens(seg.text.slice(seg.first, seg.last));
+  return seg.interiorCount;
+}
+
+function endText(seg: PromptSegment): string {
+  return seg.first === -1 ? seg.text : seg.text.slice(seg.last);
+}
+
+function endCount(seg: PromptSegment, newline: boolean): number | null {
+  if (newline) {
+    if (seg.endNlCount === undefined) seg.endNlCount = countTokens(`${endText(seg)}\n`);
+    return seg.endNlCount;
+  }
+  if (seg.endCount === undefined) seg.endCount = countTokens(endText(seg));
+  return seg.endCount;
+}
+
+/**
+ * cl100k count of the segments' texts joined by "\n" — exactly `encode(joined).length` — or
+ * `null` when some text holds special-token text (the reference then falls back to bytes).
+ */
+export function promptSegmentCount(segments: readonly PromptSegment[]): number | null {
+  let total = 0;
+  let refused = false;
+  // Text after the last sync point seen, not yet counted; `glueEnd` is set when it is exactly
+  // that segment's end text, whose counts are cached on the segment.
+  let glue = '';
+  let glueEnd: PromptSegment | null = null;
+  const add = (n: number | null): void => {
+    if (n === null) refused = true;
+    else total += n;
+  };
+  const flush = (suffix: string): void => {
+    if (glueEnd !== null) add(endCount(glueEnd, suffix === '\n'));
+    else if (glue.length + suffix.length > 0) add(glueCount(glue + suffix));
+    glue = '';
+    glueEnd = null;
+  };
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    if (i > 0) {
+      if (seg.startsNonWs) {
+        flush('\n');
+      } else {
+        glue = `${glue}\n`;
+        glueEnd = null;
+      }
+    }
+    if (seg.first !== -1) {
+      if (glue.length === 0) add(headCount(seg));
+      else add(glueCount(glue + seg.text.slice(0, seg.first)));
+      add(interiorCount(seg));
+      glue = seg.text.slice(seg.last);
+      glueEnd = seg;
+    } else if (glue.length === 0) {
+      glue = seg.text;
+      glueEnd = seg;
+    } else {
+      glue += seg.text;
+      glueEnd = null;
+    }
+    if (refused) return null;
+  }
+  flush('');
+  return refused ? null : total;
+}

@@ -1,0 +1,101 @@
+import { createRequire } from 'node:module';
+
+/** The slice of js-tiktoken's `Tiktoken` we use. */
+interface Encoder {
+  encode(text: string, allowedSpecial?: string[] | 'all', disallowedSpecial?: string[] | 'all'): number[];
+  decode(tokens: number[]): string;
+}
+
+type LoadState = { kind: 'unloaded' } | { kind: 'loaded'; encoder: Encoder } | { kind: 'unavailable'; reason: unknown };
+
+let state: LoadState = { kind: 'unloaded' };
+let forcedUnavailable = false;
+
+// The cl100k ranks are ~1 MB of base64 that take a few hundred ms to parse, so they are loaded
+// on the first count, never at import. `require` keeps counting synchronous (the governor's
+// hot path is synchronous) without a top-level import.
+function load(): LoadState {
+  if (forcedUnavailable) return { kind: 'unavailable', reason: new Error('tiktoken disabled') };
+  if (state.kind !== 'unloaded') return state;
+  try {
+    const require = createRequire(import.meta.url);
+    const lite = require('js-tiktoken/lite') as { Tiktoken: new (ranks: unknown) => Encoder };
+    const ranksModule = require('js-tiktoken/ranks/cl100k_base') as { default?: unknown };
+    const ranks = ranksModule.default ?? ranksModule;
+    state = { kind: 'loaded', encoder: new lite.Tiktoken(ranks) };
+  } catch (reason) {
+    state = { kind: 'unavailable', reason };
+  }
+  return state;
+}
+
+/** The cl100k_base encoder, loading its ranks on first use; `null` when unavailable. */
+export function getEncoder(): Encoder | null {
+  const s = load();
+  return s.kind === 'loaded' ? s.encoder : null;
+}
+
+/** Whether the ranks have been loaded (import-time checks and benchmarks read this). */
+export function tokenizerLoaded(): boolean {
+  return state.kind === 'loaded';
+}
+
+/**
+ * Test hook: pretend tiktoken is missing (`true`) so the byte-heuristic fallback can be
+ * exercised, or restore it (`false`).
+ */
+export function setTokenizerUnavailableForTesting(unavailable: boolean): void {
+  forcedUnavailable = unavailable;
+}
+
+const SPECIAL_TOKENS = ['<|endoftext|>', '<|fim_prefix|>', '<|fim_middle|>', '<|fim_suffix|>', '<|endofprompt|>'];
+
+/** Whether `text` contains special-token text, which the reference's encode refuses. */
+export function containsSpecialToken(text: string): boolean {
+  if (!text.includes('<|')) return false;
+  for (const special of SPECIAL_TOKENS) if (text.includes(special)) return true;
+  return false;
+}
+
+/**
+ * cl100k token count of `text` as the reference's `len(encode(text))`, or `null` when the
+ * encoder refuses it (special-token text) or is unavailable — callers then fall back to bytes.
+ */
+export function countTokens(text: string): number | null {
+  if (text.length === 0) return 0;
+  const encoder = getEncoder();
+  if (encoder === null || containsSpecialToken(text)) return null;
+  return encoder.encode(text, [], []).length;
+}
+
+/** UTF-8 byte length, as Python's `len(text.encode("utf-8"))` (lone surrogates count as U+FFFD). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Encodes with the same refusal rule as {@link countTokens}; `null` when refused/unavailable. */
+export function encodeTokens(text: string): number[] | null {
+  const encoder = getEncoder();
+  if (encoder === null || containsSpecialToken(text)) return null;
+  return encoder.encode(text, [], []);
+}
+
+/** Decodes tokens (U+FFFD where a cut split a multi-byte character, as the reference). */
+export function decodeTokens(tokens: number[]): string {
+  const encoder = getEncoder();
+  if (encoder === null) throw new Error('tokenizer unavailable');
+  return encoder.decode(tokens);
+}
