@@ -1,0 +1,123 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { LLMRequest, LLMResponse, LLMStreamEvent } from '@nanobot/schema';
+import { buildAnthropicParams } from './anthropic-request.js';
+import type { AnthropicParamOptions } from './anthropic-request.js';
+import { AnthropicStreamAccumulator, parseAnthropicMessage } from './anthropic-response.js';
+import { BaseProvider } from './base-provider.js';
+import type { BaseProviderOptions } from './base-provider.js';
+import { toProviderError } from './classify-error.js';
+import { IdleTimer } from './idle-timer.js';
+import { ProviderAbortError, ProviderError } from './provider-error.js';
+
+/** Options of `AnthropicProvider`. */
+export interface AnthropicProviderOptions extends BaseProviderOptions, AnthropicParamOptions {
+  apiKey?: string;
+  /** API root without `/v1` (a trailing `/v1` is removed: the SDK adds it itself). */
+  baseUrl?: string;
+  headers?: Record<string, string>;
+  /** Wait for response headers, in ms (default 600 000; setting one also avoids the SDK's "Streaming is required" refusal). */
+  timeoutMs?: number;
+  /** Name reported in responses and errors (default `anthropic`). */
+  name?: string;
+  /** A ready client; its own retries should be off. */
+  client?: Anthropic;
+}
+
+/**
+ * Claude through the official `@anthropic-ai/sdk` Messages API: our messages converted on a copy
+ * (all system messages kept, tool_use/tool_result blocks, lossless turn merging, thinking blocks,
+ * prompt-cache markers), streaming assembly, and our retry policy.
+ */
+export class AnthropicProvider extends BaseProvider {
+  readonly name: string;
+  readonly client: Anthropic;
+  private readonly paramOptions: AnthropicParamOptions;
+
+  constructor(options: AnthropicProviderOptions) {
+    super(options);
+    this.name = options.name ?? 'anthropic';
+    this.paramOptions = { cacheControl: options.cacheControl, defaultMaxTokens: options.defaultMaxTokens, defaultTemperature: options.defaultTemperature };
+    this.client =
+      options.client ??
+      new Anthropic({
+        apiKey: options.apiKey,
+        baseURL: options.baseUrl?.replace(/\/v1\/?$/, ''),
+        defaultHeaders: options.headers,
+        timeout: options.timeoutMs ?? 600_000,
+        maxRetries: 0,
+      });
+  }
+
+  /** The exact request body this provider would send for `request`. */
+  buildParams(request: LLMRequest): Record<string, unknown> {
+    return buildAnthropicParams(request, request.model ?? this.defaultModel, this.paramOptions);
+  }
+
+  protected async chatOnce(request: LLMRequest): Promise<LLMResponse> {
+    const model = request.model ?? this.defaultModel;
+    const params = this.buildParams(request);
+    let message: unknown;
+    try {
+      message = await this.client.messages.create(params as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal: request.signal });
+    } catch (error) {
+      // The SDK refuses some long non-streaming calls before sending; stream those instead.
+      if (error instanceof Error && /streaming is required/i.test(error.message)) return this.collect(request);
+      throw toProviderError(error, this.name, request.signal);
+    }
+    return parseAnthropicMessage(message as Record<string, unknown>, this.name, model);
+  }
+
+  private async collect(request: LLMRequest): Promise<LLMResponse> {
+    for await (const event of this.streamOnce(request)) if (event.type === 'done') return event.response;
+    throw new ProviderError(`${this.name}: the stream ended without an answer.`, { kind: 'stream_interrupted', retryable: true, provider: this.name });
+  }
+
+  protected async *streamOnce(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
+    const model = request.model ?? this.defaultModel;
+    const params = { ...this.buildParams(request), stream: true };
+    const idle = new IdleTimer(this.streamIdleTimeoutMs, request.signal);
+    const acc = new AnthropicStreamAccumulator(this.name);
+    const pending: LLMStreamEvent[] = [];
+    const emit = (event: LLMStreamEvent): void => {
+      pending.push(event);
+    };
+    try {
+      const stream = await this.client.messages.create(params as unknown as Anthropic.MessageCreateParamsStreaming, { signal: idle.signal });
+      for await (const event of stream) {
+        idle.touch();
+        acc.push(event as unknown as Record<string, unknown>, emit);
+        for (const e of pending) yield e;
+        pending.length = 0;
+      }
+    } catch (error) {
+      throw this.streamError(error, idle, request.signal);
+    } finally {
+      idle.stop();
+    }
+    if (request.signal?.aborted) throw new ProviderAbortError();
+    if (idle.timedOut) throw this.streamError(undefined, idle, request.signal);
+    yield { type: 'done', response: acc.finish(model) };
+  }
+
+  private streamError(error: unknown, idle: IdleTimer, signal?: AbortSignal): Error {
+    if (signal?.aborted) return new ProviderAbortError(undefined, { cause: error });
+    if (idle.timedOut) {
+      return new ProviderError(`${this.name}: the stream stalled for more than ${Math.round(idle.timeoutMs / 1000)} seconds.`, {
+        kind: 'timeout',
+        retryable: true,
+        provider: this.name,
+        cause: error,
+      });
+    }
+    const converted = toProviderError(error, this.name, signal);
+    if (converted instanceof ProviderError && converted.kind === 'connection') {
+      return new ProviderError(`${this.name}: the stream was cut before the model finished; the partial answer was discarded. (${converted.message})`, {
+        kind: 'stream_interrupted',
+        retryable: true,
+        provider: this.name,
+        cause: error,
+      });
+    }
+    return converted;
+  }
+}

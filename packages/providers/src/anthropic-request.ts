@@ -1,0 +1,265 @@
+import { createHash } from 'node:crypto';
+import { pythonJsonDumps } from '@nanobot/schema';
+import type { LLMRequest, Message } from '@nanobot/schema';
+import { EMPTY_CONTENT_PLACEHOLDER, sanitizeEmptyContent } from './sanitize-empty-content.js';
+import { hasValidToolName } from './tool-call-request.js';
+import { toolArgumentsObjectForReplay } from './tool-arguments.js';
+import { toolCacheMarkerIndices } from './tool-cache-markers.js';
+
+type Block = Record<string, unknown>;
+/** One turn of the Messages API, always with block-list content. */
+export interface AnthropicTurn {
+  role: 'user' | 'assistant';
+  content: Block[];
+}
+/** What `toAnthropicMessages` returns: the system blocks and the alternating turns. */
+export interface AnthropicConversation {
+  system: Block[];
+  messages: AnthropicTurn[];
+}
+
+const CACHE_MARKER = { type: 'ephemeral' } as const;
+const VALID_ID = /^[a-zA-Z0-9_-]+$/;
+/** The synthetic opener before a history that starts with the assistant (reference text). */
+export const ANTHROPIC_CONVERSATION_CONTINUED = '(conversation continued)';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function randomToolId(): string {
+  const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  let id = 'toolu_';
+  for (let i = 0; i < 22; i++) id += chars[Math.floor(Math.random() * chars.length)];
+  return id;
+}
+
+/** An id the Messages API accepts (`^[a-zA-Z0-9_-]+$`), stable for the same input. */
+export function sanitizeAnthropicToolId(id: string): string {
+  if (VALID_ID.test(id)) return id;
+  const prefix = id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 48).replace(/^_+|_+$/g, '') || 'toolu';
+  return `${prefix}_${createHash('sha1').update(id).digest('hex').slice(0, 8)}`;
+}
+
+/**
+ * Renames call ids across one history: invalid ids sanitised, repeats suffixed `__dedupe_<n>`,
+ * and each tool result mapped to the renamed id of its call in FIFO order per original id.
+ */
+class ToolIdMapper {
+  private readonly used = new Set<string>();
+  private readonly pending = new Map<string, string[]>();
+
+  forCall(raw: unknown): string {
+    const original = typeof raw === 'string' && raw !== '' ? raw : undefined;
+    let id = original === undefined ? randomToolId() : sanitizeAnthropicToolId(original);
+    if (this.used.has(id)) {
+      let n = 2;
+      while (this.used.has(`${id}__dedupe_${n}`)) n++;
+      id = `${id}__dedupe_${n}`;
+    }
+    this.used.add(id);
+    if (original !== undefined) {
+      const queue = this.pending.get(original) ?? [];
+      queue.push(id);
+      this.pending.set(original, queue);
+    }
+    return id;
+  }
+
+  forResult(raw: unknown): string {
+    const original = typeof raw === 'string' ? raw : String(raw ?? '');
+    const queue = this.pending.get(original);
+    if (queue && queue.length > 0) return queue.shift()!;
+    return original === '' ? randomToolId() : sanitizeAnthropicToolId(original);
+  }
+}
+
+function imageBlock(part: Record<string, unknown>): Block {
+  const spec = part.image_url;
+  const url = typeof spec === 'string' ? spec : isRecord(spec) && typeof spec.url === 'string' ? spec.url : '';
+  const data = /^data:(image\/[a-zA-Z0-9.+-]+);base64,(.*)$/s.exec(url);
+  if (data) return { type: 'image', source: { type: 'base64', media_type: data[1], data: data[2] } };
+  return { type: 'image', source: { type: 'url', url } };
+}
+
+/** User/tool/system content → Messages API blocks (text, images; type-less dicts as sorted JSON text). */
+function contentBlocks(content: unknown): Block[] {
+  if (content === null || content === undefined) return [];
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [{ type: 'text', text: isRecord(content) ? pythonJsonDumps(content, { sortKeys: true }) : String(content) }];
+  const blocks: Block[] = [];
+  for (const part of content) {
+    if (!isRecord(part)) {
+      blocks.push({ type: 'text', text: String(part) });
+    } else if (part.type === 'text' || part.type === 'input_text' || part.type === 'output_text') {
+      if (typeof part.text === 'string' && part.text !== '') blocks.push({ type: 'text', text: part.text });
+    } else if (part.type === 'image_url') {
+      blocks.push(imageBlock(part));
+    } else if (typeof part.type === 'string') {
+      blocks.push(part);
+    } else {
+      blocks.push({ type: 'text', text: pythonJsonDumps(part, { sortKeys: true }) });
+    }
+  }
+  return blocks;
+}
+
+function toolResultContent(content: unknown): string | Block[] {
+  if (typeof content === 'string') return content === '' ? EMPTY_CONTENT_PLACEHOLDER : content;
+  if (Array.isArray(content)) {
+    const blocks = contentBlocks(content).filter((b) => b.type === 'text' || b.type === 'image');
+    return blocks.length > 0 ? blocks : EMPTY_CONTENT_PLACEHOLDER;
+  }
+  if (content === null || content === undefined || content === false || content === 0) return EMPTY_CONTENT_PLACEHOLDER;
+  return isRecord(content) ? pythonJsonDumps(content, { sortKeys: true }) : String(content);
+}
+
+function assistantBlocks(message: Message, ids: ToolIdMapper): Block[] {
+  const blocks: Block[] = [];
+  for (const tb of message.thinking_blocks ?? []) {
+    if (!isRecord(tb)) continue;
+    if (tb.type === 'thinking' && typeof tb.thinking === 'string' && typeof tb.signature === 'string') {
+      blocks.push({ type: 'thinking', thinking: tb.thinking, signature: tb.signature });
+    } else if (tb.type === 'redacted_thinking' && typeof tb.data === 'string') {
+      blocks.push({ type: 'redacted_thinking', data: tb.data });
+    }
+  }
+  blocks.push(...contentBlocks(message.content));
+  for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+    const fn = isRecord(call) && isRecord(call.function) ? call.function : undefined;
+    if (!fn || !hasValidToolName(fn)) continue;
+    blocks.push({ type: 'tool_use', id: ids.forCall(call.id), name: fn.name, input: toolArgumentsObjectForReplay(fn.arguments) });
+  }
+  return blocks;
+}
+
+function hasToolUse(turn: AnthropicTurn): boolean {
+  return turn.content.some((b) => b.type === 'tool_use');
+}
+
+function markLast(blocks: Block[]): Block[] {
+  if (blocks.length === 0) return blocks;
+  const out = blocks.slice();
+  out[out.length - 1] = { ...out[out.length - 1], cache_control: CACHE_MARKER };
+  return out;
+}
+
+/**
+ * Our messages → Messages API `system` + `messages`, on a copy. Every system message joins the
+ * system prompt (the reference keeps only the last); tool results become `tool_result` blocks in
+ * user turns (placed first, as the API requires); same-role turns are merged by concatenating
+ * their blocks, so nothing is lost; trailing assistant turns are removed and a leading assistant
+ * gets a synthetic user opener. With `cacheControl`, markers go on the last system block and on
+ * the second-to-last turn.
+ */
+export function toAnthropicMessages(messages: readonly Message[], options: { cacheControl?: boolean } = {}): AnthropicConversation {
+  const clean = sanitizeEmptyContent(messages);
+  const ids = new ToolIdMapper();
+  let system: Block[] = [];
+  const raw: AnthropicTurn[] = [];
+  for (const message of clean) {
+    if (message.role === 'system') {
+      system.push(...contentBlocks(message.content).filter((b) => b.type === 'text'));
+    } else if (message.role === 'tool') {
+      raw.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: ids.forResult(message.tool_call_id), content: toolResultContent(message.content) }] });
+    } else if (message.role === 'assistant') {
+      const blocks = assistantBlocks(message, ids);
+      // An empty assistant turn carries nothing, and the API rejects empty text blocks.
+      if (blocks.length > 0) raw.push({ role: 'assistant', content: blocks });
+    } else if (message.role === 'user') {
+      const blocks = contentBlocks(message.content);
+      raw.push({ role: 'user', content: blocks.length > 0 ? blocks : [{ type: 'text', text: EMPTY_CONTENT_PLACEHOLDER }] });
+    }
+  }
+  // Merge same-role neighbours into fresh arrays (the reference extends the first list in place).
+  const turns: AnthropicTurn[] = [];
+  for (const turn of raw) {
+    const prev = turns[turns.length - 1];
+    if (prev && prev.role === turn.role) turns[turns.length - 1] = { role: prev.role, content: [...prev.content, ...turn.content] };
+    else turns.push(turn);
+  }
+  for (let i = 0; i < turns.length; i++) {
+    const turn = turns[i];
+    if (turn.role === 'user' && turn.content.some((b) => b.type === 'tool_result')) {
+      const results = turn.content.filter((b) => b.type === 'tool_result');
+      if (results.length !== turn.content.length) turns[i] = { role: 'user', content: [...results, ...turn.content.filter((b) => b.type !== 'tool_result')] };
+    }
+  }
+  let lastPopped: AnthropicTurn | undefined;
+  while (turns.length > 0 && turns[turns.length - 1].role === 'assistant') lastPopped = turns.pop();
+  if (turns.length === 0 && lastPopped && !hasToolUse(lastPopped)) {
+    const text = lastPopped.content.filter((b) => b.type === 'text');
+    if (text.length > 0) turns.push({ role: 'user', content: text });
+  }
+  if (turns.length === 0) turns.push({ role: 'user', content: [{ type: 'text', text: EMPTY_CONTENT_PLACEHOLDER }] });
+  if (turns[0].role === 'assistant') turns.unshift({ role: 'user', content: [{ type: 'text', text: ANTHROPIC_CONVERSATION_CONTINUED }] });
+  if (options.cacheControl) {
+    system = markLast(system);
+    if (turns.length >= 3) {
+      const i = turns.length - 2;
+      turns[i] = { role: turns[i].role, content: markLast(turns[i].content) };
+    }
+  }
+  return { system, messages: turns };
+}
+
+/** Thinking budgets by reasoning effort (the reference's numbers). */
+export function thinkingBudget(effort: string, maxTokens: number): number | undefined {
+  if (effort === 'low') return 1024;
+  if (effort === 'medium') return 4096;
+  if (effort === 'high') return Math.max(8192, maxTokens);
+  return undefined;
+}
+
+/** Options of `buildAnthropicParams`. */
+export interface AnthropicParamOptions {
+  /** Prompt-cache markers (default true, as the reference). */
+  cacheControl?: boolean;
+  /** `max_tokens` when the request names none (the API requires one; default 4096). */
+  defaultMaxTokens?: number;
+  defaultTemperature?: number;
+}
+
+/** The Messages API body for `request` (without `stream`); `anthropic/` model prefixes are removed. */
+export function buildAnthropicParams(request: LLMRequest, model: string, options: AnthropicParamOptions = {}): Record<string, unknown> {
+  const cacheControl = options.cacheControl ?? true;
+  const { system, messages } = toAnthropicMessages(request.messages, { cacheControl });
+  let maxTokens = Math.max(1, request.maxTokens ?? options.defaultMaxTokens ?? 4096);
+  const params: Record<string, unknown> = { model: model.replace(/^anthropic\//, ''), messages };
+  if (system.length > 0) params.system = system;
+  const effort = request.reasoningEffort ?? undefined;
+  let thinking = false;
+  if (effort === 'adaptive') {
+    params.thinking = { type: 'adaptive' };
+    thinking = true;
+  } else if (effort) {
+    const budget = thinkingBudget(effort, maxTokens);
+    if (budget !== undefined) {
+      params.thinking = { type: 'enabled', budget_tokens: budget };
+      maxTokens = Math.max(maxTokens, budget + 4096);
+      thinking = true;
+    }
+  }
+  params.max_tokens = maxTokens;
+  // The API accepts only the default temperature while thinking.
+  const temperature = request.temperature ?? options.defaultTemperature;
+  if (!thinking && temperature !== undefined) params.temperature = temperature;
+  const tools = request.tools ?? [];
+  if (tools.length > 0) {
+    const marks = new Set(cacheControl ? toolCacheMarkerIndices(tools) : []);
+    params.tools = tools.map((tool, i) => {
+      const fn = tool.function;
+      const out: Block = { name: fn.name, input_schema: fn.parameters ?? { type: 'object', properties: {} } };
+      if (fn.description) out.description = fn.description;
+      if (marks.has(i)) out.cache_control = CACHE_MARKER;
+      return out;
+    });
+    const choice = request.toolChoice ?? 'auto';
+    if (thinking || choice === 'auto') params.tool_choice = { type: 'auto' };
+    else if (choice === 'required') params.tool_choice = { type: 'any' };
+    else if (choice === 'none') params.tool_choice = { type: 'none' };
+    else params.tool_choice = { type: 'tool', name: choice.name };
+  }
+  if (request.extraBody) Object.assign(params, request.extraBody);
+  return params;
+}

@@ -1,0 +1,101 @@
+import { enforceRoleAlternation } from '@nanobot/governor';
+import type { LLMRequest, Message, ToolDefinition } from '@nanobot/schema';
+import { sanitizeEmptyContent } from './sanitize-empty-content.js';
+import { OPENAI_MESSAGE_KEYS, sanitizeRequestMessages } from './sanitize-request-messages.js';
+import { toolArgumentsJsonForReplay } from './tool-arguments.js';
+import { toolCacheMarkerIndices } from './tool-cache-markers.js';
+
+const CACHE_MARKER = { type: 'ephemeral' } as const;
+
+/** How `toOpenAIMessages` shapes the copy it sends. */
+export interface OpenAIMessageOptions {
+  /** Send `reasoning_content` back (DeepSeek/Kimi-style APIs want it; default true). */
+  keepReasoningContent?: boolean;
+  /** Put Anthropic-style `cache_control` markers on the system prompt and the second-to-last message. */
+  cacheControl?: boolean;
+}
+
+function markLastBlock(message: Message): Message {
+  const content = message.content;
+  if (typeof content === 'string') return { ...message, content: [{ type: 'text', text: content, cache_control: CACHE_MARKER }] };
+  if (Array.isArray(content) && content.length > 0) {
+    const blocks = content.slice();
+    const last = blocks[blocks.length - 1];
+    if (typeof last === 'object' && last !== null) blocks[blocks.length - 1] = { ...last, cache_control: CACHE_MARKER };
+    return { ...message, content: blocks };
+  }
+  return message;
+}
+
+/**
+ * Our messages → what an OpenAI-compatible chat-completions endpoint accepts, on a copy:
+ * empty-content and surrogate sanitising, `_meta` and other internal keys removed, replayed
+ * tool-call arguments repaired into JSON object strings, then role alternation (from
+ * @nanobot/governor). Unlike the reference, an assistant's text next to its tool calls is kept.
+ */
+export function toOpenAIMessages(messages: readonly Message[], options: OpenAIMessageOptions = {}): Message[] {
+  const keys = options.keepReasoningContent === false ? OPENAI_MESSAGE_KEYS.filter((k) => k !== 'reasoning_content') : OPENAI_MESSAGE_KEYS;
+  let out = sanitizeRequestMessages(sanitizeEmptyContent(messages), keys).map((message) => {
+    if (message.role !== 'assistant' || !Array.isArray(message.tool_calls)) return message;
+    const calls = message.tool_calls.map((call) => {
+      const fn = call?.function ?? { name: '', arguments: '{}' };
+      return { ...call, type: 'function' as const, function: { ...fn, arguments: toolArgumentsJsonForReplay(fn.arguments) } };
+    });
+    return calls.length > 0 ? { ...message, tool_calls: calls } : (({ tool_calls: _t, ...rest }) => rest as Message)(message);
+  });
+  out = enforceRoleAlternation(out);
+  if (options.cacheControl) {
+    out = out.slice();
+    if (out[0]?.role === 'system') out[0] = markLastBlock(out[0]);
+    if (out.length >= 3) out[out.length - 2] = markLastBlock(out[out.length - 2]);
+  }
+  return out;
+}
+
+/** Models that take `max_completion_tokens` and reject `temperature` with a reasoning effort. */
+export function isOpenAIReasoningModel(model: string): boolean {
+  return /^(openai\/)?(gpt-5|o1|o3|o4)/i.test(model);
+}
+
+/** Whether the reference would add prompt-cache markers for this model (Claude behind a gateway). */
+export function wantsCacheControl(model: string): boolean {
+  return /^(anthropic\/|claude)/i.test(model);
+}
+
+/** Options of `buildOpenAIParams`. */
+export interface OpenAIParamOptions extends OpenAIMessageOptions {
+  defaultMaxTokens?: number;
+  defaultTemperature?: number;
+}
+
+/**
+ * The chat-completions request body for `request` (without `stream`). `tool_choice` defaults to
+ * `auto` when tools are present; `extraBody` is merged last so callers can override anything.
+ */
+export function buildOpenAIParams(request: LLMRequest, model: string, options: OpenAIParamOptions = {}): Record<string, unknown> {
+  const cacheControl = options.cacheControl ?? wantsCacheControl(model);
+  const params: Record<string, unknown> = {
+    model,
+    messages: toOpenAIMessages(request.messages, { ...options, cacheControl }),
+  };
+  const tools = request.tools ?? [];
+  if (tools.length > 0) {
+    let defs: unknown[] = tools as ToolDefinition[];
+    if (cacheControl) {
+      const marks = new Set(toolCacheMarkerIndices(tools));
+      defs = tools.map((tool, i) => (marks.has(i) ? { ...tool, cache_control: CACHE_MARKER } : tool));
+    }
+    params.tools = defs;
+    const choice = request.toolChoice ?? 'auto';
+    params.tool_choice = typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+  }
+  const reasoning = isOpenAIReasoningModel(model);
+  const maxTokens = request.maxTokens ?? options.defaultMaxTokens;
+  if (maxTokens !== undefined) params[reasoning ? 'max_completion_tokens' : 'max_tokens'] = Math.max(1, maxTokens);
+  const effort = request.reasoningEffort;
+  const temperature = request.temperature ?? options.defaultTemperature;
+  if (temperature !== undefined && !(reasoning && effort)) params.temperature = temperature;
+  if (effort) params.reasoning_effort = effort;
+  if (request.extraBody) Object.assign(params, request.extraBody);
+  return params;
+}

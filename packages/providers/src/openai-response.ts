@@ -1,0 +1,152 @@
+import type { LLMResponse, LLMStreamEvent, Usage } from '@nanobot/schema';
+import { ProviderError } from './provider-error.js';
+import { finishToolCalls } from './finish-tool-calls.js';
+
+type Json = Record<string, any>;
+
+/** Usage in our shape from an OpenAI `usage` object (cached tokens from `prompt_tokens_details`). */
+export function openAIUsage(usage: Json | null | undefined): Usage {
+  if (!usage) return { inputTokens: 0, outputTokens: 0 };
+  const out: Usage = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.cached_tokens;
+  if (typeof cached === 'number') out.cachedTokens = cached;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number') out.reasoningTokens = reasoning;
+  return out;
+}
+
+function emptyChoices(provider: string): ProviderError {
+  return new ProviderError(`${provider}: the API returned an empty choices list.`, { kind: 'empty_response', retryable: false, provider });
+}
+
+/** A chat-completions JSON answer → `LLMResponse`; tool calls are read from every choice. */
+export function parseOpenAICompletion(completion: Json, provider: string, model: string): LLMResponse {
+  const choices: Json[] = Array.isArray(completion?.choices) ? completion.choices : [];
+  if (choices.length === 0) throw emptyChoices(provider);
+  const first = choices[0];
+  const message: Json = first.message ?? {};
+  const rawCalls: { id?: unknown; name?: unknown; arguments?: unknown; extra?: Json }[] = [];
+  for (const choice of choices) {
+    for (const tc of (choice.message?.tool_calls as Json[] | undefined) ?? []) {
+      const extra: Json = {};
+      if (tc.extra_content) extra.extra_content = tc.extra_content;
+      if (tc.provider_specific_fields) extra.provider_specific_fields = tc.provider_specific_fields;
+      if (tc.function?.provider_specific_fields) extra.function_provider_specific_fields = tc.function.provider_specific_fields;
+      rawCalls.push({ id: tc.id, name: tc.function?.name, arguments: tc.function?.arguments, extra });
+    }
+    if (choice.message?.function_call) rawCalls.push({ name: choice.message.function_call.name, arguments: choice.message.function_call.arguments });
+  }
+  const content = typeof message.content === 'string' ? message.content : null;
+  const reasoning = message.reasoning_content ?? message.reasoning;
+  return {
+    content: content === '' ? null : content,
+    toolCalls: finishToolCalls(rawCalls),
+    finishReason: first.finish_reason ?? 'stop',
+    usage: openAIUsage(completion.usage),
+    reasoningContent: typeof reasoning === 'string' ? reasoning : null,
+    provider,
+    model: completion.model ?? model,
+  };
+}
+
+interface CallAccumulator {
+  id?: string;
+  name?: string;
+  args: string[];
+  extra: Json;
+}
+
+/**
+ * Assembles streamed chat-completions chunks: text and reasoning deltas, tool-call fragments by
+ * index, usage from the final choice-less chunk. `push` returns the events one chunk produces;
+ * `finish` returns the response, or throws if the stream never reached a finish reason.
+ */
+export class OpenAIStreamAccumulator {
+  private readonly text: string[] = [];
+  private readonly reasoning: string[] = [];
+  private readonly calls = new Map<number, CallAccumulator>();
+  private finishReason: string | null = null;
+  private usage: Json | null = null;
+  private sawChoice = false;
+  private model: string | undefined;
+
+  constructor(private readonly provider: string) {}
+
+  push(chunk: Json, emit: (event: LLMStreamEvent) => void): void {
+    if (chunk.error) {
+      // Gateways (OpenRouter, LiteLLM) report upstream failures inside the stream.
+      throw Object.assign(new Error(chunk.error.message ?? 'error event in stream'), { error: chunk.error });
+    }
+    if (chunk.model) this.model = chunk.model;
+    if (chunk.usage) this.usage = chunk.usage;
+    const choices: Json[] | undefined = chunk.choices;
+    if (!choices || choices.length === 0) return;
+    this.sawChoice = true;
+    for (const choice of choices) {
+      const delta: Json | undefined = choice.delta;
+      if (delta) {
+        if (typeof delta.content === 'string' && delta.content !== '' && (choice.index ?? 0) === 0) {
+          this.text.push(delta.content);
+          emit({ type: 'text_delta', delta: delta.content });
+        }
+        const r = delta.reasoning_content ?? delta.reasoning;
+        if (typeof r === 'string' && r !== '') {
+          this.reasoning.push(r);
+          emit({ type: 'reasoning_delta', delta: r });
+        }
+        if (Array.isArray(delta.tool_calls)) for (const tc of delta.tool_calls as Json[]) this.pushCall(tc.index ?? 0, tc, emit);
+        if (delta.function_call) this.pushCall(0, { function: delta.function_call }, emit);
+      }
+      if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    }
+  }
+
+  private pushCall(index: number, tc: Json, emit: (event: LLMStreamEvent) => void): void {
+    let acc = this.calls.get(index);
+    if (!acc) {
+      acc = { args: [], extra: {} };
+      this.calls.set(index, acc);
+    }
+    const event: { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta?: string } = { type: 'tool_call_delta', index };
+    if (typeof tc.id === 'string' && tc.id !== '' && !acc.id) acc.id = event.id = tc.id;
+    const name = tc.function?.name;
+    if (typeof name === 'string' && name !== '' && !acc.name) acc.name = event.name = name;
+    const args = tc.function?.arguments;
+    if (typeof args === 'string' && args !== '') {
+      acc.args.push(args);
+      event.argumentsDelta = args;
+    }
+    if (tc.extra_content) acc.extra.extra_content = tc.extra_content;
+    if (tc.provider_specific_fields) acc.extra.provider_specific_fields = tc.provider_specific_fields;
+    if (tc.function?.provider_specific_fields) acc.extra.function_provider_specific_fields = tc.function.provider_specific_fields;
+    emit(event);
+  }
+
+  /** Whether a finish reason arrived (a stream without one was cut). */
+  get finished(): boolean {
+    return this.finishReason !== null;
+  }
+
+  finish(model: string): LLMResponse {
+    if (!this.sawChoice && this.finishReason === null) throw emptyChoices(this.provider);
+    if (this.finishReason === null) {
+      throw new ProviderError(`${this.provider}: the stream ended before the model finished (no finish_reason); the partial answer was discarded.`, {
+        kind: 'stream_interrupted',
+        retryable: true,
+        provider: this.provider,
+      });
+    }
+    const raw = [...this.calls.entries()].sort((a, b) => a[0] - b[0]).map(([, acc]) => ({ id: acc.id, name: acc.name, arguments: acc.args.join(''), extra: acc.extra }));
+    const text = this.text.join('');
+    const reasoning = this.reasoning.join('');
+    return {
+      content: text === '' ? null : text,
+      toolCalls: finishToolCalls(raw),
+      finishReason: this.finishReason,
+      usage: openAIUsage(this.usage),
+      reasoningContent: reasoning === '' ? null : reasoning,
+      provider: this.provider,
+      model: this.model ?? model,
+    };
+  }
+}
