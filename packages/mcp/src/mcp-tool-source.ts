@@ -1,0 +1,340 @@
+import type { Tool } from '@nanobot/tools-core';
+import { McpClosedError, McpConnectionError } from './mcp-errors.js';
+import { parseMcpServersConfig, type McpServerConfig, type McpServerConfigInput } from './mcp-server-config.js';
+import {
+  McpServerConnection,
+  type McpConnectionEvent,
+  type McpConnectionState,
+  type McpListedTool,
+  type McpReconnectOptions,
+} from './mcp-server-connection.js';
+import { McpTool } from './mcp-tool.js';
+import { mcpToolName } from './mcp-tool-name.js';
+
+/**
+ * The part of `ToolRegistry` (@nanobot/registry) the source needs. Any object of this shape
+ * works, so the source can feed a registry of another copy of the package, or a test double.
+ */
+export interface McpRegistryTarget {
+  register(tool: Tool<any>, options?: { replace?: boolean }): void;
+  unregister(name: string): boolean | void;
+  get(name: string): unknown;
+}
+
+/** A server tool and where it comes from. */
+export interface McpToolRef {
+  server: string;
+  tool: string;
+}
+
+/** Everything the source reports. Connection events come from `McpServerConnection`. */
+export type McpSourceEvent =
+  | McpConnectionEvent
+  | { type: 'tools-changed'; server: string; added: string[]; removed: string[]; updated: string[] }
+  | { type: 'collision'; name: string; kept: McpToolRef; dropped: McpToolRef }
+  | { type: 'name-taken'; name: string; dropped: McpToolRef }
+  | { type: 'tool-skipped'; name: string; dropped: McpToolRef; reason: string };
+
+/** Options of {@link McpToolSource}. */
+export interface McpToolSourceOptions {
+  /** Servers by name: raw config-file entries (validated here) or parsed ones. */
+  servers: Record<string, McpServerConfigInput | McpServerConfig>;
+  /** Where tools are registered and unregistered as servers come, change and go. */
+  registry?: McpRegistryTarget;
+  /**
+   * `startup` (default): `start()` connects every server and resolves when each is up or has
+   * failed. `lazy`: nothing is spawned until `ready()` or a tool call needs it.
+   */
+  connect?: 'startup' | 'lazy';
+  /** Bound on spawn + handshake + first listing per server. Default 30 s. */
+  connectTimeoutMs?: number;
+  /** Background reconnect after a server drops; `false` = only when the next call needs it. */
+  reconnect?: McpReconnectOptions | false;
+  /** Implementation info sent to servers. */
+  clientInfo?: { name: string; version: string };
+  /**
+   * Lifecycle, collision and change reports. Called synchronously and not awaited; a throw is
+   * swallowed; must not mutate the event. This is how a server that fails to start is reported.
+   */
+  onEvent?: (event: McpSourceEvent) => void;
+}
+
+/** Outcome of connecting every server once. */
+export interface McpStartReport {
+  /** Servers that connected, in name order. */
+  connected: string[];
+  /** Servers that failed to start (skipped; the rest work). */
+  failed: { server: string; error: McpConnectionError }[];
+  /** Servers with `enabled: false`. */
+  disabled: string[];
+}
+
+/** A registered MCP tool, for listings (`nanobot tools`). */
+export interface McpToolInfo {
+  /** Registry name, `mcp_<server>_<tool>` sanitised. */
+  name: string;
+  server: string;
+  /** Name on the server. */
+  toolName: string;
+  description: string;
+  /** The registered tool object. */
+  tool: McpTool;
+}
+
+/** State of one server, for status displays. */
+export interface McpServerStatus {
+  server: string;
+  transport: 'stdio' | 'http';
+  state: McpConnectionState | 'disabled';
+  toolCount: number;
+  /** Last start failure, if any. */
+  error?: string;
+}
+
+interface Registered {
+  ref: McpToolRef;
+  fingerprint: string;
+  tool: McpTool;
+}
+
+/**
+ * Tools from Model Context Protocol servers, kept in a registry: every server tool becomes
+ * `mcp_<server>_<tool>` (sanitised to `^[a-zA-Z0-9_-]{1,64}$`) with the server's JSON Schema as
+ * its parameters. The registered set follows the servers: re-listed on
+ * `notifications/tools/list_changed` and after reconnects (removed tools unregistered, new ones
+ * registered, changed ones replaced). Names that collide after sanitising are reported and
+ * resolved the same way on every run (the lowest server name, then tool name, wins), so the
+ * definitions the model sees do not depend on which server answered first.
+ */
+export class McpToolSource {
+  readonly #connections = new Map<string, McpServerConnection>();
+  readonly #configs = new Map<string, McpServerConfig>();
+  readonly #registered = new Map<string, Registered>();
+  readonly #reported = new Set<string>();
+  readonly #failures = new Map<string, McpConnectionError>();
+  readonly #options: McpToolSourceOptions;
+  #ready: Promise<McpStartReport> | undefined;
+  #closed = false;
+
+  /** Validates the server entries (throws `ConfigurationError` listing every bad field); connects nothing yet. */
+  constructor(options: McpToolSourceOptions) {
+    this.#options = options;
+    const servers = parseMcpServersConfig(options.servers, 'servers');
+    for (const name of Object.keys(servers).sort(compareCodePoints)) {
+      const config = servers[name];
+      this.#configs.set(name, config);
+      if (!config.enabled) continue;
+      this.#connections.set(
+        name,
+        new McpServerConnection(name, config, {
+          clientInfo: options.clientInfo,
+          connectTimeoutMs: options.connectTimeoutMs,
+          reconnect: options.reconnect,
+          onToolsChanged: () => this.#sync(),
+          onEvent: (event) => this.#emit(event),
+        }),
+      );
+    }
+  }
+
+  /**
+   * In `startup` mode connects every enabled server in parallel and registers their tools; in
+   * `lazy` mode returns at once (report empty) and leaves that to `ready()`. Never rejects for a
+   * server that fails: it is reported (`connect-failed` event and `report.failed`) and skipped.
+   */
+  async start(): Promise<McpStartReport> {
+    if (this.#closed) throw new McpClosedError();
+    if ((this.#options.connect ?? 'startup') === 'lazy') return { connected: [], failed: [], disabled: this.#disabled() };
+    return this.ready();
+  }
+
+  /** Connects every enabled server once (later calls share the first attempt) and registers their tools. */
+  ready(): Promise<McpStartReport> {
+    if (this.#closed) return Promise.reject(new McpClosedError());
+    this.#ready ??= this.#connectAll();
+    return this.#ready;
+  }
+
+  /** The registered MCP tools, sorted by registry name. */
+  tools(): McpToolInfo[] {
+    return [...this.#registered.entries()]
+      .sort(([a], [b]) => compareCodePoints(a, b))
+      .map(([name, entry]) => ({
+        name,
+        server: entry.ref.server,
+        toolName: entry.ref.tool,
+        description: entry.tool.description,
+        tool: entry.tool,
+      }));
+  }
+
+  /** The registered tool of that registry name. */
+  get(name: string): McpTool | undefined {
+    return this.#registered.get(name)?.tool;
+  }
+
+  /** One status row per configured server, in name order. */
+  status(): McpServerStatus[] {
+    return [...this.#configs.entries()].map(([server, config]) => {
+      const connection = this.#connections.get(server);
+      const failure = this.#failures.get(server);
+      return {
+        server,
+        transport: config.transport,
+        state: connection ? connection.state : 'disabled',
+        toolCount: [...this.#registered.values()].filter((entry) => entry.ref.server === server).length,
+        ...(failure && connection?.state !== 'connected' ? { error: failure.message } : {}),
+      };
+    });
+  }
+
+  /**
+   * Unregisters every MCP tool and closes every server (stdio children are ended, HTTP sessions
+   * terminated). Idempotent; the source cannot be started again.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const name of [...this.#registered.keys()]) this.#unregister(name);
+    await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
+  }
+
+  async #connectAll(): Promise<McpStartReport> {
+    const report: McpStartReport = { connected: [], failed: [], disabled: this.#disabled() };
+    await Promise.all(
+      [...this.#connections.values()].map(async (connection) => {
+        try {
+          await connection.connect();
+          this.#failures.delete(connection.name);
+          report.connected.push(connection.name);
+        } catch (error) {
+          const failure =
+            error instanceof McpConnectionError
+              ? error
+              : new McpConnectionError(connection.name, String(error), { cause: error });
+          this.#failures.set(connection.name, failure);
+          report.failed.push({ server: connection.name, error: failure });
+          this.#emit({ type: 'connect-failed', server: connection.name, error: failure, willRetry: false });
+        }
+      }),
+    );
+    report.connected.sort(compareCodePoints);
+    report.failed.sort((a, b) => compareCodePoints(a.server, b.server));
+    return report;
+  }
+
+  #disabled(): string[] {
+    return [...this.#configs.entries()].filter(([, config]) => !config.enabled).map(([name]) => name);
+  }
+
+  /** Brings the registered set in line with every server's current tool list. */
+  #sync(): void {
+    if (this.#closed) return;
+    const registry = this.#options.registry;
+    const desired = new Map<string, { ref: McpToolRef; listed: McpListedTool; connection: McpServerConnection }>();
+    // Connections iterate in server-name order; tools are sorted here, so the winner of a
+    // collision is the same whichever server answered first.
+    for (const connection of this.#connections.values()) {
+      const config = this.#configs.get(connection.name)!;
+      const listed = [...connection.tools].sort((a, b) => compareCodePoints(a.name, b.name));
+      for (const tool of listed) {
+        const name = mcpToolName(connection.name, tool.name);
+        if (!isEnabled(config, tool.name, name)) continue;
+        const ref = { server: connection.name, tool: tool.name };
+        const kept = desired.get(name);
+        if (kept) {
+          this.#report(`collision|${name}|${ref.server}|${ref.tool}`, { type: 'collision', name, kept: kept.ref, dropped: ref });
+          continue;
+        }
+        const existing = registry?.get(name);
+        if (existing !== undefined && existing !== this.#registered.get(name)?.tool) {
+          this.#report(`taken|${name}|${ref.server}|${ref.tool}`, { type: 'name-taken', name, dropped: ref });
+          continue;
+        }
+        desired.set(name, { ref, listed: tool, connection });
+      }
+    }
+
+    const changes = new Map<string, { added: string[]; removed: string[]; updated: string[] }>();
+    const changesOf = (server: string) => {
+      let entry = changes.get(server);
+      if (!entry) changes.set(server, (entry = { added: [], removed: [], updated: [] }));
+      return entry;
+    };
+    for (const [name, entry] of [...this.#registered.entries()]) {
+      const want = desired.get(name);
+      if (want && want.ref.server === entry.ref.server && want.ref.tool === entry.ref.tool) continue;
+      this.#unregister(name);
+      changesOf(entry.ref.server).removed.push(name);
+    }
+    for (const [name, want] of desired) {
+      const fingerprint = JSON.stringify([want.listed.description, want.listed.title, want.listed.inputSchema]);
+      const current = this.#registered.get(name);
+      if (current && current.fingerprint === fingerprint) continue;
+      const config = this.#configs.get(want.ref.server)!;
+      let tool: McpTool;
+      try {
+        tool = new McpTool(name, want.listed, want.connection, config.toolTimeout * 1000);
+        void tool.jsonSchema; // an unusable schema fails here, not on the model's first call
+        registry?.register(tool, { replace: current !== undefined });
+      } catch (error) {
+        if (current) {
+          this.#unregister(name);
+          changesOf(want.ref.server).removed.push(name);
+        }
+        this.#report(`skipped|${name}|${fingerprint}`, {
+          type: 'tool-skipped',
+          name,
+          dropped: want.ref,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+        continue;
+      }
+      this.#registered.set(name, { ref: want.ref, fingerprint, tool });
+      const bucket = changesOf(want.ref.server);
+      (current ? bucket.updated : bucket.added).push(name);
+    }
+    for (const [server, change] of [...changes.entries()].sort(([a], [b]) => compareCodePoints(a, b))) {
+      this.#emit({ type: 'tools-changed', server, ...change });
+    }
+  }
+
+  #unregister(name: string): void {
+    const entry = this.#registered.get(name);
+    if (!entry) return;
+    this.#registered.delete(name);
+    const registry = this.#options.registry;
+    // Only remove what is still ours: someone may have replaced it in the registry meanwhile.
+    if (registry && registry.get(name) === entry.tool) registry.unregister(name);
+  }
+
+  #report(key: string, event: McpSourceEvent): void {
+    if (this.#reported.has(key)) return;
+    this.#reported.add(key);
+    this.#emit(event);
+  }
+
+  #emit(event: McpSourceEvent): void {
+    try {
+      this.#options.onEvent?.(event);
+    } catch {
+      // A faulty listener must not break the source.
+    }
+  }
+}
+
+function isEnabled(config: McpServerConfig, raw: string, wrapped: string): boolean {
+  const list = config.enabledTools;
+  return list.includes('*') || list.includes(raw) || list.includes(wrapped);
+}
+
+/** Code-point order, as the registry sorts definitions (`localeCompare` varies by locale; `<` compares UTF-16 units). */
+function compareCodePoints(a: string, b: string): number {
+  const left = [...a];
+  const right = [...b];
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
+    const diff = left[i].codePointAt(0)! - right[i].codePointAt(0)!;
+    if (diff !== 0) return diff;
+  }
+  return left.length - right.length;
+}
