@@ -1,1 +1,58 @@
-export {};
+export { AgentRunner } from './agent-runner.js';
+export type { AgentRunSpec, AgentRunResult, CheckpointPayload, CheckpointPhase } from './agent-runner.js';
+export type {
+  RunnerEvent,
+  EventSink,
+  StopReason,
+  ToolEvent,
+  ToolEventStatus,
+  AccumulatedUsage,
+  ModelRequestPurpose,
+} from './runner-events.js';
+export { EventDispatcher } from './event-dispatcher.js';
+export type {
+  RunnerHooks,
+  BeforeModelContext,
+  AfterModelContext,
+  BeforeToolContext,
+  AfterToolContext,
+  ToolOverride,
+} from './runner-hooks.js';
+export type { RunnerToolRegistry, RunnerToolContext, GovernFn, RunnerGovernOptions } from './runner-ports.js';
+export { planToolBatches } from './plan-tool-batches.js';
+export {
+  externalLookupSignature,
+  repeatedExternalLookupError,
+  REPEATED_EXTERNAL_LOOKUP_ERROR,
+  MAX_IDENTICAL_EXTERNAL_LOOKUPS,
+} from './external-lookup.js';
+export { buildAssistantMessage } from './build-assistant-message.js';
+export type { AssistantMessageParts } from './build-assistant-message.js';
+export { classifyViolation } from './classify-violation.js';
+export type { Violation } from './classify-violation.js';
+export { workspaceTargetSignature } from './workspace-target-signature.js';
+export { extractThinkTags, stripReasoningTags } from './think-tags.js';
+export { toOpenAIToolCall } from './to-openai-tool-call.js';
+export {
+  TOOL_ERROR_HINT,
+  DEFAULT_ERROR_MESSAGE,
+  FINALIZATION_RETRY_PROMPT,
+  EMPTY_FINAL_RESPONSE_MESSAGE,
+  MAX_ITERATIONS_FINALIZE_PROMPT,
+  DEFAULT_MAX_ITERATIONS_MESSAGE,
+  LENGTH_RECOVERY_PROMPT,
+  MALFORMED_TOOL_CALLS_PROMPT,
+  ARREARAGE_MESSAGE,
+  SSRF_NOTE,
+  TOOL_INTERRUPTED_RESULT,
+  TURN_INTERRUPTED_REPLY,
+  MODEL_ERROR_PLACEHOLDER,
+  workspaceEscalationMessage,
+  lengthRecoveryMessage,
+} from './runner-texts.js';
+export { MessageBus, inboundSessionKey, isUserInput } from './message-bus.js';
+export type { InboundMessage, OutboundMessage } from './message-bus.js';
+export { AsyncQueue } from './async-queue.js';
+export { KeyedScheduler } from './keyed-scheduler.js';
+export { parseSlashCommand } from './slash-commands.js';
+export type { SlashCommandSpec, ParsedInput } from './slash-commands.js';

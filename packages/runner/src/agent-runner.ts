@@ -1,0 +1,836 @@
+import { randomUUID } from 'node:crypto';
+import { codePointLength } from '@nanobot/schema';
+import type { LLMProvider, LLMRequest, LLMResponse, Message, MessageContent, ToolCall, ToolCallRequest, ToolDefinition, Usage } from '@nanobot/schema';
+import { buildAssistantMessage } from './build-assistant-message.js';
+import { classifyViolation } from './classify-violation.js';
+import { EventDispatcher } from './event-dispatcher.js';
+import { repeatedExternalLookupError } from './external-lookup.js';
+import { planToolBatches } from './plan-tool-batches.js';
+import type { RunnerHooks, ToolOverride } from './runner-hooks.js';
+import type { GovernFn, RunnerToolContext, RunnerToolRegistry } from './runner-ports.js';
+import type { AccumulatedUsage, EventSink, ModelRequestPurpose, RunnerEvent, StopReason, ToolEvent, ToolEventStatus } from './runner-events.js';
+import {
+  DEFAULT_ERROR_MESSAGE,
+  DEFAULT_MAX_ITERATIONS_MESSAGE,
+  EMPTY_FINAL_RESPONSE_MESSAGE,
+  FINALIZATION_RETRY_PROMPT,
+  MALFORMED_TOOL_CALLS_PROMPT,
+  MAX_ITERATIONS_FINALIZE_PROMPT,
+  MODEL_ERROR_PLACEHOLDER,
+  SSRF_NOTE,
+  TOOL_ERROR_HINT,
+  TOOL_INTERRUPTED_RESULT,
+  lengthRecoveryMessage,
+  workspaceEscalationMessage,
+} from './runner-texts.js';
+import { extractThinkTags } from './think-tags.js';
+import { contentText, isEmptyContent } from './tool-outcome.js';
+import { createToolContext } from '@nanobot/tools-core';
+import { toOpenAIToolCall } from './to-openai-tool-call.js';
+import { workspaceTargetSignature } from './workspace-target-signature.js';
+
+/** Phases of a checkpoint (runner.md §7). */
+export type CheckpointPhase = 'awaiting_tools' | 'tools_completed' | 'final_response';
+
+/** In-flight state handed to `checkpoint` so a crash can be reconstructed. */
+export interface CheckpointPayload {
+  phase: CheckpointPhase;
+  iteration: number;
+  model: string;
+  assistantMessage: Message | null;
+  completedToolResults: Message[];
+  pendingToolCalls: ToolCall[];
+}
+
+/** Inputs of one run. Only `initialMessages`, `provider`, `tools` and `govern` are required. */
+export interface AgentRunSpec {
+  /** The request so far (system prompt, history, the new user message). Never mutated. */
+  initialMessages: readonly Message[];
+  provider: LLMProvider;
+  tools: RunnerToolRegistry;
+  /** Builds the model copy before every request (`govern` from @nanobot/governor). */
+  govern: GovernFn;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  reasoningEffort?: string | null;
+  contextWindowTokens?: number;
+  contextBlockLimit?: number;
+  /** Iterations (model calls that may run tools) before the run is cut short. Default 200. */
+  maxIterations?: number;
+  /** Per-result character budget handed to the governor. Default 16000. */
+  maxToolResultChars?: number;
+  /** Run consecutive concurrency-safe calls in parallel. Default false (the loop passes true). */
+  concurrentTools?: boolean;
+  /** Stop the run at the first failing tool call (subagents). Default false. */
+  failOnToolError?: boolean;
+  /** Ask for a no-tools summary when the iteration budget runs out. Default true. */
+  finalizeOnMaxIterations?: boolean;
+  /** Final text when the model errors without content; null means "the error itself". */
+  errorMessage?: string | null;
+  /** Fallback text for max iterations; `{max_iterations}` is replaced. */
+  maxIterationsMessage?: string;
+  /** Stream from the provider (deltas become `model_delta` events). Default true. */
+  stream?: boolean;
+  /** Wall clock per model request; 0 or less disables. Default 300000 (streaming: at least that). */
+  llmTimeoutMs?: number;
+  /** Aborting ends the run promptly with a legal transcript (stop reason `aborted`). */
+  signal?: AbortSignal;
+  hooks?: RunnerHooks | readonly RunnerHooks[];
+  events?: EventSink | readonly EventSink[];
+  /** Called (not awaited) when an event sink throws. Must not throw. */
+  onSinkError?: (error: unknown, event: RunnerEvent) => void;
+  /**
+   * Pending user input to splice into the running turn; called at the drain points with the
+   * maximum wanted (3). May be async; it must not throw (a throw is reported as `hook_error`).
+   */
+  injections?: (limit: number) => readonly Message[] | Promise<readonly Message[]>;
+  /** Persist in-flight state; awaited; a throw is reported as `hook_error` and the run goes on. */
+  checkpoint?: (payload: CheckpointPayload) => void | Promise<void>;
+  /** Routing facts handed to every tool call (session, channel, chat, sender, workspace, …). */
+  toolContext?: RunnerToolContext;
+  sessionKey?: string;
+  runId?: string;
+  /** Working directory for resolving workspace-violation targets. Default `toolContext.workspace` or cwd. */
+  workspace?: string;
+  /**
+   * Shapes a successful tool result before it is appended (e.g. the governor's offload);
+   * default: empty → `(<name> completed with no output)`. Pure; may not throw.
+   */
+  normalizeToolResult?: (content: MessageContent, call: { name: string; id: string }) => MessageContent;
+}
+
+/** Outcome of one run. `messages` is the transcript: initial messages plus everything appended. */
+export interface AgentRunResult {
+  finalContent: string | null;
+  messages: Message[];
+  /** Index in `messages` where this run's own messages start (= initialMessages.length). */
+  appendedFrom: number;
+  toolsUsed: string[];
+  usage: AccumulatedUsage;
+  stopReason: StopReason;
+  error: string | null;
+  toolEvents: ToolEvent[];
+  hadInjections: boolean;
+  iterations: number;
+}
+
+const ABORT = Symbol('abort');
+const noop = (): void => undefined;
+const EXECUTABLE_FINISH = new Set(['tool_calls', 'function_call', 'stop']);
+const NON_EMPTY_RETRY_FINISH = new Set(['error', 'length', 'refusal', 'content_filter']);
+const MAX_INJECTIONS_PER_DRAIN = 3;
+const MAX_INJECTION_CYCLES = 5;
+const MAX_LENGTH_SEGMENTS = 3;
+const LENGTH_TAIL_CHARS = 64;
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+class HookFailure extends Error {
+  constructor(readonly hook: string, readonly original: unknown) {
+    super(`hook ${hook} failed: ${describeError(original)}`);
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+function flattenDetail(text: string, max: number): string {
+  const flat = text.replace(/[\r\n]+/g, ' ').trim();
+  return codePointLength(flat) > max ? Array.from(flat).slice(0, max).join('') : flat;
+}
+
+function successDetail(content: MessageContent): string {
+  const flat = contentText(content).replace(/[\r\n]+/g, ' ').trim();
+  if (flat === '') return '(empty)';
+  const chars = Array.from(flat);
+  return chars.length > 120 ? `${chars.slice(0, 120).join('')}...` : flat;
+}
+
+function lastChars(text: string, n: number): string {
+  const chars = Array.from(text);
+  return chars.slice(Math.max(0, chars.length - n)).join('');
+}
+
+function emptyUsage(): AccumulatedUsage {
+  return { inputTokens: 0, outputTokens: 0, cachedTokens: 0, requestCount: 0, contextTokens: 0 };
+}
+
+function userContentNonEmpty(message: Message): boolean {
+  const content = message.content;
+  if (typeof content === 'string') return content.trim() !== '';
+  return Array.isArray(content) && content.length > 0;
+}
+
+interface CallOutcome {
+  content: MessageContent;
+  status: ToolEventStatus;
+  detail: string;
+  /** Text of a failure that ends the run when `failOnToolError` is on. */
+  fatal: string | null;
+  durationMs: number;
+}
+
+type ModelOutcome =
+  | { kind: 'response'; response: LLMResponse; errorText: string | null; partial: string }
+  | { kind: 'aborted'; partial: string };
+
+/** Mutable state of one run; lives only inside `run()`. */
+class RunState {
+  readonly transcript: Message[];
+  readonly usage = emptyUsage();
+  readonly toolEvents: ToolEvent[] = [];
+  readonly toolsUsed: string[] = [];
+  readonly lookupCounts = new Map<string, number>();
+  readonly violationCounts = new Map<string, number>();
+  readonly compactedToolCallIds = new Set<string>();
+  readonly lengthSegments: string[] = [];
+  emptyRetries = 0;
+  injectionCycles = 0;
+  hadInjections = false;
+  iteration = 0;
+  finalContent: string | null = null;
+  stopReason: StopReason = 'completed';
+  error: string | null = null;
+
+  constructor(
+    readonly spec: AgentRunSpec,
+    readonly runId: string,
+    readonly events: EventDispatcher,
+    readonly signal: AbortSignal,
+    readonly aborted: Promise<typeof ABORT>,
+  ) {
+    this.transcript = [...spec.initialMessages];
+  }
+
+  emit(event: RunnerEvent): void {
+    if (!this.events.empty) this.events.emit(event);
+  }
+
+  base(): { runId: string; sessionKey?: string } {
+    return this.spec.sessionKey === undefined ? { runId: this.runId } : { runId: this.runId, sessionKey: this.spec.sessionKey };
+  }
+
+  append(message: Message): void {
+    this.transcript.push(message);
+    this.emit({ ...this.base(), type: 'message_appended', message, index: this.transcript.length - 1 });
+  }
+}
+
+/**
+ * Runs one agent turn: for up to `maxIterations` it governs a copy of the transcript, asks the
+ * model (streaming), runs the requested tools in safe batches and appends the results, until the
+ * model answers. Stateless between runs: one instance may run many sessions at once.
+ */
+export class AgentRunner {
+  /**
+   * Runs the turn. Never rejects for model-side failures (they end in a result with a stop
+   * reason); rejects only for programmer errors (a throwing governor, a critical hook).
+   * Even then, and on abort, the transcript in the result is legal: every tool call answered.
+   */
+  async run(spec: AgentRunSpec): Promise<AgentRunResult> {
+    const runId = spec.runId ?? randomUUID();
+    const sinks = spec.events === undefined ? [] : typeof spec.events === 'function' ? [spec.events] : [...(spec.events as readonly EventSink[])];
+    const events = new EventDispatcher(sinks, spec.onSinkError);
+    const local = new AbortController();
+    const forward = (): void => local.abort(spec.signal?.reason);
+    if (spec.signal?.aborted) local.abort(spec.signal.reason);
+    else spec.signal?.addEventListener('abort', forward, { once: true });
+    const aborted = new Promise<typeof ABORT>((resolve) => {
+      if (local.signal.aborted) resolve(ABORT);
+      else local.signal.addEventListener('abort', () => resolve(ABORT), { once: true });
+    });
+    const state = new RunState(spec, runId, events, local.signal, aborted);
+    const maxIterations = spec.maxIterations ?? 200;
+    state.emit({ ...state.base(), type: 'turn_start', maxIterations, messageCount: state.transcript.length });
+    let thrown: unknown = null;
+    try {
+      await this.#loop(state, maxIterations);
+    } catch (error) {
+      thrown = error;
+      state.stopReason = 'error';
+      state.error = error instanceof HookFailure ? error.message : `Error: ${describeError(error)}`;
+      state.finalContent = state.finalContent ?? null;
+    } finally {
+      spec.signal?.removeEventListener('abort', forward);
+    }
+    state.emit({
+      ...state.base(),
+      type: 'turn_end',
+      stopReason: state.stopReason,
+      finalContent: state.finalContent,
+      error: state.error,
+      usage: { ...state.usage },
+      iterations: state.iteration,
+      toolsUsed: [...state.toolsUsed],
+    });
+    await events.flush();
+    if (thrown !== null) {
+      if (thrown instanceof Error) (thrown as Error & { partialResult?: AgentRunResult }).partialResult = this.#result(state);
+      throw thrown;
+    }
+    return this.#result(state);
+  }
+
+  #result(state: RunState): AgentRunResult {
+    return {
+      finalContent: state.finalContent,
+      messages: state.transcript,
+      appendedFrom: state.spec.initialMessages.length,
+      toolsUsed: state.toolsUsed,
+      usage: state.usage,
+      stopReason: state.stopReason,
+      error: state.error,
+      toolEvents: state.toolEvents,
+      hadInjections: state.hadInjections,
+      iterations: state.iteration,
+    };
+  }
+
+  async #loop(state: RunState, maxIterations: number): Promise<void> {
+    const { spec } = state;
+    while (state.iteration < maxIterations) {
+      if (state.signal.aborted) return this.#finishAborted(state, '');
+      const iteration = state.iteration;
+      state.iteration += 1;
+      state.emit({ ...state.base(), type: 'iteration_start', iteration });
+      const tools = spec.tools.definitions();
+      const governed = this.#govern(state, state.transcript, tools, iteration);
+      await this.#hook(state, 'beforeModel', (h) => h.beforeModel?.({ runId: state.runId, iteration, messages: governed, tools, sessionKey: spec.sessionKey }));
+      let outcome = await this.#requestWithMalformedRecovery(state, governed, tools, iteration);
+      if (outcome.kind === 'aborted') return this.#finishAborted(state, outcome.partial);
+      let response = outcome.response;
+      await this.#hook(state, 'afterModel', (h) => h.afterModel?.({ runId: state.runId, iteration, response, sessionKey: spec.sessionKey }));
+
+      const { content: rawClean, reasoning } = this.#split(response);
+
+      // Tool path.
+      if (response.toolCalls.length > 0 && EXECUTABLE_FINISH.has(response.finishReason)) {
+        const calls = response.toolCalls.map(toOpenAIToolCall);
+        const assistant = buildAssistantMessage({
+          content: rawClean,
+          toolCalls: calls,
+          reasoningContent: reasoning,
+          thinkingBlocks: response.thinkingBlocks ?? null,
+        });
+        state.append(assistant);
+        await this.#checkpoint(state, { phase: 'awaiting_tools', iteration, model: this.#model(spec), assistantMessage: assistant, completedToolResults: [], pendingToolCalls: calls });
+        const { results, fatal, abortedDuring, thrown } = await this.#runTools(state, response.toolCalls, calls, iteration);
+        for (const message of results) state.append(message);
+        if (thrown !== null) throw thrown;
+        if (abortedDuring) return this.#finishAborted(state, '');
+        if (fatal !== null) {
+          state.error = fatal;
+          state.finalContent = fatal;
+          state.stopReason = 'tool_error';
+          state.append({ role: 'assistant', content: fatal });
+          if (await this.#drainInjections(state)) continue;
+          return;
+        }
+        await this.#checkpoint(state, { phase: 'tools_completed', iteration, model: this.#model(spec), assistantMessage: assistant, completedToolResults: results, pendingToolCalls: [] });
+        state.emptyRetries = 0;
+        state.lengthSegments.length = 0;
+        await this.#drainInjections(state);
+        continue;
+      }
+
+      let clean = await this.#finalize(state, rawClean);
+      const finish = response.finishReason;
+
+      // Empty answer: one silent retry, then one request without tools.
+      if (!NON_EMPTY_RETRY_FINISH.has(finish) && clean.trim() === '') {
+        state.emptyRetries += 1;
+        if (state.emptyRetries === 1) {
+          state.emit({ ...state.base(), type: 'retry', iteration, reason: 'empty_response' });
+          continue;
+        }
+        const retryMessages = [...governed, { role: 'user', content: FINALIZATION_RETRY_PROMPT }];
+        outcome = await this.#request(state, retryMessages, [], iteration, 'finalize_empty');
+        if (outcome.kind === 'aborted') return this.#finishAborted(state, outcome.partial);
+        response = outcome.response;
+        const split = this.#split(response);
+        clean = await this.#finalize(state, split.content);
+      }
+
+      // Output cut off by the length limit: ask for the continuation.
+      if (response.finishReason === 'length' && state.lengthSegments.length < MAX_LENGTH_SEGMENTS) {
+        const segment = response.content ?? '';
+        state.lengthSegments.push(segment);
+        state.append({ role: 'assistant', content: segment });
+        state.append({ role: 'user', content: lengthRecoveryMessage(lastChars(segment, LENGTH_TAIL_CHARS)) });
+        state.emit({ ...state.base(), type: 'retry', iteration, reason: 'length' });
+        continue;
+      }
+
+      if (response.finishReason === 'error') {
+        const errorText = outcome.kind === 'response' ? outcome.errorText : null;
+        const text = errorText ?? (response.content && response.content.trim() !== '' ? response.content : null);
+        state.finalContent = spec.errorMessage === null ? (text ?? DEFAULT_ERROR_MESSAGE) : (spec.errorMessage ?? text ?? DEFAULT_ERROR_MESSAGE);
+        state.error = text ?? state.finalContent;
+        state.stopReason = 'error';
+        // Streamed text is kept only when the stream broke; an error *response* streams its error text.
+        const partial = outcome.kind === 'response' && outcome.errorText !== null ? outcome.partial : '';
+        if (partial.trim() !== '') state.append({ role: 'assistant', content: partial, _interrupted: true });
+        else if (!this.#endsWithPlainAssistant(state)) state.append({ role: 'assistant', content: MODEL_ERROR_PLACEHOLDER });
+        if (await this.#drainInjections(state)) {
+          state.stopReason = 'completed';
+          state.error = null;
+          continue;
+        }
+        return;
+      }
+
+      if (clean.trim() === '') {
+        state.finalContent = EMPTY_FINAL_RESPONSE_MESSAGE;
+        state.error = EMPTY_FINAL_RESPONSE_MESSAGE;
+        state.stopReason = 'empty_final_response';
+        state.append({ role: 'assistant', content: EMPTY_FINAL_RESPONSE_MESSAGE });
+        if (await this.#drainInjections(state)) {
+          state.stopReason = 'completed';
+          state.error = null;
+          continue;
+        }
+        return;
+      }
+
+      const finalSplit = this.#split(response);
+      const assistant = buildAssistantMessage({ content: clean, reasoningContent: finalSplit.reasoning, thinkingBlocks: response.thinkingBlocks ?? null });
+      state.append(assistant);
+      await this.#checkpoint(state, { phase: 'final_response', iteration, model: this.#model(spec), assistantMessage: assistant, completedToolResults: [], pendingToolCalls: [] });
+      state.finalContent = state.lengthSegments.length > 0 ? (state.lengthSegments.join('') + clean).trim() : clean;
+      state.stopReason = 'completed';
+      if (await this.#drainInjections(state)) {
+        state.lengthSegments.length = 0;
+        continue;
+      }
+      return;
+    }
+    await this.#finishMaxIterations(state, maxIterations);
+  }
+
+  async #finishMaxIterations(state: RunState, maxIterations: number): Promise<void> {
+    const { spec } = state;
+    state.stopReason = 'max_iterations';
+    await this.#drainInjections(state);
+    let text: string | null = null;
+    if (spec.finalizeOnMaxIterations !== false && !state.signal.aborted) {
+      // Unlike the reference, the summary request goes through the governor too: the raw
+      // transcript may hold orphans or exceed the window after a long tool loop.
+      const request = [...state.transcript, { role: 'user', content: MAX_ITERATIONS_FINALIZE_PROMPT }];
+      const governed = this.#govern(state, request, [], state.iteration);
+      const outcome = await this.#request(state, governed, [], state.iteration, 'finalize_max_iterations');
+      if (outcome.kind === 'aborted') return this.#finishAborted(state, outcome.partial);
+      const { response } = outcome;
+      if (response.finishReason !== 'error' && response.toolCalls.length === 0) {
+        const clean = await this.#finalize(state, this.#split(response).content);
+        if (clean.trim() !== '') text = clean;
+      }
+    }
+    if (text === null) {
+      const template = spec.maxIterationsMessage ?? DEFAULT_MAX_ITERATIONS_MESSAGE;
+      text = template.split('{max_iterations}').join(String(maxIterations));
+    }
+    const finalText = state.lengthSegments.length > 0 ? `${state.lengthSegments.join('').trimEnd()}\n\n${text.trimStart()}` : text;
+    state.finalContent = finalText;
+    state.append({ role: 'assistant', content: text });
+  }
+
+  #finishAborted(state: RunState, partial: string): void {
+    state.stopReason = 'aborted';
+    state.error = 'aborted';
+    if (partial.trim() !== '') {
+      state.append({ role: 'assistant', content: partial, _interrupted: true });
+      state.finalContent = partial;
+    }
+  }
+
+  #endsWithPlainAssistant(state: RunState): boolean {
+    const last = state.transcript[state.transcript.length - 1];
+    return last !== undefined && last.role === 'assistant' && !(last.tool_calls && last.tool_calls.length > 0);
+  }
+
+  #model(spec: AgentRunSpec): string {
+    return spec.model ?? spec.provider.defaultModel;
+  }
+
+  #split(response: LLMResponse): { content: string; reasoning: string | null } {
+    const raw = response.content ?? '';
+    const inline = extractThinkTags(raw);
+    let reasoning: string | null = response.reasoningContent ?? null;
+    if (reasoning === null && response.thinkingBlocks && response.thinkingBlocks.length > 0) {
+      const text = response.thinkingBlocks.map((b) => (typeof b.thinking === 'string' ? b.thinking : '')).join('\n');
+      reasoning = text === '' ? null : text;
+    }
+    if (reasoning === null && inline.reasoning !== '') reasoning = inline.reasoning;
+    return { content: inline.content, reasoning };
+  }
+
+  #govern(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number): readonly Message[] {
+    const { spec } = state;
+    const result = spec.govern(messages, {
+      contextWindowTokens: spec.contextWindowTokens,
+      maxOutputTokens: spec.maxTokens,
+      contextBlockLimit: spec.contextBlockLimit,
+      maxToolResultChars: spec.maxToolResultChars ?? 16_000,
+      inflightStartIndex: spec.initialMessages.length,
+      compactedToolCallIds: state.compactedToolCallIds,
+      tools,
+      sessionKey: spec.sessionKey,
+    });
+    state.emit({
+      ...state.base(),
+      type: 'governance',
+      iteration,
+      report: result.report,
+      transcriptCount: messages.length,
+      requestCount: result.messages.length,
+    });
+    return result.messages;
+  }
+
+  async #hook(state: RunState, name: string, call: (hook: RunnerHooks) => unknown): Promise<unknown> {
+    const hooks = state.spec.hooks;
+    if (hooks === undefined) return undefined;
+    const list: readonly RunnerHooks[] = Array.isArray(hooks) ? hooks : [hooks as RunnerHooks];
+    let last: unknown = undefined;
+    for (const hook of list) {
+      try {
+        const value = await call(hook);
+        if (value !== undefined) last = value;
+      } catch (error) {
+        if (hook.critical) throw new HookFailure(name, error);
+        state.emit({ ...state.base(), type: 'hook_error', hook: name, error: describeError(error) });
+      }
+    }
+    return last;
+  }
+
+  async #finalize(state: RunState, content: string): Promise<string> {
+    const hooks = state.spec.hooks;
+    if (hooks === undefined) return content;
+    const list: readonly RunnerHooks[] = Array.isArray(hooks) ? hooks : [hooks as RunnerHooks];
+    let value = content;
+    for (const hook of list) {
+      if (!hook.finalizeContent) continue;
+      try {
+        value = await hook.finalizeContent(value);
+      } catch (error) {
+        if (hook.critical) throw new HookFailure('finalizeContent', error);
+        state.emit({ ...state.base(), type: 'hook_error', hook: 'finalizeContent', error: describeError(error) });
+      }
+    }
+    return value;
+  }
+
+  async #checkpoint(state: RunState, payload: CheckpointPayload): Promise<void> {
+    if (!state.spec.checkpoint) return;
+    try {
+      await state.spec.checkpoint(payload);
+    } catch (error) {
+      state.emit({ ...state.base(), type: 'hook_error', hook: 'checkpoint', error: describeError(error) });
+    }
+  }
+
+  async #drainInjections(state: RunState): Promise<boolean> {
+    const source = state.spec.injections;
+    if (!source || state.injectionCycles >= MAX_INJECTION_CYCLES || state.signal.aborted) return false;
+    let items: readonly Message[];
+    try {
+      items = await source(MAX_INJECTIONS_PER_DRAIN);
+    } catch (error) {
+      state.emit({ ...state.base(), type: 'hook_error', hook: 'injections', error: describeError(error) });
+      return false;
+    }
+    const kept = items.filter((m) => m && typeof m === 'object' && userContentNonEmpty(m)).slice(0, MAX_INJECTIONS_PER_DRAIN);
+    if (kept.length === 0) return false;
+    state.injectionCycles += 1;
+    state.hadInjections = true;
+    // Appended, never merged into an earlier user row: that row may already be persisted, and
+    // consecutive user rows are legal (the governor's role alternation merges them in the copy).
+    for (const message of kept) state.append({ ...message, role: message.role ?? 'user' });
+    return true;
+  }
+
+  /** One request; malformed tool calls are dropped and, if all were, retried once (runner.md §3). */
+  async #requestWithMalformedRecovery(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number): Promise<ModelOutcome> {
+    const first = await this.#request(state, messages, tools, iteration, 'turn');
+    if (first.kind === 'aborted') return first;
+    const cleaned = this.#dropMalformed(first.response);
+    if (!cleaned.allMalformed) return { ...first, response: cleaned.response };
+    state.emit({ ...state.base(), type: 'retry', iteration, reason: 'malformed_tool_calls' });
+    const text = (first.response.content ?? '').trim();
+    const note = text === '' ? MALFORMED_TOOL_CALLS_PROMPT : `${MALFORMED_TOOL_CALLS_PROMPT}\n\nPrevious assistant text before the malformed calls:\n${text}`;
+    const retryMessages = [...messages, { role: 'user', content: note }];
+    const second = await this.#request(state, retryMessages, tools, iteration, 'malformed_retry');
+    if (second.kind === 'aborted') return second;
+    const cleanedSecond = this.#dropMalformed(second.response);
+    if (!cleanedSecond.allMalformed) return { ...second, response: cleanedSecond.response };
+    const third = await this.#request(state, retryMessages, [], iteration, 'malformed_retry');
+    if (third.kind === 'aborted') return third;
+    return { ...third, response: this.#dropMalformed(third.response).response };
+  }
+
+  #dropMalformed(response: LLMResponse): { response: LLMResponse; allMalformed: boolean } {
+    const valid = response.toolCalls.filter((c) => typeof c.name === 'string' && c.name.length > 0);
+    if (valid.length === response.toolCalls.length) return { response, allMalformed: false };
+    const allMalformed = valid.length === 0 && (response.finishReason === 'tool_calls' || response.finishReason === 'function_call');
+    const finishReason = valid.length === 0 && (response.finishReason === 'tool_calls' || response.finishReason === 'function_call') ? 'stop' : response.finishReason;
+    return { response: { ...response, toolCalls: valid, finishReason, providerState: undefined }, allMalformed };
+  }
+
+  /** Calls the provider once; aborts, timeouts and provider failures become outcomes, not throws. */
+  async #request(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number, purpose: ModelRequestPurpose): Promise<ModelOutcome> {
+    const { spec } = state;
+    if (state.signal.aborted) return { kind: 'aborted', partial: '' };
+    state.emit({ ...state.base(), type: 'model_start', iteration, messageCount: messages.length, toolCount: tools.length, purpose });
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(state.signal.reason);
+    state.signal.addEventListener('abort', onAbort, { once: true });
+    const streaming = spec.stream !== false;
+    const configured = spec.llmTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = configured <= 0 ? 0 : streaming ? Math.max(DEFAULT_TIMEOUT_MS, 2 * configured) : configured;
+    let timedOut = false;
+    const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; controller.abort(new Error('timeout')); }, timeoutMs) : null;
+    timer?.unref?.();
+    const request: LLMRequest = {
+      messages,
+      ...(tools.length > 0 ? { tools } : {}),
+      model: this.#model(spec),
+      ...(spec.maxTokens !== undefined ? { maxTokens: spec.maxTokens } : {}),
+      ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
+      ...(spec.reasoningEffort !== undefined ? { reasoningEffort: spec.reasoningEffort } : {}),
+      signal: controller.signal,
+    };
+    let partial = '';
+    const timeoutPromise = new Promise<'timeout'>((resolve) => controller.signal.addEventListener('abort', () => resolve('timeout'), { once: true }));
+    try {
+      let response: LLMResponse | null = null;
+      if (streaming) {
+        const iterator = spec.provider.stream(request)[Symbol.asyncIterator]();
+        try {
+          for (;;) {
+            const next = iterator.next();
+            next.catch(noop);
+            const step = await Promise.race([next, state.aborted, timeoutPromise]);
+            if (step === ABORT) return { kind: 'aborted', partial };
+            if (step === 'timeout') throw new Error('timeout');
+            if (step.done) break;
+            const event = step.value;
+            if (event.type === 'text_delta') {
+              partial += event.delta;
+              state.emit({ ...state.base(), type: 'model_delta', iteration, delta: event.delta });
+            } else if (event.type === 'reasoning_delta') {
+              state.emit({ ...state.base(), type: 'reasoning_delta', iteration, delta: event.delta });
+            } else if (event.type === 'done') {
+              response = event.response;
+              break;
+            }
+          }
+        } finally {
+          if (response === null) Promise.resolve(iterator.return?.()).catch(noop);
+        }
+        if (response === null) throw new Error('the model stream ended without a final response');
+      } else {
+        const pending = Promise.resolve().then(() => spec.provider.chat(request));
+        pending.catch(noop);
+        const step = await Promise.race([pending, state.aborted, timeoutPromise]);
+        if (step === ABORT) return { kind: 'aborted', partial: '' };
+        if (step === 'timeout') throw new Error('timeout');
+        response = step;
+      }
+      const normalised: LLMResponse = { ...response, toolCalls: response.toolCalls ?? [], usage: response.usage ?? { inputTokens: 0, outputTokens: 0 } };
+      this.#addUsage(state, normalised.usage);
+      state.emit({
+        ...state.base(),
+        type: 'model_end',
+        iteration,
+        finishReason: normalised.finishReason,
+        usage: normalised.usage,
+        toolCallCount: normalised.toolCalls.length,
+        response: normalised,
+      });
+      return { kind: 'response', response: normalised, errorText: null, partial };
+    } catch (error) {
+      if (state.signal.aborted) return { kind: 'aborted', partial };
+      const seconds = timeoutMs / 1000;
+      const errorText = timedOut ? `Error calling LLM: timed out after ${Number.isInteger(seconds) ? seconds : seconds.toString()}s` : `Error calling LLM: ${error instanceof Error ? error.message : String(error)}`;
+      const response: LLMResponse = { content: null, toolCalls: [], finishReason: 'error', usage: { inputTokens: 0, outputTokens: 0 } };
+      state.emit({ ...state.base(), type: 'model_end', iteration, finishReason: 'error', usage: response.usage, toolCallCount: 0, response: { ...response, content: errorText } });
+      return { kind: 'response', response, errorText, partial };
+    } finally {
+      if (timer) clearTimeout(timer);
+      state.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #addUsage(state: RunState, usage: Usage): void {
+    state.usage.requestCount += 1;
+    state.usage.inputTokens += usage.inputTokens ?? 0;
+    state.usage.outputTokens += usage.outputTokens ?? 0;
+    state.usage.cachedTokens += usage.cachedTokens ?? 0;
+    state.usage.contextTokens = usage.inputTokens ?? 0;
+  }
+
+  #isConcurrencySafe(tools: RunnerToolRegistry, name: string): boolean {
+    const tool = tools.get(name);
+    if (!tool) return false;
+    if (typeof tool.concurrencySafe === 'boolean') return tool.concurrencySafe;
+    return tool.readOnly === true && tool.exclusive !== true;
+  }
+
+  /** Runs every call (batched), returning one tool message per call in call order. */
+  async #runTools(
+    state: RunState,
+    requests: readonly ToolCallRequest[],
+    calls: readonly ToolCall[],
+    iteration: number,
+  ): Promise<{ results: Message[]; fatal: string | null; abortedDuring: boolean; thrown: unknown }> {
+    const { spec } = state;
+    const outcomes: (CallOutcome | undefined)[] = new Array(requests.length).fill(undefined);
+    const batches = planToolBatches(requests, (r) => this.#isConcurrencySafe(spec.tools, r.name), spec.concurrentTools === true);
+    let abortedDuring = false;
+    let finalized = false;
+    let thrown: unknown = null;
+    for (const batch of batches) {
+      if (state.signal.aborted || thrown !== null) break;
+      const running = batch.map(async (index) => {
+        const started = performance.now();
+        state.emit({ ...state.base(), type: 'tool_start', iteration, callId: calls[index].id, name: requests[index].name, arguments: requests[index].arguments });
+        let outcome: CallOutcome;
+        try {
+          outcome = await this.#execute(state, requests[index], calls[index], iteration);
+        } catch (error) {
+          // A critical hook failed: the call gets an error result, then the run ends.
+          if (thrown === null) thrown = error;
+          outcome = { content: `Error: ${describeError(error)}`, status: 'error', detail: flattenDetail(describeError(error), 120), fatal: null, durationMs: 0 };
+        }
+        // A call still running when the run was aborted is reported once, as interrupted, below.
+        if (finalized) return;
+        outcomes[index] = outcome;
+        this.#recordEnd(state, requests[index], calls[index], iteration, outcome, started);
+      });
+      const all = Promise.all(running);
+      all.catch(noop);
+      const step = await Promise.race([all, state.aborted]);
+      if (step === ABORT) break;
+    }
+    finalized = true;
+    if (state.signal.aborted) abortedDuring = true;
+    const results: Message[] = [];
+    let fatal: string | null = null;
+    for (let i = 0; i < requests.length; i += 1) {
+      let outcome = outcomes[i];
+      if (outcome === undefined) {
+        outcome = { content: TOOL_INTERRUPTED_RESULT, status: 'interrupted', detail: 'interrupted', fatal: null, durationMs: 0 };
+        this.#recordEnd(state, requests[i], calls[i], iteration, outcome, performance.now());
+      }
+      if (fatal === null && outcome.fatal !== null) fatal = outcome.fatal;
+      results.push({ role: 'tool', tool_call_id: calls[i].id, name: requests[i].name, content: outcome.content });
+    }
+    return { results, fatal: spec.failOnToolError ? fatal : null, abortedDuring, thrown };
+  }
+
+  #recordEnd(state: RunState, request: ToolCallRequest, call: ToolCall, iteration: number, outcome: CallOutcome, started: number): void {
+    outcome.durationMs = performance.now() - started;
+    state.toolEvents.push({ callId: call.id, name: request.name, status: outcome.status, detail: outcome.detail });
+    if (outcome.status === 'ok') state.toolsUsed.push(request.name);
+    state.emit({
+      ...state.base(),
+      type: 'tool_end',
+      iteration,
+      callId: call.id,
+      name: request.name,
+      status: outcome.status,
+      detail: outcome.detail,
+      content: outcome.content,
+      durationMs: outcome.durationMs,
+    });
+  }
+
+  async #execute(state: RunState, request: ToolCallRequest, call: ToolCall, iteration: number): Promise<CallOutcome> {
+    const { spec } = state;
+    const name = request.name;
+    const repeated = repeatedExternalLookupError(name, request.arguments, state.lookupCounts);
+    if (repeated !== null) {
+      return this.#failure(repeated + TOOL_ERROR_HINT, 'repeated external lookup blocked', repeated);
+    }
+    const prepared = spec.tools.prepareCall(name, request.arguments);
+    if (!prepared.ok) {
+      const text = prepared.error;
+      const colon = text.indexOf(': ');
+      const detail = flattenDetail(colon >= 0 ? text.slice(colon + 2) : text, 120);
+      return this.#failure(text + TOOL_ERROR_HINT, detail, text);
+    }
+    const override = (await this.#hook(state, 'beforeTool', (h) =>
+      h.beforeTool?.({ runId: state.runId, iteration, call, tool: prepared.tool, params: prepared.params, sessionKey: spec.sessionKey }),
+    )) as ToolOverride | undefined;
+    let content: MessageContent;
+    let isError: boolean;
+    let violationSource: unknown = null;
+    if (override) {
+      content = override.content;
+      isError = override.isError === true;
+    } else {
+      const routing = spec.toolContext ?? {};
+      const ctx = createToolContext({
+        ...routing,
+        sessionKey: routing.sessionKey ?? spec.sessionKey,
+        signal: state.signal,
+        toolCallId: call.id,
+        emit: (event) => state.emit({ ...state.base(), type: 'tool_progress', iteration, callId: call.id, name, data: event }),
+      });
+      const execution = await spec.tools.execute(name, request.arguments, ctx, { toolCallId: call.id });
+      if (execution.status === 'aborted' && state.signal.aborted) {
+        return { content: TOOL_INTERRUPTED_RESULT, status: 'interrupted', detail: 'interrupted', fatal: null, durationMs: 0 };
+      }
+      content = execution.result.content as MessageContent;
+      isError = execution.isError;
+      violationSource = execution.status === 'threw' ? execution.error : execution.value;
+      const after = (await this.#hook(state, 'afterTool', (h) =>
+        h.afterTool?.({ runId: state.runId, iteration, call, status: isError ? 'error' : 'ok', content, sessionKey: spec.sessionKey }),
+      )) as ToolOverride | undefined;
+      if (after) {
+        content = after.content;
+        isError = after.isError === true;
+      }
+    }
+    if (isError) {
+      let text = contentText(content);
+      if (text.endsWith(TOOL_ERROR_HINT)) text = text.slice(0, -TOOL_ERROR_HINT.length);
+      const payload = text + TOOL_ERROR_HINT;
+      const violation = this.#violation(state, name, request.arguments, violationSource, text, payload);
+      if (violation) return violation;
+      return this.#failure(payload, flattenDetail(text, 120), text);
+    }
+    if (isEmptyContent(content)) content = `(${name} completed with no output)`;
+    const normalised = spec.normalizeToolResult ? spec.normalizeToolResult(content, { name, id: call.id }) : content;
+    return { content: normalised, status: 'ok', detail: successDetail(content), fatal: null, durationMs: 0 };
+  }
+
+  #failure(payload: string, detail: string, fatalText: string): CallOutcome {
+    const fatal = /^error\b/i.test(fatalText.trim()) ? fatalText.trim() : `Error: ${fatalText.trim()}`;
+    return { content: payload, status: 'error', detail, fatal, durationMs: 0 };
+  }
+
+  /** Workspace/SSRF refusals: never fatal, SSRF gets its note, workspace attempts are throttled. */
+  #violation(state: RunState, name: string, args: unknown, source: unknown, text: string, softPayload: string): CallOutcome | null {
+    const violation = classifyViolation(source);
+    if (violation === null) return null;
+    if (violation.kind === 'ssrf') {
+      const raw = text.trim() || 'Error: request blocked by SSRF guard';
+      return { content: `${raw}\n\n${SSRF_NOTE}`, status: 'error', detail: flattenDetail(`ssrf_violation: ${text}`, 160), fatal: null, durationMs: 0 };
+    }
+    const cwd = state.spec.workspace ?? (typeof state.spec.toolContext?.workspace === 'string' ? state.spec.toolContext.workspace : process.cwd());
+    const signature = workspaceTargetSignature(name, args, cwd) ?? (violation.path ? workspaceTargetSignature('', { path: violation.path }, cwd) : null);
+    if (signature !== null) {
+      const count = (state.violationCounts.get(signature) ?? 0) + 1;
+      state.violationCounts.set(signature, count);
+      if (count >= 3) {
+        const target = signature.slice('violation:'.length);
+        return { content: workspaceEscalationMessage(target, count), status: 'error', detail: flattenDetail(`workspace_violation_escalated: ${text}`, 160), fatal: null, durationMs: 0 };
+      }
+    }
+    return { content: softPayload, status: 'error', detail: flattenDetail(`workspace_violation: ${text}`, 160), fatal: null, durationMs: 0 };
+  }
+}
