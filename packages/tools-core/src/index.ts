@@ -1,1 +1,10 @@
-export {};
+export { Tool, isTool, DEFAULT_TOOL_SCOPES } from './tool.js';
+export type { ToolScope, ToolOutput, ArgsParseResult, ToolLoadContext } from './tool.js';
+export { defineTool } from './define-tool.js';
+export type { ZodToolSpec, JsonSchemaToolSpec } from './define-tool.js';
+export { toolResult, isToolResult, isToolErrorResult } from './tool-result.js';
+export type { ToolResult, ToolContent, ImageResultOptions } from './tool-result.js';
+export { createToolContext } from './tool-context.js';
+export type { ToolContext, ToolContextInit, ToolEvent, ToolEventSink } from './tool-context.js';
+export { isZodSchema, toParametersJsonSchema } from './tool-parameters.js';
+export type { ToolParameters } from './tool-parameters.js';

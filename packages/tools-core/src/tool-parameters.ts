@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import type { JsonSchema } from '@nanobot/schema';
+import { SchemaError } from '@nanobot/schema';
+import { deepFreeze } from './deep-freeze.js';
+import { zodToParametersSchema } from './params-bridge.js';
+
+/**
+ * A tool's parameters: a zod schema (arguments are then typed from it and parsed with it), a
+ * JSON Schema object (MCP servers, plugins written without zod), or `null` for none.
+ */
+export type ToolParameters = z.ZodType | JsonSchema | null;
+
+/** True for a zod 4 schema (as opposed to a JSON Schema object). */
+export function isZodSchema(value: unknown): value is z.ZodType {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    '_zod' in value &&
+    typeof (value as { safeParse?: unknown }).safeParse === 'function'
+  );
+}
+
+const EMPTY_OBJECT_SCHEMA: JsonSchema = deepFreeze({ type: 'object', properties: {} });
+
+/**
+ * The JSON Schema sent to the model for `parameters`, deep-frozen so no caller can change a
+ * tool's contract by mutating what it was handed. `null`/`undefined` become an empty object schema
+ * (providers reject `parameters: null`). Throws {@link SchemaError} for anything that is neither
+ * a zod schema nor a JSON Schema object.
+ */
+export function toParametersJsonSchema(parameters: ToolParameters | undefined): JsonSchema {
+  if (parameters === null || parameters === undefined) return EMPTY_OBJECT_SCHEMA;
+  if (isZodSchema(parameters)) {
+    try {
+      return deepFreeze(zodToParametersSchema(parameters));
+    } catch (err) {
+      throw new SchemaError(`cannot convert the zod parameters to JSON Schema: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+  }
+  if (typeof parameters !== 'object' || Array.isArray(parameters)) {
+    throw new SchemaError(`tool parameters must be a zod schema or a JSON Schema object, got ${describe(parameters)}`);
+  }
+  let copy: JsonSchema;
+  try {
+    copy = structuredClone(parameters);
+  } catch (err) {
+    throw new SchemaError(`tool parameters are not plain JSON: ${(err as Error).message}`, { cause: err });
+  }
+  return deepFreeze(copy);
+}
+
+function describe(value: unknown): string {
+  return Array.isArray(value) ? 'an array' : typeof value;
+}
