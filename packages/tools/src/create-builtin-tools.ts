@@ -1,0 +1,62 @@
+import type { Tool } from '@nanobot/tools-core';
+import { createEditFileTool } from './edit-file-tool.js';
+import { createExecTool, type ExecOptions } from './exec-tool.js';
+import { createFindFilesTool } from './find-files-tool.js';
+import { createGrepTool } from './grep-tool.js';
+import { createListDirTool } from './list-dir-tool.js';
+import { createMessageTool, type MessageSender } from './message-tool.js';
+import { createReadFileTool, type ReadFileOptions } from './read-file-tool.js';
+import { createSpawnTool, type SubagentSpawner } from './spawn-tool.js';
+import { createWebFetchTool, type WebFetchOptions } from './web-fetch-tool.js';
+import { createWebSearchTool, type WebSearchBackend } from './web-search-tool.js';
+import { createWriteFileTool } from './write-file-tool.js';
+import type { WorkspaceOptions } from './workspace-scope.js';
+
+/** Options of `createBuiltinTools`; each tool family can be switched off. */
+export interface BuiltinToolsOptions extends WorkspaceOptions {
+  /** read_file limits. */
+  readFile?: Omit<ReadFileOptions, keyof WorkspaceOptions>;
+  /** `false` leaves out exec. */
+  exec?: Omit<ExecOptions, keyof WorkspaceOptions> | false;
+  /** `false` leaves out web_fetch and web_search. */
+  web?: (WebFetchOptions & { searchBackend?: WebSearchBackend; searchDefaultCount?: number }) | false;
+  /** Without a sender the `message` tool is left out. */
+  messageSender?: MessageSender;
+  /** Without a spawner the `spawn` tool is left out. */
+  subagentSpawner?: SubagentSpawner;
+}
+
+/**
+ * Every built-in tool, configured from one options object: read_file, write_file, edit_file,
+ * list_dir, find_files, grep, exec, web_fetch, web_search, and message/spawn when their
+ * interfaces are supplied. Fresh tool objects per call; filter by `tool.scopes` for subagents.
+ */
+export function createBuiltinTools(options: BuiltinToolsOptions = {}): Tool<any>[] {
+  const ws: WorkspaceOptions = {
+    ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+    ...(options.restrictToWorkspace !== undefined ? { restrictToWorkspace: options.restrictToWorkspace } : {}),
+    ...(options.extraReadDirs !== undefined ? { extraReadDirs: options.extraReadDirs } : {}),
+  };
+  const tools: Tool<any>[] = [
+    createReadFileTool({ ...ws, ...(options.readFile ?? {}) }),
+    createWriteFileTool(ws),
+    createEditFileTool(ws),
+    createListDirTool(ws),
+    createFindFilesTool(ws),
+    createGrepTool(ws),
+  ];
+  if (options.exec !== false) tools.push(createExecTool({ ...ws, ...(options.exec ?? {}) }));
+  if (options.web !== false) {
+    const { searchBackend, searchDefaultCount, ...fetchOptions } = options.web ?? {};
+    tools.push(createWebFetchTool(fetchOptions));
+    tools.push(
+      createWebSearchTool({
+        ...(searchBackend ? { backend: searchBackend } : {}),
+        ...(searchDefaultCount !== undefined ? { defaultCount: searchDefaultCount } : {}),
+      }),
+    );
+  }
+  if (options.messageSender) tools.push(createMessageTool({ ...ws, sender: options.messageSender }));
+  if (options.subagentSpawner) tools.push(createSpawnTool({ spawner: options.subagentSpawner }));
+  return tools;
+}

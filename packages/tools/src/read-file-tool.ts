@@ -1,0 +1,125 @@
+import type { Tool } from '@nanobot/tools-core';
+import { toTool } from './to-tool.js';
+import type { BuiltinToolSpec } from './builtin-tool.js';
+import { fail, ok } from './builtin-tool.js';
+import { fileFailure, noWorkspace } from './file-failure.js';
+import { openWorkspaceFile } from './open-workspace-file.js';
+import { resolveWorkspacePath } from './resolve-workspace-path.js';
+import { scopeFor, type WorkspaceOptions } from './workspace-scope.js';
+
+/** Arguments of `read_file`. */
+export interface ReadFileArgs {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** Options of `createReadFileTool`. */
+export interface ReadFileOptions extends WorkspaceOptions {
+  /** Largest file read at all, in bytes (default 100 MiB as the reference). */
+  maxFileBytes?: number;
+  /** Largest text returned, in characters (default 128 000). */
+  maxOutputChars?: number;
+  /** Lines returned when `limit` is absent (default 2000). */
+  defaultLimit?: number;
+}
+
+const DEVICE_PATH = /^\/(?:dev\/|proc\/[^/]+\/fd\/[0-2]$)/;
+
+/** Splits like Python's `splitlines()` for \n and \r\n: no phantom line after a final newline. */
+function splitLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * `read_file`: numbered `LINE|CONTENT` lines of a UTF-8 text file, paginated by `offset` and
+ * `limit`, capped in size, refused outside the workspace (symlinks and races included).
+ */
+export function createReadFileSpec(options: ReadFileOptions = {}): BuiltinToolSpec<ReadFileArgs> {
+  const maxFileBytes = options.maxFileBytes ?? 100 * 1024 * 1024;
+  const maxChars = options.maxOutputChars ?? 128_000;
+  const defaultLimit = options.defaultLimit ?? 2000;
+  return {
+    name: 'read_file',
+    description:
+      'Read a text file. Returns numbered lines as LINE_NUM|CONTENT. Use offset and limit to page through large files.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path, relative to the workspace or absolute' },
+        offset: { type: 'integer', description: 'First line to read, 1-based (default 1)', minimum: 1 },
+        limit: { type: 'integer', description: `Maximum number of lines to read (default ${defaultLimit})`, minimum: 1 },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    readOnly: true,
+    exclusive: false,
+    scopes: ['core', 'subagent', 'memory'],
+    async run(args, ctx) {
+      const scope = scopeFor(options, ctx.workspace);
+      if (!scope) return noWorkspace('read_file');
+      const path = args.path;
+      if (typeof path !== 'string' || path.trim() === '') return fail('Error: path must be a non-empty string');
+      if (DEVICE_PATH.test(path)) return fail(`Error: Refusing to read device path: ${path}`);
+      let content: string;
+      try {
+        const real = await resolveWorkspacePath(scope, path, 'read');
+        const { handle, stats } = await openWorkspaceFile(scope, real, path, 'read');
+        try {
+          if (stats.isDirectory()) return fail(`Error: Not a file: ${path} (use list_dir for directories)`);
+          if (!stats.isFile()) return fail(`Error: Not a regular file: ${path}`);
+          if (stats.size > maxFileBytes) {
+            return fail(`Error: File too large: ${path} is ${stats.size} bytes (limit ${maxFileBytes})`);
+          }
+          const bytes = await handle.readFile();
+          if (bytes.subarray(0, 8192).includes(0)) {
+            return fail(`Error: ${path} looks like a binary file; read_file only returns text`);
+          }
+          content = bytes.toString('utf8');
+        } finally {
+          await handle.close();
+        }
+      } catch (error) {
+        return fileFailure(error, path, 'reading file');
+      }
+      const lines = splitLines(content);
+      const total = lines.length;
+      if (total === 0) return ok(`(Empty file: ${path})`);
+      const offset = Math.max(1, Math.floor(args.offset ?? 1));
+      if (offset > total) return fail(`Error: offset ${offset} is beyond end of file (${total} lines)`);
+      const limit = Math.max(1, Math.floor(args.limit ?? defaultLimit));
+      const start = offset - 1;
+      let end = Math.min(start + limit, total);
+      const out: string[] = [];
+      let used = 0;
+      for (let i = start; i < end; i++) {
+        const line = `${i + 1}|${lines[i]}`;
+        // The first line is always shown (cut if alone it exceeds the cap) so paging progresses.
+        if (used + line.length + 1 > maxChars) {
+          if (out.length === 0) {
+            out.push(line.slice(0, maxChars));
+            end = i + 1;
+          } else {
+            end = i;
+          }
+          break;
+        }
+        out.push(line);
+        used += line.length + 1;
+      }
+      let text = out.join('\n');
+      if (end < total) text += `\n\n(Showing lines ${offset}-${end} of ${total}. Use offset=${end + 1} to continue.)`;
+      else text += `\n\n(End of file — ${total} lines total)`;
+      return ok(text);
+    },
+  };
+}
+
+/** The `read_file` tool, ready to register (see `createReadFileSpec` for its behaviour). */
+export function createReadFileTool(options: ReadFileOptions = {}): Tool<ReadFileArgs> {
+  return toTool(createReadFileSpec(options));
+}
