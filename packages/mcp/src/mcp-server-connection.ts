@@ -146,9 +146,14 @@ export class McpServerConnection {
         if (signal?.aborted) return this.cancelled(tool);
         return errorOutput(`Error: MCP server '${this.name}' is unavailable: ${messageOf(error)}`);
       }
+      // The SDK adds an abort listener per request and never removes it; a per-call signal keeps
+      // a long-lived caller signal (one per turn or session) from collecting them.
+      const perCall = new AbortController();
+      const forward = () => perCall.abort(signal?.reason);
+      signal?.addEventListener('abort', forward, { once: true });
       try {
         const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-          signal,
+          signal: perCall.signal,
           timeout: timeoutMs,
         });
         return mapCallToolResult(result as Parameters<typeof mapCallToolResult>[0]);
@@ -171,6 +176,8 @@ export class McpServerConnection {
           return errorOutput(`Error: MCP server '${this.name}' rejected the call to '${tool}': ${error.message}`);
         }
         return errorOutput(`Error: MCP tool '${tool}' on server '${this.name}' failed: ${messageOf(error)}`);
+      } finally {
+        signal?.removeEventListener('abort', forward);
       }
     }
   }
