@@ -1,1 +1,34 @@
-export {};
+export { Session, normalizeLastConsolidated } from './session.js';
+export type { SessionInit } from './session.js';
+export { getHistory, MIN_COMPACTED_REPLAY_MESSAGES } from './get-history.js';
+export type { GetHistoryOptions } from './get-history.js';
+export type { SessionStore, SessionLoadResult } from './session-store.js';
+export { JsonlSessionStore } from './jsonl-session-store.js';
+export type { FsyncPolicy, JsonlSessionStoreOptions } from './jsonl-session-store.js';
+export {
+  headerRecord,
+  legacySessionFileName,
+  parseSessionFile,
+  providerStateRecord,
+  sessionFileName,
+  sessionKeyFromFileName,
+} from './session-file-format.js';
+export type { ParsedSessionFile, SessionWarning } from './session-file-format.js';
+export { withFileLock } from './file-lock.js';
+export type { FileLockOptions } from './file-lock.js';
+export { KeyedMutex } from './keyed-mutex.js';
+export { SessionConflictError, SessionLockError, SessionStoreError } from './errors.js';
+export { MemoryStore, HISTORY_ENTRY_MAX_CHARS, HISTORY_MAX_ENTRIES, RAW_ARCHIVE_MAX_CHARS } from './memory-store.js';
+export type { AppendHistoryOptions, MemoryStoreOptions } from './memory-store.js';
+export {
+  Consolidator,
+  CONSOLIDATION_SAFETY_BUFFER,
+  MAX_CONSOLIDATION_ROUNDS,
+  SUMMARY_MAX_CHARS,
+  TOKEN_PROBE_MESSAGE,
+} from './consolidator.js';
+export type { ConsolidationPromptInput, ConsolidationReport, ConsolidatorOptions } from './consolidator.js';
+export { consolidatorArchivePrompt } from './consolidator-prompt.js';
+export { contentWithMediaBreadcrumbs, imagePlaceholderText } from './media-breadcrumbs.js';
+export { recentMessageStartIndex } from './recent-message-start-index.js';
+export { localIsoTimestamp, localMinuteTimestamp } from './local-time.js';

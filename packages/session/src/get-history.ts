@@ -1,0 +1,159 @@
+import type { Message } from '@nanobot/schema';
+import { estimateMessageTokens } from '@nanobot/schema';
+import { findLegalMessageStart } from '@nanobot/governor';
+import { detachRuntimeContext, type RuntimeContextMarker } from '@nanobot/context-builder';
+import { contentWithMediaBreadcrumbs } from './media-breadcrumbs.js';
+import { recentMessageStartIndex } from './recent-message-start-index.js';
+
+/** Messages always replayed after consolidation, however far the pointer has advanced. */
+export const MIN_COMPACTED_REPLAY_MESSAGES = 8;
+const MAX_CLI_APP_LINES = 8;
+const REPLAYED_KEYS = ['tool_calls', 'tool_call_id', 'name', 'reasoning_content', 'thinking_blocks'] as const;
+
+/** Options of {@link getHistory}; zero means "no limit". */
+export interface GetHistoryOptions {
+  /** Keep at most this many raw messages (before projection). */
+  maxMessages?: number;
+  /** Keep the newest projected rows whose estimated tokens fit (the newest row always stays). */
+  maxTokens?: number;
+  /** When the message window holds no user message, extend it back to the user turn that began it. */
+  extendToUser?: boolean;
+  /** Keep persisted runtime-context suffixes (default true: the model sees what it saw then). */
+  includeRuntimeContext?: boolean;
+}
+
+const MESSAGE_TIME_PREFIX = /^\[Message Time: [^\]\n]*\][^\n]*(\n|$)/;
+const LOCAL_IMAGE_BREADCRUMB = /^\[image: [/~][^\]]*\]$/;
+const TOOL_ECHO = /^(generate_image|message)\(.*\)$/;
+
+function sanitizeAssistantText(text: string): string {
+  const withoutTime = text.replace(MESSAGE_TIME_PREFIX, '');
+  return withoutTime
+    .split('\n')
+    .filter((line) => {
+      const trimmed = line.trim();
+      return !LOCAL_IMAGE_BREADCRUMB.test(trimmed) && !TOOL_ECHO.test(trimmed);
+    })
+    .join('\n')
+    .trim();
+}
+
+function cliAppLines(message: Message): string[] {
+  const apps = message.cli_apps;
+  if (!Array.isArray(apps) || message._runtime_context) return [];
+  const lines: string[] = [];
+  for (const app of apps) {
+    if (lines.length >= MAX_CLI_APP_LINES) break;
+    const name = typeof app === 'string' ? app : typeof app?.name === 'string' ? app.name : '';
+    if (!name) continue;
+    const entry = typeof app === 'object' && typeof app?.entry_point === 'string' ? app.entry_point : '';
+    lines.push(`[CLI App Attachment: @${name}; tool=run_cli_app; entry_point=${entry}; skill=skills/cli-app-${name}/SKILL.md]`);
+  }
+  return lines;
+}
+
+function isBlank(content: Message['content']): boolean {
+  if (content === null || content === undefined) return true;
+  if (typeof content === 'string') return content.trim() === '';
+  return Array.isArray(content) && content.length === 0;
+}
+
+/** One stored message as the model sees it on replay, or null when it is not replayed. */
+function projectMessage(message: Message, includeRuntimeContext: boolean): Message | null {
+  if (message._command) return null;
+  let content = message.content;
+  if (!includeRuntimeContext && message._runtime_context) {
+    content = detachRuntimeContext(content ?? null, message._runtime_context as RuntimeContextMarker);
+  }
+  if (message.role === 'assistant' && typeof content === 'string') content = sanitizeAssistantText(content);
+  if (message.role === 'user') {
+    content = contentWithMediaBreadcrumbs({ role: 'user', content, media: message.media });
+    const apps = cliAppLines(message);
+    if (apps.length > 0 && typeof content === 'string') content = [content, ...apps].filter((s) => s !== '').join('\n');
+  }
+  if (
+    message.role === 'assistant' &&
+    isBlank(content) &&
+    !(Array.isArray(message.tool_calls) && message.tool_calls.length > 0) &&
+    !message.reasoning_content &&
+    !(Array.isArray(message.thinking_blocks) && message.thinking_blocks.length > 0)
+  ) {
+    return null;
+  }
+  const row: Message = { role: message.role, content };
+  for (const key of REPLAYED_KEYS) {
+    if (message[key] !== undefined && message[key] !== null) (row as Record<string, unknown>)[key] = message[key];
+  }
+  return row;
+}
+
+function firstUserStart(messages: readonly Message[]): number {
+  for (let i = 0; i < messages.length; i += 1) {
+    if (messages[i].role === 'user') return i > 0 && messages[i - 1]._channel_delivery ? i - 1 : i;
+  }
+  return -1;
+}
+
+function dropLeadingOrphans(messages: Message[]): Message[] {
+  const start = findLegalMessageStart(messages);
+  return start > 0 ? messages.slice(start) : messages;
+}
+
+/**
+ * The session's replayable history, following the reference's rules: start at
+ * `lastConsolidated` but always keep the last {@link MIN_COMPACTED_REPLAY_MESSAGES} raw messages
+ * (aligned to the user turn that began them), begin at a user message, never begin with an orphan
+ * tool result, drop command rows and blank assistant rows, add image breadcrumbs, and fit
+ * `maxTokens` when given. Returns fresh row objects; the session is not modified.
+ */
+export function getHistory(
+  session: { readonly messages: readonly Message[]; readonly lastConsolidated: number },
+  options: GetHistoryOptions = {},
+): Message[] {
+  const { maxMessages = 0, maxTokens = 0, extendToUser = false, includeRuntimeContext = true } = options;
+  const messages = session.messages;
+  const archived = session.lastConsolidated;
+  let replayStart = archived;
+  if (archived > 0) {
+    replayStart = Math.min(archived, recentMessageStartIndex(messages, MIN_COMPACTED_REPLAY_MESSAGES, true));
+  }
+  let window = messages.slice(replayStart);
+  if (maxMessages > 0) {
+    const keepAll = replayStart < archived && messages.length - archived < maxMessages;
+    if (!keepAll) window = window.slice(recentMessageStartIndex(window, maxMessages, extendToUser));
+  }
+  const userStart = firstUserStart(window);
+  if (userStart > 0) window = window.slice(userStart);
+  window = dropLeadingOrphans(window);
+
+  const projected: Message[] = [];
+  for (const message of window) {
+    const row = projectMessage(message, includeRuntimeContext);
+    if (row) projected.push(row);
+  }
+  if (maxTokens <= 0 || projected.length === 0) return projected;
+
+  let used = 0;
+  let cut = projected.length;
+  for (let i = projected.length - 1; i >= 0; i -= 1) {
+    const tokens = estimateMessageTokens(projected[i]);
+    if (i < projected.length - 1 && used + tokens > maxTokens) break;
+    used += tokens;
+    cut = i;
+  }
+  let tail = projected.slice(cut);
+  const tailUser = firstUserStart(tail);
+  if (tailUser >= 0) {
+    tail = tail.slice(tailUser);
+  } else {
+    let lastUser = -1;
+    for (let i = projected.length - 1; i >= 0; i -= 1) {
+      if (projected[i].role === 'user') {
+        lastUser = i;
+        break;
+      }
+    }
+    if (lastUser >= 0) tail = projected.slice(lastUser);
+  }
+  return dropLeadingOrphans(tail);
+}
