@@ -43,7 +43,8 @@ export function toOpenAIMessages(messages: readonly Message[], options: OpenAIMe
     });
     return calls.length > 0 ? { ...message, tool_calls: calls } : (({ tool_calls: _t, ...rest }) => rest as Message)(message);
   });
-  out = enforceRoleAlternation(out);
+  // Merging can produce "" again (two empty turns), so empty content is re-checked afterwards.
+  out = sanitizeEmptyContent(enforceRoleAlternation(out));
   if (options.cacheControl) {
     out = out.slice();
     if (out[0]?.role === 'system') out[0] = markLastBlock(out[0]);

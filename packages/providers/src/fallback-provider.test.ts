@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { FallbackProvider } from './fallback-provider.js';
+import { ScriptedProvider, scriptedError } from './scripted-provider.js';
+import { collectStream } from './collect-stream.js';
+import type { FallbackNotice } from './fallback-provider.js';
+
+const req = { messages: [{ role: 'user', content: 'hi' }] };
+
+describe('FallbackProvider', () => {
+  it('moves to the next provider on a retryable failure and says who answered', async () => {
+    const primary = new ScriptedProvider([{ error: scriptedError('rate_limit', 'slow down', { status: 429 }) }], { name: 'openai', model: 'gpt-x' });
+    const backup = new ScriptedProvider(['from backup'], { name: 'anthropic', model: 'claude-y' });
+    const notices: FallbackNotice[] = [];
+    const fb = new FallbackProvider([primary, { provider: backup, model: 'claude-z' }], { onFallback: (n) => notices.push(n) });
+    const res = await fb.chat(req);
+    expect(res).toMatchObject({ content: 'from backup', provider: 'anthropic', model: 'claude-z' });
+    expect(backup.requests[0].model).toBe('claude-z');
+    expect(notices.map((n) => [n.from, n.to])).toEqual([['openai:gpt-x', 'anthropic:claude-z']]);
+  });
+
+  it('does not fall back on a 400-class error', async () => {
+    const primary = new ScriptedProvider([{ error: scriptedError('bad_request', 'invalid', { status: 400 }) }]);
+    const backup = new ScriptedProvider(['never']);
+    await expect(new FallbackProvider([primary, backup]).chat(req)).rejects.toMatchObject({ kind: 'bad_request' });
+    expect(backup.requests).toHaveLength(0);
+  });
+
+  it('rejects with the last error when every provider fails', async () => {
+    const a = new ScriptedProvider([{ error: scriptedError('server', 'a down') }]);
+    const b = new ScriptedProvider([{ error: scriptedError('overloaded', 'b down') }]);
+    await expect(new FallbackProvider([a, b]).chat(req)).rejects.toThrow('b down');
+  });
+
+  it('streams from the backup when the primary fails before any event', async () => {
+    const a = new ScriptedProvider([{ error: scriptedError('timeout') }]);
+    const b = new ScriptedProvider(['streamed answer'], { name: 'b' });
+    const res = await collectStream(new FallbackProvider([a, b]).stream(req));
+    expect(res).toMatchObject({ content: 'streamed answer', provider: 'b' });
+  });
+
+  it('does not fall back once the primary has streamed output (no duplicated text)', async () => {
+    const a = new ScriptedProvider([{ content: 'one two three', cutAfter: 1 }]);
+    const b = new ScriptedProvider(['never']);
+    await expect(collectStream(new FallbackProvider([a, b]).stream(req))).rejects.toMatchObject({ kind: 'stream_interrupted' });
+    expect(b.requests).toHaveLength(0);
+  });
+
+  it('accepts a custom fallback predicate and refuses an empty chain', () => {
+    expect(() => new FallbackProvider([])).toThrow(/at least one/);
+  });
+
+  it('uses a custom predicate', async () => {
+    const a = new ScriptedProvider([{ error: scriptedError('quota', 'no credit', { status: 429 }) }]);
+    const b = new ScriptedProvider(['paid by b']);
+    const fb = new FallbackProvider([a, b], { shouldFallback: (e) => e.retryable || e.kind === 'quota' });
+    expect((await fb.chat(req)).content).toBe('paid by b');
+  });
+});

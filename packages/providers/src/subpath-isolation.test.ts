@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const packageDir = join(import.meta.dirname, '..');
+const dir = mkdtempSync(join(tmpdir(), 'nanobot-providers-trace-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `code` (ESM) in a fresh Node with the source condition and returns the URLs it resolved. */
+function loadedModules(name: string, code: string): string[] {
+  const trace = join(dir, `${name}.txt`);
+  execFileSync(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', '--import', join(import.meta.dirname, 'test-support', 'register-trace.mjs'), '--input-type=module', '-e', code],
+    { cwd: packageDir, env: { ...process.env, NANOBOT_TRACE_FILE: trace, OPENAI_API_KEY: 'sk-x', ANTHROPIC_API_KEY: '' }, stdio: 'pipe' },
+  );
+  return readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+}
+
+const anthropicSdk = (urls: string[]) => urls.some((u) => u.includes('/@anthropic-ai/sdk/'));
+const openaiSdk = (urls: string[]) => urls.some((u) => /\/node_modules\/openai\//.test(u));
+
+describe('subpath isolation (each SDK loads only when its provider is used)', () => {
+  it('@nanobot/providers/openai loads the openai SDK but not the Anthropic one', () => {
+    const urls = loadedModules('openai', "const m = await import('@nanobot/providers/openai'); if (typeof m.OpenAICompatProvider !== 'function') process.exit(3);");
+    expect(openaiSdk(urls)).toBe(true);
+    expect(anthropicSdk(urls)).toBe(false);
+  });
+
+  it('@nanobot/providers/anthropic loads the Anthropic SDK but not the openai one', () => {
+    const urls = loadedModules('anthropic', "const m = await import('@nanobot/providers/anthropic'); if (typeof m.AnthropicProvider !== 'function') process.exit(3);");
+    expect(anthropicSdk(urls)).toBe(true);
+    expect(openaiSdk(urls)).toBe(false);
+  });
+
+  it('the root entry and /testing load neither SDK; createProvider loads only the chosen one', () => {
+    const root = loadedModules('root', "await import('@nanobot/providers'); await import('@nanobot/providers/testing');");
+    expect(openaiSdk(root)).toBe(false);
+    expect(anthropicSdk(root)).toBe(false);
+    const created = loadedModules('create', "const { createProvider } = await import('@nanobot/providers'); const p = await createProvider(); if (p.name !== 'openai') process.exit(4);");
+    expect(openaiSdk(created)).toBe(true);
+    expect(anthropicSdk(created)).toBe(false);
+  });
+});

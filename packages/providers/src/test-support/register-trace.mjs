@@ -1,0 +1,3 @@
+import { register } from 'node:module';
+
+register('./trace-hooks.mjs', import.meta.url);
