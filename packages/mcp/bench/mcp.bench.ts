@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolRegistry } from '@nanobot/registry';
 import { createToolContext } from '@nanobot/tools-core';
-import { McpToolSource } from '@nanobot/mcp';
+import { McpToolSource } from '../src/index.js';
 import { stdioFixture } from '../test/fixtures/fixture.js';
 
 const ROUNDS = 20;
