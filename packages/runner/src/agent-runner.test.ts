@@ -309,7 +309,7 @@ describe('recovery paths', () => {
   it('a provider failing mid-stream keeps the partial text flagged and the transcript legal', async () => {
     const tool = defineTool({ name: 't', description: 't', parameters: OBJ, execute: () => 'r' });
     const model = new FakeModel([toolsStep(call('t', {}, '1')), { throwAfterDeltas: ['Half an ', 'answer'], error: new Error('connection reset') }]);
-    const result = await new AgentRunner().run(spec(model, registryWith(tool), { errorMessage: null }));
+    const result = await new AgentRunner().run(spec(model, registryWith(tool)));
     expect(result.stopReason).toBe('error');
     expect(result.finalContent).toBe('Error calling LLM: connection reset');
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: 'Half an answer', _interrupted: true });

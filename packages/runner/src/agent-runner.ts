@@ -366,7 +366,7 @@ export class AgentRunner {
       if (response.finishReason === 'error') {
         const errorText = outcome.kind === 'response' ? outcome.errorText : null;
         const text = errorText ?? (response.content && response.content.trim() !== '' ? response.content : null);
-        state.finalContent = spec.errorMessage === null ? (text ?? DEFAULT_ERROR_MESSAGE) : (spec.errorMessage ?? text ?? DEFAULT_ERROR_MESSAGE);
+        state.finalContent = text ?? spec.errorMessage ?? DEFAULT_ERROR_MESSAGE;
         state.error = text ?? state.finalContent;
         state.stopReason = 'error';
         // Streamed text is kept only when the stream broke; an error *response* streams its error text.

@@ -56,3 +56,13 @@ export { AsyncQueue } from './async-queue.js';
 export { KeyedScheduler } from './keyed-scheduler.js';
 export { parseSlashCommand } from './slash-commands.js';
 export type { SlashCommandSpec, ParsedInput } from './slash-commands.js';
+export { AgentLoop, LOOP_COMMANDS, repairTail } from './agent-loop.js';
+export type { AgentLoopOptions, LoopContextBuilder, LoopSubagents, ToolDelivery } from './agent-loop.js';
+export {
+  SubagentManager,
+  SUBAGENT_NO_RESPONSE,
+  defaultSubagentPrompt,
+  subagentAnnouncement,
+  subagentResultText,
+} from './subagent-manager.js';
+export type { SubagentManagerOptions, SubagentRequest, SubagentOutcome } from './subagent-manager.js';

@@ -1,0 +1,283 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, Message } from '@nanobot/schema';
+import { JsonlSessionStore, Session } from '@nanobot/session';
+import { ToolRegistry } from '@nanobot/registry';
+import { defineTool } from '@nanobot/tools-core';
+import { AgentLoop, repairTail } from './agent-loop.js';
+import { MessageBus } from './message-bus.js';
+import type { OutboundMessage } from './message-bus.js';
+import { SubagentManager } from './subagent-manager.js';
+import { FakeModel, call, textStep, toolsStep } from './test-support/fake-model.js';
+import { legalityProblems } from './test-support/legality.js';
+import { simpleGovern } from './test-support/simple-govern.js';
+import { TURN_INTERRUPTED_REPLY } from './runner-texts.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempStore(): JsonlSessionStore {
+  const dir = mkdtempSync(join(tmpdir(), 'runner-loop-'));
+  dirs.push(dir);
+  return new JsonlSessionStore({ dir, fsync: 'never' });
+}
+
+function messageTool(loop: () => AgentLoop) {
+  return defineTool({
+    name: 'message',
+    description: 'send',
+    parameters: { type: 'object', properties: { content: { type: 'string' } }, required: ['content'] },
+    execute: async (a: { content: string }, ctx) => {
+      await loop().messageSender.send({ channel: ctx.channel, chatId: ctx.chatId, content: a.content, media: [], buttons: [], origin: { sessionKey: ctx.sessionKey, channel: ctx.channel, chatId: ctx.chatId } });
+      return `Message sent to ${ctx.channel}:${ctx.chatId}`;
+    },
+  });
+}
+
+function spawnTool(manager: () => SubagentManager) {
+  return defineTool({
+    name: 'spawn',
+    description: 'spawn',
+    parameters: { type: 'object', properties: { task: { type: 'string' } }, required: ['task'] },
+    execute: async (a: { task: string }, ctx) => {
+      const outcome = await manager().spawn({ task: a.task, label: a.task, wait: false, origin: { sessionKey: ctx.sessionKey, channel: ctx.channel, chatId: ctx.chatId } });
+      return outcome.kind === 'started' ? `Subagent [${a.task}] started (id: ${outcome.id}).` : `Error: ${outcome.kind}`;
+    },
+  });
+}
+
+async function nextOutbound(bus: MessageBus): Promise<OutboundMessage> {
+  return bus.consumeOutbound();
+}
+
+describe('AgentLoop turns', () => {
+  it('runs a user turn end to end and persists user + answer', async () => {
+    const bus = new MessageBus();
+    const sessions = tempStore();
+    const model = new FakeModel([textStep('Hello!')]);
+    const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), govern: simpleGovern, sessions, systemPrompt: 'sys' });
+    loop.start();
+    bus.publishInbound({ channel: 'cli', senderId: 'me', chatId: 'c1', content: 'hi' });
+    const out = await nextOutbound(bus);
+    expect(out).toMatchObject({ channel: 'cli', chatId: 'c1', content: 'Hello!' });
+    await loop.stop();
+    const { session } = await sessions.load('cli:c1');
+    expect(session.messages.map((m) => [m.role, m.content])).toEqual([['user', 'hi'], ['assistant', 'Hello!']]);
+    expect(model.requests[0].messages.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
+  it('replays history on the next turn', async () => {
+    const bus = new MessageBus();
+    const sessions = tempStore();
+    const model = new FakeModel([textStep('one'), textStep('two')]);
+    const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), govern: simpleGovern, sessions });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'first' });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'second' });
+    await loop.idle();
+    expect(bus.drainOutbound().map((m) => m.content)).toEqual(['one', 'two']);
+    expect(model.requests[1].messages.map((m) => m.content)).toEqual(['first', 'one', 'second']);
+  });
+
+  it('slash commands: /help answers without the model, a pasted path goes to the model, /new clears', async () => {
+    const bus = new MessageBus();
+    const sessions = tempStore();
+    const model = new FakeModel([textStep('a path!'), textStep('after new')]);
+    const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), govern: simpleGovern, sessions });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/help' });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/home/me/notes.txt what is this?' });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/nwe' });
+    await loop.idle();
+    const outs = bus.drainOutbound().map((m) => m.content);
+    expect(outs[0].startsWith('🐈 nanobot commands:')).toBe(true);
+    expect(outs[0]).toContain('/new');
+    expect(outs[1]).toBe('a path!');
+    expect(outs[2]).toBe('Unknown command "/nwe". Did you mean "/new"?');
+    expect(model.requests).toHaveLength(1);
+    const before = (await sessions.load('cli:c')).session;
+    expect(before.messages.filter((m) => m._command === true)).toHaveLength(4);
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/new' });
+    await loop.idle();
+    expect(bus.drainOutbound().map((m) => m.content)).toEqual(['New session started.']);
+    expect((await sessions.load('cli:c')).session.messages).toEqual([]);
+  });
+
+  it('/status and /stop run at once, even mid-turn; the stopped turn is saved legal', async () => {
+    const bus = new MessageBus();
+    const sessions = tempStore();
+    const ref = {} as { loop: AgentLoop };
+    const hang = defineTool({
+      name: 'hang',
+      description: 'h',
+      parameters: { type: 'object', properties: {} },
+      execute: (_a, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => resolve('late'));
+          queueMicrotask(() => {
+            ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/status' });
+            ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/stop' });
+          });
+        }),
+    });
+    const tools = new ToolRegistry();
+    tools.register(hang);
+    const model = new FakeModel([toolsStep(call('hang', {}, 'h1')), textStep('fresh start')]);
+    ref.loop = new AgentLoop({ bus, provider: model, tools, govern: simpleGovern, sessions });
+    ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'do it' });
+    await ref.loop.idle();
+    const outs = bus.drainOutbound().map((m) => m.content);
+    const status = outs.find((o) => o.includes('🐈 nanobot status'));
+    expect(status).toContain('a turn is in progress');
+    expect(outs).toContain('Stopped 1 task(s).');
+    expect(outs).toHaveLength(2);
+    const { session } = await sessions.load('cli:c');
+    expect(legalityProblems(session.messages)).toEqual([]);
+    expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: TURN_INTERRUPTED_REPLY });
+    ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'again' });
+    await ref.loop.idle();
+    expect(bus.drainOutbound().map((m) => m.content)).toEqual(['fresh start']);
+    expect(legalityProblems((await sessions.load('cli:c')).session.messages)).toEqual([]);
+  });
+
+  it('a follow-up message is injected into the running turn', async () => {
+    const bus = new MessageBus();
+    const sessions = tempStore();
+    const ref = {} as { loop: AgentLoop };
+    const slow = defineTool({
+      name: 'slow',
+      description: 's',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => {
+        ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'and also Y' });
+        return 'did X';
+      },
+    });
+    const tools = new ToolRegistry();
+    tools.register(slow);
+    const model = new FakeModel([toolsStep(call('slow', {}, 's1')), textStep('X and Y done')]);
+    ref.loop = new AgentLoop({ bus, provider: model, tools, govern: simpleGovern, sessions });
+    ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'do X' });
+    await ref.loop.idle();
+    expect(bus.drainOutbound().map((m) => m.content)).toEqual(['X and Y done']);
+    expect(model.requests[1].messages.at(-1)).toEqual({ role: 'user', content: 'and also Y' });
+    const { session } = await sessions.load('cli:c');
+    expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
+  });
+
+  it('a dangling user turn from a crash is closed at RESTORE', async () => {
+    const session = new Session({ key: 'k', messages: [{ role: 'user', content: 'lost' }, { role: 'assistant', content: '', tool_calls: [{ id: 'z', type: 'function', function: { name: 'x', arguments: '{}' } }] }] });
+    expect(repairTail(session)).toBe(true);
+    expect(legalityProblems(session.messages)).toEqual([]);
+    expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: TURN_INTERRUPTED_REPLY });
+    expect(repairTail(session)).toBe(false);
+  });
+
+  it('a failing model reply is reported as a sorry-style answer and the session stays legal', async () => {
+    const bus = new MessageBus();
+    const sessions = tempStore();
+    const model = new FakeModel([{ throwAfterDeltas: [], error: new Error('upstream 500') }]);
+    const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), govern: simpleGovern, sessions });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'hi' });
+    await loop.idle();
+    expect(bus.drainOutbound()[0].content).toBe('Error calling LLM: upstream 500');
+    expect(legalityProblems((await sessions.load('cli:c')).session.messages)).toEqual([]);
+  });
+});
+
+/** Answers by looking at the request, so 50 sessions can share one model. */
+class RoutingModel implements LLMProvider {
+  readonly name = 'routing';
+  readonly defaultModel = 'routing-1';
+  #n = 0;
+
+  async chat(request: LLMRequest): Promise<LLMResponse> {
+    return this.#answer(request);
+  }
+
+  async *stream(request: LLMRequest): AsyncIterable<LLMStreamEvent> {
+    await new Promise((r) => setTimeout(r, Math.random() * 3));
+    const response = this.#answer(request);
+    if (response.content) yield { type: 'text_delta', delta: response.content };
+    yield { type: 'done', response };
+  }
+
+  #answer(request: LLMRequest): LLMResponse {
+    const messages = request.messages;
+    const base = { usage: { inputTokens: 1, outputTokens: 1 } };
+    const system = String(messages[0]?.content ?? '');
+    const last = messages[messages.length - 1];
+    if (system.startsWith('# Subagent')) {
+      const task = String(messages[1].content);
+      return { ...base, content: `result of ${task}`, toolCalls: [], finishReason: 'stop' };
+    }
+    const firstUser = messages.find((m) => m.role === 'user' && String(m.content).startsWith('hello from'));
+    const who = String(firstUser?.content ?? '').replace('hello from ', '');
+    const lastText = String(last.content);
+    if (last.role === 'user' && lastText.includes('[Subagent')) {
+      return { ...base, content: `summary for ${who}`, toolCalls: [], finishReason: 'stop' };
+    }
+    if (last.role === 'user') {
+      this.#n += 1;
+      return {
+        ...base,
+        content: '',
+        toolCalls: [
+          { id: `m${this.#n}`, name: 'message', arguments: { content: `progress for ${who}` } },
+          { id: `s${this.#n}`, name: 'spawn', arguments: { task: `work for ${who}` } },
+        ],
+        finishReason: 'tool_calls',
+      };
+    }
+    return { ...base, content: `done for ${who}`, toolCalls: [], finishReason: 'stop' };
+  }
+}
+
+describe('50 sessions at once', () => {
+  it('every message and subagent result reaches its own chat, none lost, per-session order kept', async () => {
+    const bus = new MessageBus();
+    const sessions = tempStore();
+    const provider = new RoutingModel();
+    const ref = {} as { loop: AgentLoop; manager: SubagentManager };
+    const coreTools = new ToolRegistry();
+    coreTools.register(messageTool(() => ref.loop));
+    coreTools.register(spawnTool(() => ref.manager));
+    const subTools = new ToolRegistry();
+    const manager = new SubagentManager({ bus, provider, tools: subTools, govern: simpleGovern });
+    ref.manager = manager;
+    const loop = new AgentLoop({ bus, provider, tools: coreTools, govern: simpleGovern, sessions, subagents: manager, maxConcurrentSessions: 8 });
+    ref.loop = loop;
+    const received = new Map<string, OutboundMessage[]>();
+    bus.onOutbound((m) => {
+      const list = received.get(m.chatId) ?? [];
+      list.push(m);
+      received.set(m.chatId, list);
+    });
+    loop.start();
+    const N = 50;
+    for (let i = 0; i < N; i += 1) bus.publishInbound({ channel: 'web', senderId: `u${i}`, chatId: `chat${i}`, content: `hello from s${i}` });
+    for (;;) {
+      await loop.idle();
+      await manager.idle();
+      await new Promise((r) => setTimeout(r, 5));
+      if (bus.inboundSize === 0 && loop.activeSessions.length === 0 && manager.running() === 0) {
+        await loop.idle();
+        if ([...received.values()].reduce((n, l) => n + l.length, 0) >= 2 * N) break;
+      }
+    }
+    await loop.stop();
+    expect(received.size).toBe(N);
+    for (let i = 0; i < N; i += 1) {
+      const list = received.get(`chat${i}`)!;
+      expect(list.map((m) => m.content)).toEqual([`progress for s${i}`, `summary for s${i}`]);
+      expect(list.every((m) => m.channel === 'web' && m.sessionKey === `web:chat${i}`)).toBe(true);
+      const { session } = await sessions.load(`web:chat${i}`);
+      expect(legalityProblems(session.messages)).toEqual([]);
+      expect(session.messages.some((m) => String(m.content).includes(`result of work for s${i}`))).toBe(true);
+    }
+  });
+});
+
+export type { Message };

@@ -1,0 +1,489 @@
+import type { LLMProvider, Message } from '@nanobot/schema';
+import type { Session, SessionStore } from '@nanobot/session';
+import { AgentRunner } from './agent-runner.js';
+import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
+import { KeyedScheduler } from './keyed-scheduler.js';
+import { MessageBus, inboundSessionKey, isUserInput } from './message-bus.js';
+import type { InboundMessage, OutboundMessage } from './message-bus.js';
+import type { EventSink } from './runner-events.js';
+import type { RunnerHooks } from './runner-hooks.js';
+import type { GovernFn, RunnerToolRegistry } from './runner-ports.js';
+import { EMPTY_FINAL_RESPONSE_MESSAGE, TOOL_INTERRUPTED_RESULT, TURN_INTERRUPTED_REPLY } from './runner-texts.js';
+import { parseSlashCommand } from './slash-commands.js';
+import type { SlashCommandSpec } from './slash-commands.js';
+
+/** What the loop needs from a context builder (`ContextBuilder` from @nanobot/context-builder fits). */
+export interface LoopContextBuilder {
+  buildMessages(
+    history: readonly Message[],
+    currentMessage: string,
+    options: { channel?: string | null; sessionKey?: string | null; media?: readonly string[] | null; currentRole?: 'user' | 'system' | 'assistant' },
+  ): Promise<Message[]>;
+}
+
+/** What the loop needs from the subagent manager (for `/stop`, `/new` and `/status`). */
+export interface LoopSubagents {
+  cancel(sessionKey: string): number;
+  running(sessionKey?: string): number;
+}
+
+/** A message delivery requested by the `message` tool (structurally @nanobot/tools' `OutboundMessage`). */
+export interface ToolDelivery {
+  readonly channel: string;
+  readonly chatId: string;
+  readonly content: string;
+  readonly media: readonly string[];
+  readonly buttons: readonly (readonly string[])[];
+  readonly origin: { readonly sessionKey?: string; readonly channel?: string; readonly chatId?: string; readonly messageId?: string };
+}
+
+/** Options of {@link AgentLoop}. */
+export interface AgentLoopOptions {
+  bus: MessageBus;
+  provider: LLMProvider;
+  /** The main agent's tools (scope `core`). */
+  tools: RunnerToolRegistry;
+  govern: GovernFn;
+  sessions: SessionStore;
+  /** Builds `[system, ...history, current]`; without one the loop uses `systemPrompt`. */
+  contextBuilder?: LoopContextBuilder;
+  /** System prompt when no context builder is given. */
+  systemPrompt?: string;
+  runner?: AgentRunner;
+  subagents?: LoopSubagents;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  contextWindowTokens?: number;
+  maxIterations?: number;
+  maxToolResultChars?: number;
+  /** Sessions running turns at once (0 or less: unlimited). Default 3, as the reference. */
+  maxConcurrentSessions?: number;
+  /** Workspace handed to tools. */
+  workspace?: string;
+  /** Runner events of every session (each carries `sessionKey`). */
+  events?: EventSink | readonly EventSink[];
+  hooks?: RunnerHooks | readonly RunnerHooks[];
+  /**
+   * COMPACT stage: e.g. `(s) => consolidator.maybeConsolidate(s)`. Awaited before history is
+   * loaded; may mutate the session (it owns it during the turn); a throw is logged, not fatal.
+   */
+  compact?: (session: Session) => Promise<void>;
+  /** Replayed history bounds for `session.getHistory`. */
+  historyMaxMessages?: number;
+  /** Called (not awaited) with unexpected errors (a failed save, a throwing compact step). Must not throw. */
+  onError?: (error: unknown, context: { sessionKey: string; stage: string }) => void;
+  /** Clock for `/status` uptime. */
+  now?: () => number;
+}
+
+interface ActiveTurn {
+  controller: AbortController;
+  pending: InboundMessage[];
+  accepting: boolean;
+  deliveredToOrigin: boolean;
+}
+
+const MAX_PENDING = 20;
+
+/** The loop's slash commands. */
+export const LOOP_COMMANDS: readonly SlashCommandSpec[] = Object.freeze([
+  { name: 'new', description: 'Start a new conversation (clears this session)' },
+  { name: 'stop', description: 'Stop the running task and its subagents', priority: true },
+  { name: 'status', description: 'Show model, session size, running tasks and uptime', priority: true },
+  { name: 'help', description: 'List the available commands' },
+]);
+
+function stripMeta(message: Message): Message {
+  if (!('_meta' in message)) return message;
+  const { _meta: meta, ...rest } = message;
+  const marker = (meta as { runtime_context?: unknown } | undefined)?.runtime_context;
+  return marker !== undefined && rest.role === 'user' ? { ...rest, _runtime_context: marker } : rest;
+}
+
+/**
+ * The session turn machine: consumes the bus's inbound queue and runs each message through
+ * RESTORE → COMPACT → COMMAND → BUILD → RUN → SAVE → RESPOND. Turns of one session run one after
+ * another (in arrival order); different sessions run concurrently up to `maxConcurrentSessions`.
+ * A message for a session whose turn is running is injected into that turn.
+ */
+export class AgentLoop {
+  readonly bus: MessageBus;
+  readonly #options: AgentLoopOptions;
+  readonly #runner: AgentRunner;
+  readonly #scheduler: KeyedScheduler;
+  readonly #active = new Map<string, ActiveTurn>();
+  readonly #tasks = new Set<Promise<unknown>>();
+  readonly #startedAt: number;
+  #consumer: AbortController | null = null;
+  #consuming: Promise<void> | null = null;
+
+  constructor(options: AgentLoopOptions) {
+    this.#options = options;
+    this.bus = options.bus;
+    this.#runner = options.runner ?? new AgentRunner();
+    this.#scheduler = new KeyedScheduler(options.maxConcurrentSessions ?? 3);
+    this.#startedAt = (options.now ?? Date.now)();
+  }
+
+  /**
+   * The `MessageSender` for the `message` tool: publishes to the bus and remembers a delivery to
+   * the turn's own chat (its normal reply is then suppressed, as the reference does).
+   */
+  readonly messageSender = {
+    send: async (message: ToolDelivery): Promise<void> => {
+      const origin = message.origin;
+      if (origin.sessionKey !== undefined && message.channel === origin.channel && message.chatId === origin.chatId) {
+        const active = this.#active.get(origin.sessionKey);
+        if (active) active.deliveredToOrigin = true;
+      }
+      this.bus.publishOutbound({
+        channel: message.channel,
+        chatId: message.chatId,
+        content: message.content,
+        ...(message.media.length > 0 ? { media: [...message.media] } : {}),
+        ...(message.buttons.length > 0 ? { buttons: message.buttons.map((row) => [...row]) } : {}),
+        event: 'message_tool',
+        ...(origin.sessionKey !== undefined ? { sessionKey: origin.sessionKey } : {}),
+      });
+    },
+  };
+
+  /** Starts consuming the bus's inbound queue; idempotent. */
+  start(): void {
+    if (this.#consuming) return;
+    const controller = new AbortController();
+    this.#consumer = controller;
+    this.#consuming = (async () => {
+      for (;;) {
+        let message: InboundMessage;
+        try {
+          message = await this.bus.consumeInbound(controller.signal);
+        } catch {
+          return;
+        }
+        this.dispatch(message);
+      }
+    })();
+  }
+
+  /** Stops consuming, aborts running turns and waits until every turn has saved. */
+  async stop(): Promise<void> {
+    this.#consumer?.abort();
+    await this.#consuming;
+    this.#consuming = null;
+    for (const active of this.#active.values()) active.controller.abort();
+    await this.idle();
+  }
+
+  /** Resolves when no turn is queued or running. */
+  async idle(): Promise<void> {
+    while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks]);
+  }
+
+  /** Sessions with a running turn. */
+  get activeSessions(): string[] {
+    return [...this.#active.keys()];
+  }
+
+  /**
+   * Routes one inbound message (what `start()` does for each bus message; callable directly).
+   * Priority commands run at once; a message for a session mid-turn is injected into that turn;
+   * anything else queues a turn behind the session's earlier ones.
+   */
+  dispatch(message: InboundMessage): void {
+    const key = inboundSessionKey(message);
+    const user = isUserInput(message);
+    if (user && message.channel !== 'system') {
+      const parsed = parseSlashCommand(message.content, LOOP_COMMANDS);
+      if (parsed.kind === 'command' && parsed.name === 'stop') return void this.#track(this.#respond(message, this.#stopSession(key), true));
+      if (parsed.kind === 'command' && parsed.name === 'status') return void this.#track(this.#status(message, key));
+      if (parsed.kind === 'command' && parsed.name === 'new') {
+        this.#stopSession(key);
+        return this.#schedule(key, message);
+      }
+    }
+    const active = this.#active.get(key);
+    const parsed = user && message.channel !== 'system' ? parseSlashCommand(message.content, LOOP_COMMANDS) : { kind: 'text' as const };
+    if (active && active.accepting && parsed.kind === 'text' && this.#scheduler.pendingFor(key) === 1 && active.pending.length < MAX_PENDING) {
+      active.pending.push(message);
+      return;
+    }
+    this.#schedule(key, message);
+  }
+
+  #schedule(key: string, message: InboundMessage): void {
+    this.#track(this.#scheduler.run(key, () => this.#turn(key, message)));
+  }
+
+  #track(task: Promise<unknown>): void {
+    const tracked = task.catch((error: unknown) => this.#options.onError?.(error, { sessionKey: '', stage: 'dispatch' }));
+    this.#tasks.add(tracked);
+    void tracked.finally(() => this.#tasks.delete(tracked));
+  }
+
+  #stopSession(key: string): string {
+    let stopped = 0;
+    const active = this.#active.get(key);
+    if (active && !active.controller.signal.aborted) {
+      active.controller.abort();
+      active.pending.length = 0;
+      stopped += 1;
+    }
+    stopped += this.#options.subagents?.cancel(key) ?? 0;
+    return stopped > 0 ? `Stopped ${stopped} task(s).` : 'No active task to stop.';
+  }
+
+  async #status(message: InboundMessage, key: string): Promise<void> {
+    const { session } = await this.#options.sessions.load(key);
+    const uptimeS = Math.round(((this.#options.now ?? Date.now)() - this.#startedAt) / 1000);
+    const lines = [
+      '🐈 nanobot status',
+      `Model: ${this.#options.model ?? this.#options.provider.defaultModel} (${this.#options.provider.name})`,
+      `Session: ${key} — ${session.messages.length} messages`,
+      `Running: ${this.#active.has(key) ? 'a turn is in progress' : 'idle'}; subagents: ${this.#options.subagents?.running(key) ?? 0}`,
+      `Active sessions: ${this.#active.size}`,
+      `Uptime: ${uptimeS}s`,
+    ];
+    await this.#respond(message, lines.join('\n'), true);
+  }
+
+  async #respond(message: InboundMessage, content: string, command: boolean): Promise<void> {
+    this.bus.publishOutbound({
+      channel: message.channel,
+      chatId: message.chatId,
+      content,
+      sessionKey: inboundSessionKey(message),
+      ...(command ? { metadata: { ...(message.metadata ?? {}), render_as: 'text' } } : message.metadata ? { metadata: { ...message.metadata } } : {}),
+    });
+  }
+
+  #route(message: InboundMessage): { channel: string; chatId: string } {
+    if (isUserInput(message) || message.channel !== 'system') return { channel: message.channel, chatId: message.chatId };
+    const colon = message.chatId.indexOf(':');
+    return colon > 0 ? { channel: message.chatId.slice(0, colon), chatId: message.chatId.slice(colon + 1) } : { channel: 'cli', chatId: message.chatId };
+  }
+
+  async #save(session: Session, key: string, stage: string): Promise<void> {
+    try {
+      await this.#options.sessions.save(session);
+    } catch (error) {
+      this.#options.onError?.(error, { sessionKey: key, stage });
+      throw error;
+    }
+  }
+
+  /** One turn, run under the session's serial slot. */
+  async #turn(key: string, message: InboundMessage): Promise<void> {
+    const options = this.#options;
+    const user = isUserInput(message);
+    const route = this.#route(message);
+    const active: ActiveTurn = { controller: new AbortController(), pending: [], accepting: true, deliveredToOrigin: false };
+    this.#active.set(key, active);
+    let leftovers: InboundMessage[] = [];
+    try {
+      // RESTORE
+      const { session } = await options.sessions.load(key);
+      if (repairTail(session)) await this.#save(session, key, 'restore');
+
+      // COMPACT
+      if (options.compact) {
+        try {
+          await options.compact(session);
+        } catch (error) {
+          options.onError?.(error, { sessionKey: key, stage: 'compact' });
+        }
+      }
+
+      // COMMAND
+      if (user && message.channel !== 'system') {
+        const parsed = parseSlashCommand(message.content, LOOP_COMMANDS);
+        if (parsed.kind === 'command' && parsed.name === 'new') {
+          session.clear();
+          await this.#save(session, key, 'command');
+          await this.#respond(message, 'New session started.', true);
+          return;
+        }
+        if (parsed.kind !== 'text') {
+          const reply = parsed.kind === 'reject' ? parsed.reply : this.#help();
+          session.addMessage('user', message.content, { _command: true });
+          session.addMessage('assistant', reply, { _command: true });
+          await this.#save(session, key, 'command');
+          await this.#respond(message, reply, true);
+          return;
+        }
+      }
+
+      // BUILD
+      const history = session.getHistory(options.historyMaxMessages ? { maxMessages: options.historyMaxMessages } : {});
+      const initial = await this.#build(history, message, key, user);
+      const current = stripMeta(initial[initial.length - 1]);
+      const persistedUser: Message = { ...current, timestamp: new Date().toISOString() };
+      session.messages.push(persistedUser);
+      session.updatedAt = persistedUser.timestamp as string;
+      await this.#save(session, key, 'build');
+
+      // RUN
+      const spec: AgentRunSpec = {
+        initialMessages: initial,
+        provider: options.provider,
+        tools: options.tools,
+        govern: options.govern,
+        sessionKey: key,
+        concurrentTools: true,
+        signal: active.controller.signal,
+        toolContext: {
+          sessionKey: key,
+          channel: route.channel,
+          chatId: route.chatId,
+          senderId: message.senderId,
+          ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+          ...(typeof message.metadata?.message_id === 'string' ? { messageId: message.metadata.message_id } : {}),
+        },
+        injections: (limit) => active.pending.splice(0, limit).map((m) => this.#injected(m)),
+        ...(options.model !== undefined ? { model: options.model } : {}),
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+        ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
+        ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
+        ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
+        ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+        ...(options.events !== undefined ? { events: options.events } : {}),
+        ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+      };
+      let result: AgentRunResult;
+      try {
+        result = await this.#runner.run(spec);
+      } catch (error) {
+        // A programmer error (throwing governor, critical hook): keep what the run appended.
+        const partial = (error as { partialResult?: AgentRunResult }).partialResult;
+        if (partial) this.#append(session, partial);
+        repairTail(session);
+        await this.#save(session, key, 'save');
+        options.onError?.(error, { sessionKey: key, stage: 'run' });
+        await this.#respond({ ...message, ...route }, 'Sorry, I encountered an error.', false);
+        return;
+      }
+      active.accepting = false;
+      leftovers = active.pending.splice(0);
+
+      // SAVE
+      this.#append(session, result);
+      if (result.stopReason === 'aborted') repairTail(session);
+      await this.#save(session, key, 'save');
+
+      // RESPOND
+      if (result.stopReason === 'aborted') return;
+      let content = result.finalContent ?? '';
+      if (user && content.trim() === '') content = EMPTY_FINAL_RESPONSE_MESSAGE;
+      if (!user) content = content.trim() === '' ? 'Background task completed.' : content;
+      const suppressed = user && active.deliveredToOrigin && !result.hadInjections && result.stopReason !== 'empty_final_response';
+      if (suppressed) return;
+      const out: OutboundMessage = {
+        channel: route.channel,
+        chatId: route.chatId,
+        content,
+        sessionKey: key,
+        metadata: { ...(message.metadata ?? {}), _stop_reason: result.stopReason },
+      };
+      this.bus.publishOutbound(out);
+    } finally {
+      active.accepting = false;
+      leftovers.push(...active.pending.splice(0));
+      if (this.#active.get(key) === active) this.#active.delete(key);
+      // Follow-ups that arrived too late to be injected become the session's next turns, in order.
+      for (const next of leftovers) this.#schedule(key, next);
+    }
+  }
+
+  #help(): string {
+    return ['🐈 nanobot commands:', ...LOOP_COMMANDS.map((c) => `/${c.name} — ${c.description}`)].join('\n');
+  }
+
+  async #build(history: Message[], message: InboundMessage, key: string, user: boolean): Promise<Message[]> {
+    const options = this.#options;
+    let initial: Message[];
+    if (options.contextBuilder) {
+      initial = await options.contextBuilder.buildMessages(history, message.content, {
+        channel: this.#route(message).channel,
+        sessionKey: key,
+        media: message.media ?? null,
+        currentRole: 'user',
+      });
+    } else {
+      initial = [
+        ...(options.systemPrompt !== undefined ? [{ role: 'system', content: options.systemPrompt }] : []),
+        ...history,
+        { role: 'user', content: message.content },
+      ];
+    }
+    if (!user) {
+      const last = initial[initial.length - 1];
+      initial[initial.length - 1] = { ...last, ...this.#systemMarkers(message) };
+    }
+    return initial;
+  }
+
+  #systemMarkers(message: InboundMessage): Record<string, unknown> {
+    const meta = message.metadata ?? {};
+    return {
+      _hidden_history: true,
+      ...(typeof meta.injected_event === 'string' ? { injected_event: meta.injected_event } : {}),
+      ...(typeof meta.subagent_task_id === 'string' ? { subagent_task_id: meta.subagent_task_id } : {}),
+      sender_id: message.senderId,
+    };
+  }
+
+  #injected(message: InboundMessage): Message {
+    const base: Message = { role: 'user', content: message.content };
+    return isUserInput(message) ? base : { ...base, ...this.#systemMarkers(message) };
+  }
+
+  #append(session: Session, result: AgentRunResult): void {
+    const stamp = new Date().toISOString();
+    for (const message of result.messages.slice(result.appendedFrom)) {
+      const clean = stripMeta(message);
+      if (clean.role === 'assistant' && !(clean.tool_calls && clean.tool_calls.length > 0)) {
+        const c = clean.content;
+        if (c === null || c === undefined || (typeof c === 'string' && c.trim() === '') || (Array.isArray(c) && c.length === 0)) continue;
+      }
+      session.messages.push({ ...clean, timestamp: stamp });
+    }
+    session.updatedAt = stamp;
+  }
+}
+
+/**
+ * Makes the end of a stored session legal and closed: answers tool calls left without results
+ * (a crash mid-tools) and closes a user turn that never got a reply. Returns whether it changed
+ * anything. Only appends.
+ */
+export function repairTail(session: Session): boolean {
+  const messages = session.messages;
+  let changed = false;
+  // Find the last assistant with tool calls and answer whatever is missing right after it.
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const m = messages[i];
+    if (m.role === 'tool') continue;
+    if (m.role === 'assistant' && m.tool_calls && m.tool_calls.length > 0) {
+      const answered = new Set(messages.slice(i + 1).filter((x) => x.role === 'tool').map((x) => x.tool_call_id));
+      if (messages.slice(i + 1).every((x) => x.role === 'tool')) {
+        for (const call of m.tool_calls) {
+          if (!answered.has(call.id)) {
+            messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content: TOOL_INTERRUPTED_RESULT, timestamp: new Date().toISOString() });
+            changed = true;
+          }
+        }
+      }
+    }
+    break;
+  }
+  const last = messages[messages.length - 1];
+  if (last && (last.role === 'user' || last.role === 'tool') && last._command !== true) {
+    messages.push({ role: 'assistant', content: TURN_INTERRUPTED_REPLY, timestamp: new Date().toISOString() });
+    changed = true;
+  }
+  if (changed) session.updatedAt = new Date().toISOString();
+  return changed;
+}
+
