@@ -46,7 +46,9 @@ function text(result: ToolResult): string {
   return typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
 }
 
-const FIXTURE_TOOLS = ['add', 'calls', 'choice', 'echo', 'explode', 'fail', 'image', 'pid', 'slow', 'struct_only', 'toggle'];
+const FIXTURE_TOOLS = [
+  'add', 'calls', 'choice', 'echo', 'explode', 'fail', 'image', 'pid', 'redescribe', 'slow', 'struct_only', 'toggle',
+];
 
 describe('McpToolSource over stdio', () => {
   it('registers every server tool as mcp_<server>_<tool>, after the built-ins, with the server schema', async () => {
@@ -67,7 +69,7 @@ describe('McpToolSource over stdio', () => {
       additionalProperties: false,
     });
     expect(source.tools().map((t) => [t.name, t.server, t.toolName])).toContainEqual(['mcp_fx_echo', 'fx', 'echo']);
-    expect(source.status()).toEqual([{ server: 'fx', transport: 'stdio', state: 'connected', toolCount: 11 }]);
+    expect(source.status()).toEqual([{ server: 'fx', transport: 'stdio', state: 'connected', toolCount: FIXTURE_TOOLS.length }]);
   });
 
   it('maps text, structured, image, isError and server-error results through the registry', async () => {
@@ -218,6 +220,31 @@ describe('McpToolSource over stdio', () => {
     await waitFor(() => !registry.has('mcp_fx_late'), 'mcp_fx_late to be unregistered');
     expect(events).toContainEqual({ type: 'tools-changed', server: 'fx', added: [], removed: ['mcp_fx_late'], updated: [] });
     expect(registry.definitions()).toEqual(before);
+  });
+
+  it('replaces a tool whose description changed on list_changed', async () => {
+    const { source, registry, events } = makeSource({ servers: { fx: stdioFixture() } });
+    await source.start();
+    const before = registry.definitions();
+    await registry.execute('mcp_fx_redescribe', {});
+    await waitFor(() => events.some((e) => e.type === 'tools-changed' && e.updated.length > 0), 'the change');
+    expect(events.filter((e) => e.type === 'tools-changed').slice(1)).toEqual([
+      { type: 'tools-changed', server: 'fx', added: [], removed: [], updated: ['mcp_fx_echo'] },
+    ]);
+    const after = registry.definitions();
+    expect(after).not.toBe(before);
+    expect(after.find((d) => d.function.name === 'mcp_fx_echo')!.function.description).toBe(
+      'Echoes lower-case text, optionally repeated. (revision 1)',
+    );
+    expect(after.map((d) => d.function.name)).toEqual(before.map((d) => d.function.name));
+  });
+
+  it('runs concurrent calls on one connection', async () => {
+    const { source, registry } = makeSource({ servers: { fx: stdioFixture() } });
+    await source.start();
+    const words = ['one', 'two', 'three', 'four', 'five', 'six'];
+    const results = await Promise.all(words.map((word) => registry.execute('mcp_fx_echo', { text: word })));
+    expect(results.map((r) => text(r.result))).toEqual(words);
   });
 
   it('reports names that collide after sanitising and resolves them the same way whoever answers first', async () => {
