@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getEventListeners } from 'node:events';
@@ -47,7 +47,7 @@ function text(result: ToolResult): string {
 }
 
 const FIXTURE_TOOLS = [
-  'add', 'calls', 'choice', 'echo', 'explode', 'fail', 'image', 'pid', 'redescribe', 'slow', 'struct_only', 'toggle',
+  'add', 'calls', 'choice', 'cwd', 'echo', 'explode', 'fail', 'image', 'pid', 'redescribe', 'slow', 'struct_only', 'toggle',
 ];
 
 describe('McpToolSource over stdio', () => {
@@ -237,6 +237,14 @@ describe('McpToolSource over stdio', () => {
       'Echoes lower-case text, optionally repeated. (revision 1)',
     );
     expect(after.map((d) => d.function.name)).toEqual(before.map((d) => d.function.name));
+  });
+
+  it('starts stdio servers in the configured cwd', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'nanobot-mcp-cwd-')));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const { source, registry } = makeSource({ servers: { fx: { ...stdioFixture(), cwd: dir } } });
+    await source.start();
+    expect(text((await registry.execute('mcp_fx_cwd', {})).result)).toBe(dir);
   });
 
   it('runs concurrent calls on one connection', async () => {

@@ -275,7 +275,9 @@ export class McpToolSource {
       let tool: McpTool;
       try {
         tool = new McpTool(name, want.listed, want.connection, config.toolTimeout * 1000);
-        void tool.jsonSchema; // an unusable schema fails here, not on the model's first call
+        // An unusable schema (cyclic, unresolvable $ref, …) fails here, not on the model's first call.
+        void tool.jsonSchema;
+        tool.validateParams({});
         registry?.register(tool, { replace: current !== undefined });
       } catch (error) {
         if (current) {
