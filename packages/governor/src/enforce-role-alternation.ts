@@ -102,7 +102,8 @@ export function enforceRoleAlternation(messages: readonly Message[], options: Ro
   }
 
   const first = out.findIndex((m) => m.role !== 'system');
-  if (first >= 0 && out[first].role === 'assistant' && !hasToolCallsValue(out[first])) {
+  // The reference leaves a leading tool-call turn alone; Anthropic rejects any non-user first turn.
+  if (first >= 0 && out[first].role === 'assistant' && (!reference || !hasToolCallsValue(out[first]))) {
     out.splice(first, 0, { role: 'user', content: CONVERSATION_CONTINUED });
     changed = true;
   }

@@ -1,0 +1,95 @@
+import type { Message } from '@nanobot/schema';
+import type { ArtifactStore } from './artifact-store.js';
+import { normalizeToolResultDetailed, type NormalizedToolResult } from './normalize-tool-result.js';
+import { pyStr, pyTruthy } from './internal/python.js';
+
+/** Options of {@link applyToolResultBudget}. */
+export interface ToolResultBudgetOptions {
+  maxToolResultChars: number;
+  artifactStore?: ArtifactStore | null;
+  sessionKey?: string | null;
+}
+
+/** One tool result the budget step changed. */
+export interface ToolResultChange {
+  toolCallId: string;
+  name: string;
+  action: 'offloaded' | 'truncated' | 'empty-marker' | 'offload-failed';
+  location?: string;
+  originalChars?: number;
+  error?: string;
+}
+
+interface MemoEntry {
+  max: number;
+  store: ArtifactStore | null;
+  session: string | null;
+  id: string;
+  name: string;
+  out: Message;
+  info: NormalizedToolResult;
+}
+
+// The same stored message normalised under the same options gives the same object, so
+// per-message token caches stay warm across requests.
+const memo = new WeakMap<Message, MemoEntry>();
+
+function describe(id: string, name: string, info: NormalizedToolResult): ToolResultChange[] {
+  const out: ToolResultChange[] = [];
+  if (info.emptyMarker) out.push({ toolCallId: id, name, action: 'empty-marker' });
+  if (info.offloadError !== undefined) out.push({ toolCallId: id, name, action: 'offload-failed', error: info.offloadError });
+  if (info.offloadedTo !== undefined) out.push({ toolCallId: id, name, action: 'offloaded', location: info.offloadedTo, originalChars: info.originalChars });
+  if (info.truncated) out.push({ toolCallId: id, name, action: 'truncated', originalChars: info.originalChars });
+  return out;
+}
+
+/**
+ * {@link applyToolResultBudget} that also lists what changed. Writes offloaded results through
+ * the store (synchronously); never mutates its input.
+ */
+export function applyToolResultBudgetDetailed(messages: readonly Message[], options: ToolResultBudgetOptions): { messages: Message[]; changes: ToolResultChange[] } {
+  const store = options.artifactStore ?? null;
+  const session = options.sessionKey ?? null;
+  const changes: ToolResultChange[] = [];
+  let out: Message[] | null = null;
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
+    if (msg.role !== 'tool') {
+      out?.push(msg);
+      continue;
+    }
+    const rawId = (msg as { tool_call_id?: unknown }).tool_call_id;
+    const id = pyTruthy(rawId) ? pyStr(rawId) : `tool_${i}`;
+    const name = pyTruthy(msg.name) ? pyStr(msg.name) : 'tool';
+    const hit = memo.get(msg);
+    let replacement: Message | null;
+    let info: NormalizedToolResult;
+    if (hit && hit.max === options.maxToolResultChars && hit.store === store && hit.session === session && hit.id === id && hit.name === name) {
+      replacement = hit.out === msg ? null : hit.out;
+      info = hit.info;
+    } else {
+      info = normalizeToolResultDetailed(id, name, msg.content, options);
+      replacement = info.content === msg.content ? null : ({ ...msg, content: info.content } as Message);
+      // A failed offload is retried on the next request rather than remembered.
+      if (info.offloadError === undefined) memo.set(msg, { max: options.maxToolResultChars, store, session, id, name, out: replacement ?? msg, info });
+    }
+    changes.push(...describe(id, name, info));
+    if (replacement !== null) {
+      out ??= messages.slice(0, i);
+      out.push(replacement);
+    } else {
+      out?.push(msg);
+    }
+  }
+  return { messages: out ?? (messages as Message[]), changes };
+}
+
+/**
+ * Re-applies the per-result size rules to every tool message (reference
+ * `apply_tool_result_budget`): {@link normalizeToolResult} with the message's id (or
+ * `tool_<index>`) and name (or `tool`). Pure apart from writes through `artifactStore`; the
+ * same array when nothing changes; unchanged messages are the input objects.
+ */
+export function applyToolResultBudget(messages: readonly Message[], options: ToolResultBudgetOptions): Message[] {
+  return applyToolResultBudgetDetailed(messages, options).messages;
+}

@@ -1,0 +1,239 @@
+import type { Message, TokenCounter, ToolDefinition } from '@nanobot/schema';
+import { ValidationError } from '@nanobot/schema';
+import type { ArtifactStore } from './artifact-store.js';
+import { applyToolResultBudgetDetailed } from './apply-tool-result-budget.js';
+import { backfillMissingToolResults } from './backfill-missing-tool-results.js';
+import { compactInflightOverflow } from './compact-inflight-overflow.js';
+import { DEFAULT_MAX_TOOL_RESULT_CHARS } from './constants.js';
+import { dropOrphanToolResults } from './drop-orphan-tool-results.js';
+import type { GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult } from './govern-report.js';
+import { inputBudget } from './input-budget.js';
+import { promptTokens } from './internal/estimate.js';
+import { resultId } from './internal/tool-calls.js';
+import { microcompactKeepRecent } from './microcompact-keep-recent.js';
+import { regroupToolResults } from './regroup-tool-results.js';
+import { repairToolCallIds } from './repair-tool-call-ids.js';
+import { snipHistory } from './snip-history.js';
+import { stripMalformedToolCalls } from './strip-malformed-tool-calls.js';
+import { stripPlaceholderAssistantMessages } from './strip-placeholder-assistant-messages.js';
+
+/** Options of {@link govern}. Everything is optional; with none, only the repairs run. */
+export interface GovernOptions {
+  /** The model's context window. Without it the budget is 0: no compaction, no snipping. */
+  contextWindowTokens?: number | null;
+  /** Tokens reserved for the reply (default: `providerMaxTokens`, else 4096). */
+  maxOutputTokens?: number | null;
+  /** The provider's default reply size, used when `maxOutputTokens` is unset. */
+  providerMaxTokens?: number | null;
+  /** Overrides the computed input budget when set and non-zero (reference semantics). */
+  contextBlockLimit?: number | null;
+  /** Per-result size limit in characters (default 16000); `<= 0` disables offload and truncation. */
+  maxToolResultChars?: number;
+  /** Index of the first message appended during the current run; older results are never compacted. */
+  inflightStartIndex?: number;
+  /**
+   * Ids compacted earlier in this run. Keep one set per run and pass it to every call: govern
+   * re-applies these compactions (so the prompt prefix stays stable) and ADDS the ids it
+   * compacts to this set — the one intentional mutation, as in the reference.
+   */
+  compactedToolCallIds?: Set<string>;
+  /** Tool definitions sent with the request; they count against the budget. */
+  tools?: readonly ToolDefinition[] | null;
+  /** Where oversized results are offloaded (sync). Without one they are only truncated. */
+  artifactStore?: ArtifactStore | null;
+  /** Session bucket for offloaded results. */
+  sessionKey?: string | null;
+  /** Exact provider token counter, tried before the estimate (sync; may throw: ignored). */
+  tokenCounter?: TokenCounter | null;
+  /** Opt-in older microcompaction: keep only this many newest compactable results intact. */
+  keepRecentCompactableResults?: number | null;
+  /**
+   * `'reference'` reproduces the reference exactly, weak spots included (no id repair, no
+   * regrouping of displaced results, snipping may overflow). Default `'fixed'`.
+   */
+  compat?: 'fixed' | 'reference';
+  /** Report per-step token estimates even without a budget (costs a tokenisation when cold). */
+  estimateTokens?: boolean;
+}
+
+/** Result of {@link govern}. */
+export interface GovernResult {
+  /** The model copy: legal and within budget; unchanged messages are the input objects. */
+  messages: Message[];
+  report: GovernReport;
+}
+
+function preview(content: unknown): string | undefined {
+  return typeof content === 'string' ? content.slice(0, 80) : undefined;
+}
+
+function ref(msg: Message, index: number): ReportedMessage {
+  const out: ReportedMessage = { index, role: String(msg.role) };
+  const id = resultId(msg);
+  if (msg.role === 'tool' && id !== null) out.toolCallId = id;
+  if (typeof msg.name === 'string' && msg.name) out.name = msg.name;
+  const p = preview(msg.content);
+  if (p !== undefined) out.preview = p;
+  return out;
+}
+
+function diff(before: readonly Message[], after: readonly Message[]): { removed: ReportedMessage[]; added: ReportedMessage[] } {
+  const inAfter = new Set(after);
+  const inBefore = new Set(before);
+  const removed: ReportedMessage[] = [];
+  const added: ReportedMessage[] = [];
+  before.forEach((m, i) => { if (!inAfter.has(m)) removed.push(ref(m, i)); });
+  after.forEach((m, i) => { if (!inBefore.has(m)) added.push(ref(m, i)); });
+  return { removed, added };
+}
+
+function checkInput(messages: unknown): asserts messages is readonly Message[] {
+  if (!Array.isArray(messages)) throw new ValidationError('govern: messages must be an array');
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as unknown;
+    if (m === null || typeof m !== 'object' || Array.isArray(m)) {
+      throw new ValidationError(`govern: messages[${i}] must be an object`, [i]);
+    }
+  }
+}
+
+/**
+ * Produces the model copy of a history: the reference's `prepare_for_model` steps in its order
+ * (placeholders, malformed calls, orphan results, missing results, result size budget,
+ * in-flight compaction, snipping, then orphan and missing results again), plus, by default,
+ * the fixes for its weak spots (reused or missing call ids, results separated from their call,
+ * tool loops snipped legally). Never mutates `messages`; returns the same array when nothing
+ * changed. Synchronous: offload writes go through the (sync) `artifactStore`. Throws
+ * {@link ValidationError} for input that is not a list of message objects, and lets a store or
+ * counter bug propagate only where the reference would (offload failures are reported, not thrown).
+ */
+export function govern(messages: readonly Message[], options: GovernOptions = {}): GovernResult {
+  checkInput(messages);
+  const fixed = options.compat !== 'reference';
+  const budget = inputBudget(options);
+  const ctx = { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null };
+  const wantTokens = budget > 0 || options.estimateTokens === true;
+  const tokenCache = new Map<readonly Message[], number>();
+  const tokens = (list: readonly Message[]): number | undefined => {
+    if (!wantTokens) return undefined;
+    let v = tokenCache.get(list);
+    if (v === undefined) {
+      v = promptTokens(list, ctx);
+      tokenCache.set(list, v);
+    }
+    return v;
+  };
+  const passes = new Map<GovernStepName, number>();
+  const steps: GovernStepReport[] = [];
+  let current: Message[] = messages as Message[];
+
+  const record = (step: GovernStepName, next: Message[], toolResults: ReportedToolResult[] = [], known?: { before?: number; after?: number }): void => {
+    const pass = (passes.get(step) ?? 0) + 1;
+    passes.set(step, pass);
+    const changed = next !== current;
+    if (known?.before !== undefined) tokenCache.set(current, known.before);
+    if (known?.after !== undefined) tokenCache.set(next, known.after);
+    const { removed, added } = changed ? diff(current, next) : { removed: [], added: [] };
+    const report: GovernStepReport = {
+      step, pass, changed, messagesBefore: current.length, messagesAfter: next.length, removed, added, toolResults,
+    };
+    const tb = tokens(current);
+    if (tb !== undefined) {
+      report.tokensBefore = tb;
+      report.tokensAfter = changed ? tokens(next) : tb;
+    }
+    steps.push(report);
+    current = next;
+  };
+
+  record('stripPlaceholderAssistantMessages', stripPlaceholderAssistantMessages(current));
+  record('stripMalformedToolCalls', stripMalformedToolCalls(current));
+  if (fixed) {
+    const before = current;
+    const next = repairToolCallIds(current);
+    record('repairToolCallIds', next, renamedResults(before, next));
+  }
+  record('dropOrphanToolResults', dropOrphanToolResults(current));
+  if (fixed) {
+    const next = regroupToolResults(current);
+    const moved = next === current ? [] : movedResults(current, next);
+    record('regroupToolResults', next, moved);
+  }
+  record('backfillMissingToolResults', backfillMissingToolResults(current));
+
+  const budgeted = applyToolResultBudgetDetailed(current, {
+    maxToolResultChars: options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
+    artifactStore: options.artifactStore ?? null,
+    sessionKey: options.sessionKey ?? null,
+  });
+  record('applyToolResultBudget', budgeted.messages, budgeted.changes);
+
+  if (options.keepRecentCompactableResults !== undefined && options.keepRecentCompactableResults !== null) {
+    const mc = microcompactKeepRecent(current, { keepRecent: options.keepRecentCompactableResults });
+    record('microcompactKeepRecent', mc.messages, mc.compacted.map((id) => ({ toolCallId: id, name: '', action: 'compacted' as const })));
+  }
+
+  const recorded = options.compactedToolCallIds ?? new Set<string>();
+  const compaction = compactInflightOverflow(current, {
+    ...ctx, budget, inflightStartIndex: options.inflightStartIndex ?? 0, compactedToolCallIds: recorded,
+  });
+  for (const id of compaction.newlyCompacted) recorded.add(id);
+  record(
+    'compactInflightOverflow',
+    compaction.messages,
+    [
+      ...compaction.reapplied.map((id) => ({ toolCallId: id, name: nameOf(compaction.messages, id), action: 'recompacted' as const })),
+      ...compaction.newlyCompacted.map((id) => ({ toolCallId: id, name: nameOf(compaction.messages, id), action: 'compacted' as const })),
+    ],
+    { before: compaction.tokensBefore, after: compaction.tokensAfter },
+  );
+
+  const snipped = snipHistory(current, { ...ctx, budget, compat: fixed ? 'fixed' : 'reference' });
+  record('snipHistory', snipped.messages, [], { before: snipped.tokensBefore, after: snipped.tokensAfter });
+  record('dropOrphanToolResults', dropOrphanToolResults(current));
+  record('backfillMissingToolResults', backfillMissingToolResults(current));
+
+  const report: GovernReport = {
+    budget,
+    messagesBefore: messages.length,
+    messagesAfter: current.length,
+    newlyCompactedToolCallIds: compaction.newlyCompacted,
+    steps,
+  };
+  const tb = tokens(messages);
+  if (tb !== undefined) {
+    report.tokensBefore = tb;
+    report.tokensAfter = tokens(current);
+  }
+  return { messages: current, report };
+}
+
+function nameOf(messages: readonly Message[], id: string): string {
+  const m = messages.find((x) => x.role === 'tool' && resultId(x) === id);
+  return typeof m?.name === 'string' ? m.name : 'tool';
+}
+
+function renamedResults(before: readonly Message[], after: readonly Message[]): ReportedToolResult[] {
+  if (before === after) return [];
+  const out: ReportedToolResult[] = [];
+  for (let i = 0; i < after.length; i++) {
+    const a = after[i];
+    const b = before[i];
+    if (a === b || a.role !== 'tool') continue;
+    out.push({ toolCallId: String(a.tool_call_id), name: typeof a.name === 'string' ? a.name : 'tool', action: 'renamed', from: resultId(b) ?? '' });
+  }
+  return out;
+}
+
+function movedResults(before: readonly Message[], after: readonly Message[]): ReportedToolResult[] {
+  const pos = new Map<Message, number>();
+  before.forEach((m, i) => pos.set(m, i));
+  const out: ReportedToolResult[] = [];
+  let expect = 0;
+  for (const m of after) {
+    const p = pos.get(m)!;
+    if (p < expect && m.role === 'tool') out.push({ toolCallId: resultId(m) ?? '', name: typeof m.name === 'string' ? m.name : 'tool', action: 'moved' });
+    expect = Math.max(expect, p + 1);
+  }
+  return out;
+}

@@ -1,0 +1,127 @@
+// Runs every reference case of the governance and microcompact families. Each case is checked
+// twice: with `compat: 'reference'` it must match the reference exactly; with the defaults it
+// must match too, unless the reference output is illegal for a provider or over budget — then
+// it is a documented deviation (README "Deviations") and our output must be legal / fit.
+import { isDeepStrictEqual } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Message } from '@nanobot/schema';
+import { checkLegality } from './check-legality.js';
+import * as g from './index.js';
+import { promptTokens } from './internal/estimate.js';
+import { deepFreeze, jsonClean, loadCases, type ConformanceCase } from './test-support/conformance.js';
+import { optionsFromConfig } from './test-support/governance-config.js';
+
+const STRUCTURAL = new Set(['unanswered-tool-call', 'orphan-tool-result', 'duplicate-tool-result', 'duplicate-tool-call-id', 'tool-call-id-missing']);
+
+/** Why our default output may differ from the reference, derived from the reference output. */
+const DEVIATION_REASONS = {
+  overBudget: 'reference output overflows the budget (snip_history keeps a whole tool loop without a user message); we snip legally inside the loop',
+  illegal: 'reference output is illegal for OpenAI/Anthropic (reused or missing call ids, results separated from their call); we repair ids and regroup results',
+  noUser: 'reference output keeps no user message although the history has one (a displaced result made snipping cut the user turn); regrouping keeps it',
+} as const;
+
+const tally = { exact: 0, deviations: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0 } };
+
+function run(c: ConformanceCase, compat: 'fixed' | 'reference'): { out: any; compacted?: string[] } {
+  const o = optionsFromConfig(c.config);
+  const msgs = c.input.messages as Message[];
+  const budget = g.inputBudget(o);
+  const ids = new Set<string>(c.input.compacted_tool_call_ids ?? []);
+  switch (c.fn.split('.').pop()) {
+    case 'strip_placeholder_assistant_messages': return { out: g.stripPlaceholderAssistantMessages(msgs) };
+    case 'strip_malformed_tool_calls': return { out: g.stripMalformedToolCalls(msgs) };
+    case 'drop_orphan_tool_results': return { out: g.dropOrphanToolResults(msgs) };
+    case 'backfill_missing_tool_results': return { out: g.backfillMissingToolResults(msgs) };
+    case 'apply_tool_result_budget': return { out: g.applyToolResultBudget(msgs, { maxToolResultChars: o.maxToolResultChars! }) };
+    case 'snip_history': return { out: g.snipHistory(msgs, { budget, tools: o.tools, compat }).messages };
+    case 'compact_inflight_overflow': {
+      const r = g.compactInflightOverflow(msgs, { budget, tools: o.tools, inflightStartIndex: o.inflightStartIndex, compactedToolCallIds: ids });
+      return { out: r.messages, compacted: [...new Set([...ids, ...r.newlyCompacted])].sort() };
+    }
+    case 'prepare_for_model': {
+      const r = g.govern(msgs, { ...o, compat, compactedToolCallIds: ids });
+      return { out: r.messages, compacted: [...ids].sort() };
+    }
+    case 'input_budget': return { out: budget };
+    case 'normalize_tool_result': return { out: g.normalizeToolResult(c.input.tool_call_id, c.input.tool_name, c.input.result, { maxToolResultChars: o.maxToolResultChars! }) };
+  }
+  throw new Error(`no runner for ${c.fn}`);
+}
+
+function deviationReason(c: ConformanceCase): keyof typeof DEVIATION_REASONS | null {
+  const o = optionsFromConfig(c.config);
+  const budget = g.inputBudget(o);
+  if (!Array.isArray(c.expected)) return null;
+  if (checkLegality(c.expected).some((v) => STRUCTURAL.has(v.rule))) return 'illegal';
+  if (budget > 0 && promptTokens(c.expected, { tools: o.tools }) > budget) return 'overBudget';
+  const hasUser = (list: Message[]) => list.some((m) => m.role === 'user');
+  if (hasUser(c.input.messages) && !hasUser(c.expected)) return 'noUser';
+  return null;
+}
+
+const FILES = [
+  'governance/steps_handwritten.json',
+  'governance/steps_fuzz.json',
+  'governance/apply_tool_result_budget.json',
+  'governance/input_budget.json',
+  'governance/normalize_tool_result.json',
+  'governance/snip_history.json',
+  'governance/prepare_for_model_handwritten.json',
+  'governance/prepare_for_model_fuzz.json',
+  'microcompact/compact_inflight_overflow.json',
+];
+
+describe.each(FILES)('conformance %s', (file) => {
+  it.each(loadCases(file).map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    deepFreeze(c.input);
+    const ref = run(c, 'reference');
+    expect(jsonClean(ref.out)).toEqual(c.expected);
+    if (c.returned_input_object !== undefined) expect(ref.out === c.input.messages).toBe(c.returned_input_object);
+    if (c.side_effects?.compacted_tool_call_ids && ref.compacted) expect(ref.compacted).toEqual(c.side_effects.compacted_tool_call_ids);
+
+    const ours = run(c, 'fixed');
+    if (isDeepStrictEqual(jsonClean(ours.out), c.expected)) {
+      tally.exact++;
+      if (c.returned_input_object === true) expect(ours.out).toBe(c.input.messages);
+      if (c.side_effects?.compacted_tool_call_ids && ours.compacted) expect(ours.compacted).toEqual(c.side_effects.compacted_tool_call_ids);
+      return;
+    }
+    const reason = deviationReason(c);
+    expect(reason, `undocumented deviation in ${c.name}`).not.toBeNull();
+    tally.deviations++;
+    tally.byReason[reason!]++;
+    const o = optionsFromConfig(c.config);
+    const budget = g.inputBudget(o);
+    const violations = checkLegality(ours.out).filter((v) => STRUCTURAL.has(v.rule));
+    if (c.fn.endsWith('prepare_for_model') || reason === 'illegal') expect(violations).toEqual([]);
+    if (reason === 'noUser') expect(ours.out.some((m: Message) => m.role === 'user')).toBe(true);
+    if (reason === 'overBudget') {
+      const got = promptTokens(ours.out, { tools: o.tools });
+      expect(got <= budget || got < promptTokens(c.expected, { tools: o.tools })).toBe(true);
+    }
+  });
+});
+
+describe('conformance microcompact/sequences.json', () => {
+  it.each(loadCases('microcompact/sequences.json').map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    for (const compat of ['reference', 'fixed'] as const) {
+      const ids = new Set<string>();
+      const o = optionsFromConfig(c.config);
+      (c.input.turns as Message[][]).forEach((turn, i) => {
+        const r = g.govern(deepFreeze(turn), { ...o, compat, compactedToolCallIds: ids });
+        expect(jsonClean(r.messages)).toEqual(c.expected.outputs[i]);
+        expect([...ids].sort()).toEqual(c.expected.compacted_tool_call_ids_after_each[i]);
+      });
+    }
+  });
+});
+
+describe('conformance helpers ensure_nonempty_tool_result', () => {
+  it.each(loadCases('helpers/helpers.json').filter((c) => c.fn === 'runtime.ensure_nonempty_tool_result').map((c) => [c.name, c] as const))('%s', (_n, c) => {
+    expect(g.ensureNonemptyToolResult(c.input.tool_name, deepFreeze(c.input.content))).toEqual(c.expected);
+  });
+});
+
+afterAll(() => {
+  console.log(`governance conformance (defaults): ${tally.exact} exact, ${tally.deviations} documented deviations`, tally.byReason);
+});

@@ -1,0 +1,21 @@
+// Token estimates the governor uses, all from @nanobot/schema (exact reference counts, cached
+// per message object there).
+import { estimatePromptTokensChain, estimatePromptTokensWithSource, type Message, type TokenCounter, type ToolDefinition } from '@nanobot/schema';
+
+/** What every budget-aware step needs to estimate a prompt. */
+export interface EstimateContext {
+  /** Tool definitions sent with the request; their JSON counts against the budget. */
+  tools?: readonly ToolDefinition[] | null;
+  /** An exact provider counter, tried first (may throw: the estimate is used then). */
+  tokenCounter?: TokenCounter | null;
+}
+
+/** Reference `estimate_prompt_tokens_chain(...)[0]`. */
+export function promptTokens(messages: readonly Message[], ctx: EstimateContext): number {
+  return estimatePromptTokensChain(ctx.tokenCounter ?? null, messages, ctx.tools ?? null)[0];
+}
+
+/** Internal estimate of one message as a prompt of its own (for cheap deltas). */
+export function isolatedTokens(message: Message): number {
+  return estimatePromptTokensWithSource([message], null)[0];
+}

@@ -1,0 +1,118 @@
+import { estimateMessageTokens, type Message } from '@nanobot/schema';
+import { findLegalMessageStart } from './find-legal-message-start.js';
+import { promptTokens, type EstimateContext } from './internal/estimate.js';
+
+/** Options of {@link snipHistory}. */
+export interface SnipHistoryOptions extends EstimateContext {
+  /** The input budget ({@link inputBudget}); `<= 0` turns snipping off. */
+  budget: number;
+  /**
+   * `'reference'` keeps the reference's result even when it overflows (a tool loop with no
+   * user message inside the budget-sized tail is then never trimmed). Default `'fixed'`.
+   */
+  compat?: 'fixed' | 'reference';
+}
+
+/** Result of {@link snipHistory}. */
+export interface SnipHistoryResult {
+  messages: Message[];
+  /** Messages cut from the model copy (input objects). */
+  removed: Message[];
+  /** Whether the reference's result overflowed and the loop was cut legally instead. */
+  loopSnipped: boolean;
+  tokensBefore?: number;
+  tokensAfter?: number;
+}
+
+function tailFitting(rest: readonly Message[], from: number, remaining: number, forceNewest: boolean): Message[] {
+  const kept: Message[] = [];
+  let total = 0;
+  for (let i = rest.length - 1; i >= from; i--) {
+    const t = estimateMessageTokens(rest[i]);
+    if ((kept.length > 0 || !forceNewest) && total + t > remaining) break;
+    kept.push(rest[i]);
+    total += t;
+  }
+  return kept.reverse();
+}
+
+function legalTail(kept: Message[], rest: readonly Message[]): Message[] {
+  const fallback = kept.length > 0 ? kept : rest.slice(-1);
+  let tail: Message[];
+  const firstUser = kept.findIndex((m) => m.role === 'user');
+  if (firstUser >= 0) {
+    tail = kept.slice(firstUser);
+  } else {
+    const lastUser = rest.findLastIndex((m) => m.role === 'user');
+    tail = lastUser >= 0 ? rest.slice(lastUser) : fallback;
+  }
+  const start = findLegalMessageStart(tail);
+  return start > 0 ? tail.slice(start) : tail;
+}
+
+/**
+ * Cuts old history from the front so the prompt fits the budget (reference `snip_history`):
+ * system messages are kept (moved to the front), then the newest messages that fit, starting at
+ * a user message and never at an orphaned tool result. Where the reference would still
+ * overflow because the fitting tail holds no user message (a long tool loop), the default keeps
+ * the loop's user message and the newest part of the loop that fits, cut at a legal point.
+ * Pure: the same array when it already fits; kept messages are the input objects.
+ */
+export function snipHistory(messages: readonly Message[], options: SnipHistoryOptions): SnipHistoryResult {
+  const same: SnipHistoryResult = { messages: messages as Message[], removed: [], loopSnipped: false };
+  const budget = options.budget;
+  if (messages.length === 0 || !(budget > 0)) return same;
+  const before = promptTokens(messages, options);
+  if (before <= budget) return { ...same, tokensBefore: before, tokensAfter: before };
+  const system = messages.filter((m) => m.role === 'system');
+  const rest = messages.filter((m) => m.role !== 'system');
+  if (rest.length === 0) return { ...same, tokensBefore: before, tokensAfter: before };
+
+  let systemTokens = 0;
+  for (const m of system) systemTokens += estimateMessageTokens(m);
+  const fixed = promptTokens(system, options);
+  const remaining = Math.max(0, budget - Math.max(systemTokens, fixed));
+
+  let out = [...system, ...legalTail(tailFitting(rest, 0, remaining, true), rest)];
+  let after = promptTokens(out, options);
+  let loopSnipped = false;
+  if (after > budget && options.compat !== 'reference') {
+    const anchor = rest.findLastIndex((m) => m.role === 'user');
+    if (anchor >= 0) {
+      const candidate = fitLoop(system, rest, anchor, remaining, budget, options);
+      if (candidate !== null && candidate.tokens < after) {
+        out = candidate.messages;
+        after = candidate.tokens;
+        loopSnipped = true;
+      }
+    }
+  }
+  const keptSet = new Set(out);
+  return { messages: out, removed: messages.filter((m) => !keptSet.has(m)), loopSnipped, tokensBefore: before, tokensAfter: after };
+}
+
+function fitLoop(
+  system: Message[],
+  rest: readonly Message[],
+  anchor: number,
+  remaining: number,
+  budget: number,
+  options: SnipHistoryOptions,
+): { messages: Message[]; tokens: number } | null {
+  const user = rest[anchor];
+  let room = remaining - estimateMessageTokens(user);
+  let best: { messages: Message[]; tokens: number } | null = null;
+  // Per-message estimates differ slightly from the whole-prompt estimate (joins, images), so
+  // the room is tightened by the overshoot until the exact estimate fits.
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const tail = tailFitting(rest, anchor + 1, Math.max(0, room), false);
+    const start = findLegalMessageStart(tail);
+    const legal = start > 0 ? tail.slice(start) : tail;
+    const msgs = [...system, user, ...legal];
+    const tokens = promptTokens(msgs, options);
+    if (best === null || tokens < best.tokens) best = { messages: msgs, tokens };
+    if (tokens <= budget || legal.length === 0) break;
+    room -= tokens - budget + 1;
+  }
+  return best;
+}
