@@ -28,3 +28,29 @@ export { countTokens, tokenizerLoaded } from './tokenizer.js';
 export { pythonJsonDumps, pythonJsonString, pythonNumber } from './python-json.js';
 export type { PythonJsonDumpsOptions } from './python-json.js';
 export { codePointLength, truncateText } from './truncate-text.js';
+export { validateJsonSchemaValue } from './validate-json-schema-value.js';
+export { castParams, castJsonSchemaValue, pythonInt, pythonFloat } from './cast-params.js';
+export { validateParams, assertToolParametersSchema } from './validate-params.js';
+export { validateFullJsonSchema, needsFullValidation, compileJsonSchema } from './full-json-schema.js';
+export {
+  SchemaBuilder,
+  StringSchema,
+  IntegerSchema,
+  NumberSchema,
+  BooleanSchema,
+  ArraySchema,
+  ObjectSchema,
+  schemaFragment,
+  toolParametersSchema,
+} from './schema-builders.js';
+export type {
+  SchemaLike,
+  StringSchemaOptions,
+  NumericSchemaOptions,
+  BooleanSchemaOptions,
+  ArraySchemaOptions,
+  ObjectSchemaOptions,
+  ToolParametersSchemaOptions,
+} from './schema-builders.js';
+export { zodToToolParameters } from './zod-to-tool-parameters.js';
+export { pythonRepr, pythonStr, pythonTypeName, pythonEquals } from './python-repr.js';
