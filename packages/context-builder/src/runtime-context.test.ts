@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '@nanobot/schema';
+import { appendRuntimeContext, detachRuntimeContext, normalizeRuntimeContextBlocks, parseFrontMatter, parseHistoryEntries, detectImageMime } from './index.js';
+
+describe('runtime context', () => {
+  it('normalises: trims, drops empty content, rejects bad blocks', () => {
+    expect(normalizeRuntimeContextBlocks([{ source: ' a ', content: ' x ' }, { source: 'b', content: '  ' }])).toEqual([{ source: 'a', content: 'x' }]);
+    expect(() => normalizeRuntimeContextBlocks([{ source: '', content: 'x' }])).toThrow(ValidationError);
+    expect(() => normalizeRuntimeContextBlocks([{ source: 'a', content: 3 }])).toThrow(/content must be a string/);
+    expect(() => normalizeRuntimeContextBlocks([null])).toThrow(ValidationError);
+  });
+
+  it('appends to strings with a blank line and detaches exactly', () => {
+    const [content, marker] = appendRuntimeContext('hi', [{ source: 'a', content: 'A' }, { source: 'b', content: 'B' }]);
+    expect(content).toBe('hi\n\nA\n\nB');
+    expect(marker).toEqual({ version: 1, sources: ['a', 'b'], suffix: 'A\n\nB' });
+    expect(detachRuntimeContext(content, marker)).toBe('hi');
+    expect(appendRuntimeContext('', [{ source: 'a', content: 'A' }])[0]).toBe('A');
+    expect(detachRuntimeContext('A', { version: 1, sources: ['a'], suffix: 'A' })).toBe('');
+    expect(detachRuntimeContext('edited A!', marker)).toBe('edited A!');
+    expect(appendRuntimeContext('hi', [])).toEqual(['hi', null]);
+  });
+
+  it('appends text blocks to lists and detaches them only on an exact match', () => {
+    const input = Object.freeze([{ type: 'text', text: 'x' }]);
+    const [content, marker] = appendRuntimeContext(input as any, [{ source: 's', content: 'M' }]);
+    expect(content).toEqual([{ type: 'text', text: 'x' }, { type: 'text', text: 'M' }]);
+    expect(input).toHaveLength(1);
+    expect(detachRuntimeContext(content, marker)).toEqual([{ type: 'text', text: 'x' }]);
+    expect(detachRuntimeContext([{ type: 'text', text: 'other' }], marker)).toEqual([{ type: 'text', text: 'other' }]);
+  });
+});
+
+describe('parsers', () => {
+  it('reads front matter with quoted values, booleans and inline JSON metadata', () => {
+    const { frontMatter, body } = parseFrontMatter('---\nname: "x"\nalways: true\nmetadata: {"nanobot": {"always": true}}\ndescription: it\'s\n---\n\nBody\n');
+    expect(frontMatter).toEqual({ name: 'x', always: true, metadata: { nanobot: { always: true } }, description: "it's" });
+    expect(body).toBe('Body');
+    expect(parseFrontMatter('no front matter').body).toBe('no front matter');
+  });
+
+  it('history reader skips bad cursors and non-string fields', () => {
+    const text = [
+      '{"cursor": 1, "timestamp": "t", "content": "ok", "session_key": "k"}',
+      '{"cursor": -1, "timestamp": "t", "content": "neg"}',
+      '{"cursor": 1.5, "timestamp": "t", "content": "float"}',
+      '{"cursor": false, "timestamp": "t", "content": "bool"}',
+      '{"cursor": 2, "timestamp": 5, "content": "ts"}',
+      '{"cursor": 3, "timestamp": "t"}',
+      '{bad',
+    ].join('\n');
+    const { entries, warnings } = parseHistoryEntries(text);
+    expect(entries).toEqual([{ cursor: 1, timestamp: 't', content: 'ok', session_key: 'k' }]);
+    expect(warnings.map((w) => w.line)).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
+  it('detects image MIME types from magic bytes', () => {
+    expect(detectImageMime(Buffer.from([0xff, 0xd8, 0xff, 0]), 'x')).toBe('image/jpeg');
+    expect(detectImageMime(Buffer.from('GIF89a...'), 'x')).toBe('image/gif');
+    expect(detectImageMime(Buffer.from('RIFF1234WEBPVP8 '), 'x')).toBe('image/webp');
+    expect(detectImageMime(Buffer.from('text'), 'x.txt')).toBeNull();
+    expect(detectImageMime(Buffer.from('text'), 'x.PNG')).toBe('image/png');
+  });
+});
