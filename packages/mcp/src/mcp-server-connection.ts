@@ -79,6 +79,7 @@ export class McpServerConnection {
   private client: Client | undefined;
   private transport: Transport | undefined;
   private connecting: Promise<readonly McpListedTool[]> | undefined;
+  private pending: { client: Client; transport: Transport } | undefined;
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -139,7 +140,9 @@ export class McpServerConnection {
       if (signal?.aborted) return this.cancelled(tool);
       let client: Client;
       try {
-        await this.connect();
+        // A (re)connect can take up to the connect timeout; the caller may give up sooner.
+        await untilAborted(this.connect(), signal);
+        if (signal?.aborted) return this.cancelled(tool);
         if (!this.client) throw new McpConnectionError(this.name, `MCP server '${this.name}' closed during connect`);
         client = this.client;
       } catch (error) {
@@ -163,6 +166,9 @@ export class McpServerConnection {
           return errorOutput(
             `Error: MCP tool '${tool}' on server '${this.name}' timed out after ${formatSeconds(timeoutMs)}s`,
           );
+        }
+        if (this.isClosed()) {
+          return errorOutput(`Error: MCP server '${this.name}' was shut down during the call to '${tool}'`);
         }
         if (isConnectionFailure(error)) {
           this.markBroken(client, messageOf(error));
@@ -191,7 +197,10 @@ export class McpServerConnection {
     const transport = this.transport;
     this.client = undefined;
     this.transport = undefined;
-    // An attempt under way sees the closed state and shuts its own client down.
+    // Cut an attempt under way short (a server stuck starting would hold close() for the whole
+    // connect timeout); it then sees the closed state and cleans up after itself.
+    const pending = this.pending;
+    if (pending) await shutdown(pending.client, pending.transport);
     await this.connecting?.catch(() => undefined);
     await shutdown(client, transport);
   }
@@ -219,10 +228,12 @@ export class McpServerConnection {
     };
     const timeout = this.options.connectTimeoutMs ?? 30_000;
     let tools: McpListedTool[];
+    this.pending = { client, transport };
     try {
       await client.connect(transport, { timeout });
       tools = await listAllTools(client, timeout);
     } catch (error) {
+      this.pending = undefined;
       await shutdown(client, transport);
       const failure = new McpConnectionError(
         this.name,
@@ -232,6 +243,7 @@ export class McpServerConnection {
       if (!this.isClosed()) this.currentState = 'failed';
       throw failure;
     }
+    this.pending = undefined;
     if (this.isClosed()) {
       await shutdown(client, transport);
       throw new McpConnectionError(this.name, `MCP server '${this.name}' was closed while connecting`);
@@ -406,6 +418,29 @@ async function shutdown(client: Client | undefined, transport: Transport | undef
   }
   await client?.close().catch(() => undefined);
   if (!client) await transport?.close().catch(() => undefined);
+}
+
+/** Settles with `promise`, or resolves early (undefined) when `signal` aborts; the promise keeps running. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return promise;
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.resolve(undefined);
+  }
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getEventListeners } from 'node:events';
@@ -201,6 +201,37 @@ describe('McpToolSource over stdio', () => {
     const next = await registry.execute('mcp_fx_echo', { text: 'back' });
     expect(text(next.result)).toBe('back');
     expect(source.status()[0].state).toBe('connected');
+  });
+
+  it('lets the caller cancel a call that is waiting for a reconnect', async () => {
+    const hangFlag = `${tempLog()}.hang`;
+    const { source, registry, events } = makeSource({
+      servers: { fx: stdioFixture({ FIXTURE_HANG_IF_EXISTS: hangFlag }) },
+      reconnect: false,
+      connectTimeoutMs: 60_000,
+    });
+    await source.start();
+    const pid = Number(text((await registry.execute('mcp_fx_pid', {})).result));
+    writeFileSync(hangFlag, 'stuck');
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => events.some((e) => e.type === 'disconnected'), 'the disconnect');
+    const controller = new AbortController();
+    const pending = source.get('mcp_fx_echo')!.execute({ text: 'x' }, createToolContext({ signal: controller.signal }));
+    await waitFor(() => source.status()[0].state === 'connecting', 'the reconnect to start');
+    controller.abort();
+    expect(await pending).toMatchObject({ isError: true, content: "Error: MCP tool 'echo' on server 'fx' was cancelled" });
+  });
+
+  it('answers a call cut short by close() with a clear error', async () => {
+    const log = tempLog();
+    const { source, registry } = makeSource({ servers: { fx: stdioFixture({ FIXTURE_LOG: log }) } });
+    await source.start();
+    const tool = source.get('mcp_fx_slow')!;
+    const pending = tool.execute({ ms: 600_000 }, createToolContext());
+    await waitFor(() => readFixtureLog(log).some((e) => e.name === 'slow'), 'the call to reach the server');
+    await source.close();
+    expect(await pending).toMatchObject({ isError: true, content: "Error: MCP server 'fx' was shut down during the call to 'slow'" });
+    expect(registry.has('mcp_fx_slow')).toBe(false);
   });
 
   it('follows tools/list_changed: new tools registered, removed ones unregistered', async () => {
