@@ -170,6 +170,7 @@ describe('McpToolSource over stdio', () => {
     const { source, registry, events } = makeSource({ servers: { fx: stdioFixture({ FIXTURE_LOG: log }) } });
     await source.start();
     const firstPid = Number(text((await registry.execute('mcp_fx_pid', {})).result));
+    const definitions = registry.definitions();
 
     const pending = registry.execute('mcp_fx_slow', { ms: 600_000 });
     await waitFor(() => readFixtureLog(log).some((e) => e.name === 'slow'), 'the call to reach the server');
@@ -184,6 +185,8 @@ describe('McpToolSource over stdio', () => {
     expect(next.status).toBe('ok');
     const secondPid = Number(text(next.result));
     expect(secondPid).not.toBe(firstPid);
+    // Same tools after the restart: the very same cached definitions list (prompt cache intact).
+    expect(registry.definitions()).toBe(definitions);
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['disconnected']));
     expect(events.filter((e) => e.type === 'connected').map((e) => (e as { reconnect: boolean }).reconnect)).toEqual([
       false,
