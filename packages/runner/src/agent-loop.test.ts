@@ -10,7 +10,7 @@ import { AgentLoop, repairTail } from './agent-loop.js';
 import { MessageBus } from './message-bus.js';
 import type { OutboundMessage } from './message-bus.js';
 import { SubagentManager } from './subagent-manager.js';
-import { FakeModel, call, textStep, toolsStep } from './test-support/fake-model.js';
+import { call, scripted, textStep, toolsStep } from './test-support/fake-model.js';
 import { legalityProblems } from './test-support/legality.js';
 import { simpleGovern } from './test-support/simple-govern.js';
 import { TURN_INTERRUPTED_REPLY } from './runner-texts.js';
@@ -58,7 +58,7 @@ describe('AgentLoop turns', () => {
   it('runs a user turn end to end and persists user + answer', async () => {
     const bus = new MessageBus();
     const sessions = tempStore();
-    const model = new FakeModel([textStep('Hello!')]);
+    const model = scripted([textStep('Hello!')]);
     const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), govern: simpleGovern, sessions, systemPrompt: 'sys' });
     loop.start();
     bus.publishInbound({ channel: 'cli', senderId: 'me', chatId: 'c1', content: 'hi' });
@@ -73,7 +73,7 @@ describe('AgentLoop turns', () => {
   it('replays history on the next turn', async () => {
     const bus = new MessageBus();
     const sessions = tempStore();
-    const model = new FakeModel([textStep('one'), textStep('two')]);
+    const model = scripted([textStep('one'), textStep('two')]);
     const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), govern: simpleGovern, sessions });
     loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'first' });
     loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'second' });
@@ -85,7 +85,7 @@ describe('AgentLoop turns', () => {
   it('slash commands: /help answers without the model, a pasted path goes to the model, /new clears', async () => {
     const bus = new MessageBus();
     const sessions = tempStore();
-    const model = new FakeModel([textStep('a path!'), textStep('after new')]);
+    const model = scripted([textStep('a path!'), textStep('after new')]);
     const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), govern: simpleGovern, sessions });
     loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/help' });
     loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/home/me/notes.txt what is this?' });
@@ -124,7 +124,7 @@ describe('AgentLoop turns', () => {
     });
     const tools = new ToolRegistry();
     tools.register(hang);
-    const model = new FakeModel([toolsStep(call('hang', {}, 'h1')), textStep('fresh start')]);
+    const model = scripted([toolsStep(call('hang', {}, 'h1')), textStep('fresh start')]);
     ref.loop = new AgentLoop({ bus, provider: model, tools, govern: simpleGovern, sessions });
     ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'do it' });
     await ref.loop.idle();
@@ -157,7 +157,7 @@ describe('AgentLoop turns', () => {
     });
     const tools = new ToolRegistry();
     tools.register(slow);
-    const model = new FakeModel([toolsStep(call('slow', {}, 's1')), textStep('X and Y done')]);
+    const model = scripted([toolsStep(call('slow', {}, 's1')), textStep('X and Y done')]);
     ref.loop = new AgentLoop({ bus, provider: model, tools, govern: simpleGovern, sessions });
     ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'do X' });
     await ref.loop.idle();
@@ -178,7 +178,7 @@ describe('AgentLoop turns', () => {
   it('a failing model reply is reported as a sorry-style answer and the session stays legal', async () => {
     const bus = new MessageBus();
     const sessions = tempStore();
-    const model = new FakeModel([{ throwAfterDeltas: [], error: new Error('upstream 500') }]);
+    const model = scripted([{ error: new Error('upstream 500') }]);
     const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), govern: simpleGovern, sessions });
     loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'hi' });
     await loop.idle();

@@ -43,7 +43,10 @@ export interface AgentLoopOptions {
   provider: LLMProvider;
   /** The main agent's tools (scope `core`). */
   tools: RunnerToolRegistry;
-  govern: GovernFn;
+  /** Default: `govern` from @nanobot/governor. */
+  govern?: GovernFn;
+  /** Extra options for the default governor (artifact store, token counter, …). */
+  governOptions?: AgentRunSpec['governOptions'];
   sessions: SessionStore;
   /** Builds `[system, ...history, current]`; without one the loop uses `systemPrompt`. */
   contextBuilder?: LoopContextBuilder;
@@ -80,11 +83,22 @@ export interface AgentLoopOptions {
 interface ActiveTurn {
   controller: AbortController;
   pending: InboundMessage[];
+  /** Messages injected into this turn (their `submit` promises settle with it). */
+  injected: InboundMessage[];
   accepting: boolean;
   deliveredToOrigin: boolean;
 }
 
 const MAX_PENDING = 20;
+
+/** How the turn that handled a submitted message ended. */
+export interface TurnOutcome {
+  sessionKey: string;
+  /** The runner's result; null for commands and for messages dropped by `/stop`. */
+  result: AgentRunResult | null;
+  /** What the turn sent back to the message's chat (null when suppressed, aborted or dropped). */
+  reply: OutboundMessage | null;
+}
 
 /** The loop's slash commands. */
 export const LOOP_COMMANDS: readonly SlashCommandSpec[] = Object.freeze([
@@ -115,6 +129,7 @@ export class AgentLoop {
   readonly #active = new Map<string, ActiveTurn>();
   readonly #tasks = new Set<Promise<unknown>>();
   readonly #startedAt: number;
+  readonly #waiters = new Map<InboundMessage, ((outcome: TurnOutcome) => void)[]>();
   #consumer: AbortController | null = null;
   #consuming: Promise<void> | null = null;
 
@@ -187,6 +202,27 @@ export class AgentLoop {
   }
 
   /**
+   * Dispatches `message` and resolves when the turn that handled it has saved and responded
+   * (for a message injected into a running turn: when that turn ends). Never rejects.
+   */
+  submit(message: InboundMessage): Promise<TurnOutcome> {
+    const promise = new Promise<TurnOutcome>((resolve) => {
+      const list = this.#waiters.get(message) ?? [];
+      list.push(resolve);
+      this.#waiters.set(message, list);
+    });
+    this.dispatch(message);
+    return promise;
+  }
+
+  #settle(message: InboundMessage, outcome: TurnOutcome): void {
+    const list = this.#waiters.get(message);
+    if (!list) return;
+    this.#waiters.delete(message);
+    for (const resolve of list) resolve(outcome);
+  }
+
+  /**
    * Routes one inbound message (what `start()` does for each bus message; callable directly).
    * Priority commands run at once; a message for a session mid-turn is injected into that turn;
    * anything else queues a turn behind the session's earlier ones.
@@ -196,8 +232,15 @@ export class AgentLoop {
     const user = isUserInput(message);
     if (user && message.channel !== 'system') {
       const parsed = parseSlashCommand(message.content, LOOP_COMMANDS);
-      if (parsed.kind === 'command' && parsed.name === 'stop') return void this.#track(this.#respond(message, this.#stopSession(key), true));
-      if (parsed.kind === 'command' && parsed.name === 'status') return void this.#track(this.#status(message, key));
+      if (parsed.kind === 'command' && parsed.name === 'stop') {
+        const reply = this.#respond(message, this.#stopSession(key), true);
+        this.#settle(message, { sessionKey: key, result: null, reply });
+        return;
+      }
+      if (parsed.kind === 'command' && parsed.name === 'status') {
+        this.#track(this.#status(message, key).then((reply) => this.#settle(message, { sessionKey: key, result: null, reply })));
+        return;
+      }
       if (parsed.kind === 'command' && parsed.name === 'new') {
         this.#stopSession(key);
         return this.#schedule(key, message);
@@ -227,14 +270,15 @@ export class AgentLoop {
     const active = this.#active.get(key);
     if (active && !active.controller.signal.aborted) {
       active.controller.abort();
-      active.pending.length = 0;
+      // The reference empties the session's pending queue on /stop: the user asked to stop.
+      for (const dropped of active.pending.splice(0)) this.#settle(dropped, { sessionKey: key, result: null, reply: null });
       stopped += 1;
     }
     stopped += this.#options.subagents?.cancel(key) ?? 0;
     return stopped > 0 ? `Stopped ${stopped} task(s).` : 'No active task to stop.';
   }
 
-  async #status(message: InboundMessage, key: string): Promise<void> {
+  async #status(message: InboundMessage, key: string): Promise<OutboundMessage> {
     const { session } = await this.#options.sessions.load(key);
     const uptimeS = Math.round(((this.#options.now ?? Date.now)() - this.#startedAt) / 1000);
     const lines = [
@@ -245,17 +289,19 @@ export class AgentLoop {
       `Active sessions: ${this.#active.size}`,
       `Uptime: ${uptimeS}s`,
     ];
-    await this.#respond(message, lines.join('\n'), true);
+    return this.#respond(message, lines.join('\n'), true);
   }
 
-  async #respond(message: InboundMessage, content: string, command: boolean): Promise<void> {
-    this.bus.publishOutbound({
+  #respond(message: InboundMessage, content: string, command: boolean): OutboundMessage {
+    const out: OutboundMessage = {
       channel: message.channel,
       chatId: message.chatId,
       content,
       sessionKey: inboundSessionKey(message),
       ...(command ? { metadata: { ...(message.metadata ?? {}), render_as: 'text' } } : message.metadata ? { metadata: { ...message.metadata } } : {}),
-    });
+    };
+    this.bus.publishOutbound(out);
+    return out;
   }
 
   #route(message: InboundMessage): { channel: string; chatId: string } {
@@ -278,9 +324,10 @@ export class AgentLoop {
     const options = this.#options;
     const user = isUserInput(message);
     const route = this.#route(message);
-    const active: ActiveTurn = { controller: new AbortController(), pending: [], accepting: true, deliveredToOrigin: false };
+    const active: ActiveTurn = { controller: new AbortController(), pending: [], injected: [], accepting: true, deliveredToOrigin: false };
     this.#active.set(key, active);
     let leftovers: InboundMessage[] = [];
+    const outcome: TurnOutcome = { sessionKey: key, result: null, reply: null };
     try {
       // RESTORE
       const { session } = await options.sessions.load(key);
@@ -301,7 +348,7 @@ export class AgentLoop {
         if (parsed.kind === 'command' && parsed.name === 'new') {
           session.clear();
           await this.#save(session, key, 'command');
-          await this.#respond(message, 'New session started.', true);
+          outcome.reply = this.#respond(message, 'New session started.', true);
           return;
         }
         if (parsed.kind !== 'text') {
@@ -309,7 +356,7 @@ export class AgentLoop {
           session.addMessage('user', message.content, { _command: true });
           session.addMessage('assistant', reply, { _command: true });
           await this.#save(session, key, 'command');
-          await this.#respond(message, reply, true);
+          outcome.reply = this.#respond(message, reply, true);
           return;
         }
       }
@@ -328,7 +375,8 @@ export class AgentLoop {
         initialMessages: initial,
         provider: options.provider,
         tools: options.tools,
-        govern: options.govern,
+        ...(options.govern ? { govern: options.govern } : {}),
+        ...(options.governOptions ? { governOptions: options.governOptions } : {}),
         sessionKey: key,
         concurrentTools: true,
         signal: active.controller.signal,
@@ -340,7 +388,11 @@ export class AgentLoop {
           ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
           ...(typeof message.metadata?.message_id === 'string' ? { messageId: message.metadata.message_id } : {}),
         },
-        injections: (limit) => active.pending.splice(0, limit).map((m) => this.#injected(m)),
+        injections: (limit) => {
+          const taken = active.pending.splice(0, limit);
+          active.injected.push(...taken);
+          return taken.map((m) => this.#injected(m));
+        },
         ...(options.model !== undefined ? { model: options.model } : {}),
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
         ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
@@ -361,11 +413,12 @@ export class AgentLoop {
         repairTail(session);
         await this.#save(session, key, 'save');
         options.onError?.(error, { sessionKey: key, stage: 'run' });
-        await this.#respond({ ...message, ...route }, 'Sorry, I encountered an error.', false);
+        outcome.reply = this.#respond({ ...message, ...route }, 'Sorry, I encountered an error.', false);
         return;
       }
       active.accepting = false;
       leftovers = active.pending.splice(0);
+      outcome.result = result;
 
       // SAVE
       this.#append(session, result);
@@ -387,10 +440,13 @@ export class AgentLoop {
         metadata: { ...(message.metadata ?? {}), _stop_reason: result.stopReason },
       };
       this.bus.publishOutbound(out);
+      outcome.reply = out;
     } finally {
       active.accepting = false;
       leftovers.push(...active.pending.splice(0));
       if (this.#active.get(key) === active) this.#active.delete(key);
+      this.#settle(message, outcome);
+      for (const injected of active.injected) this.#settle(injected, outcome);
       // Follow-ups that arrived too late to be injected become the session's next turns, in order.
       for (const next of leftovers) this.#schedule(key, next);
     }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '@nanobot/schema';
+import type { LLMProvider, Message } from '@nanobot/schema';
 import { NanobotError } from '@nanobot/schema';
 import { ToolRegistry } from '@nanobot/registry';
 import { defineTool, toolResult } from '@nanobot/tools-core';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunSpec } from './agent-runner.js';
 import type { RunnerEvent } from './runner-events.js';
-import { FakeModel, call, textStep, toolsStep } from './test-support/fake-model.js';
+import { FakeModel, call, scripted, textStep, toolsStep } from './test-support/fake-model.js';
 import { legalityProblems } from './test-support/legality.js';
 import { simpleGovern } from './test-support/simple-govern.js';
 import {
@@ -47,7 +47,7 @@ class SsrfBlocked extends NanobotError {
   }
 }
 
-function spec(model: FakeModel, registry: ToolRegistry, extra: Partial<AgentRunSpec> = {}): AgentRunSpec {
+function spec(model: LLMProvider, registry: ToolRegistry, extra: Partial<AgentRunSpec> = {}): AgentRunSpec {
   return { initialMessages: initial(), provider: model, tools: registry, govern: simpleGovern, ...extra };
 }
 
@@ -59,7 +59,7 @@ function registryWith(...tools: ReturnType<typeof defineTool>[]): ToolRegistry {
 
 describe('AgentRunner basics', () => {
   it('answers without tools and appends exactly one assistant message', async () => {
-    const model = new FakeModel([textStep('Hi there')]);
+    const model = scripted([textStep('Hi there')]);
     const init = initial();
     const result = await new AgentRunner().run(spec(model, registryWith(), { initialMessages: init }));
     expect(result.stopReason).toBe('completed');
@@ -72,7 +72,7 @@ describe('AgentRunner basics', () => {
 
   it('runs a tool, appends its result after the call, then answers', async () => {
     const echo = defineTool({ name: 'echo', description: 'echo', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, readOnly: true, execute: (a: { text: string }) => `echo: ${a.text}` });
-    const model = new FakeModel([toolsStep(call('echo', { text: 'x' }, 'c1')), textStep('done')]);
+    const model = scripted([toolsStep(call('echo', { text: 'x' }, 'c1')), textStep('done')]);
     const result = await new AgentRunner().run(spec(model, registryWith(echo)));
     expect(result.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
     expect(result.messages[2].tool_calls?.[0]).toEqual({ id: 'c1', type: 'function', function: { name: 'echo', arguments: '{"text": "x"}' } });
@@ -84,7 +84,7 @@ describe('AgentRunner basics', () => {
 
   it('an empty tool result reads "(<name> completed with no output)"', async () => {
     const quiet = defineTool({ name: 'quiet', description: 'q', parameters: OBJ, execute: () => undefined });
-    const model = new FakeModel([toolsStep(call('quiet', {}, 'c1')), textStep('ok')]);
+    const model = scripted([toolsStep(call('quiet', {}, 'c1')), textStep('ok')]);
     const result = await new AgentRunner().run(spec(model, registryWith(quiet)));
     expect(result.messages[3].content).toBe('(quiet completed with no output)');
   });
@@ -97,7 +97,7 @@ describe('AgentRunner basics', () => {
       { role: 'tool', tool_call_id: 'orphan', name: 'x', content: 'stray' },
       { role: 'user', content: 'new' },
     ]);
-    const model = new FakeModel([textStep('answer')]);
+    const model = scripted([textStep('answer')]);
     const result = await new AgentRunner().run(spec(model, registryWith(), { initialMessages: history }));
     const sent = model.requests[0].messages;
     expect(sent.some((m) => m.role === 'tool' && m.tool_call_id === 'lost')).toBe(true);
@@ -130,7 +130,7 @@ describe('tool batches', () => {
         },
       });
     const writer = defineTool({ name: 'write', description: 'w', parameters: OBJ, execute: () => { log.push('write'); return 'w'; } });
-    const model = new FakeModel([toolsStep(call('r1', {}, 'a'), call('r2', {}, 'b'), call('write', {}, 'c')), textStep('ok')]);
+    const model = scripted([toolsStep(call('r1', {}, 'a'), call('r2', {}, 'b'), call('write', {}, 'c')), textStep('ok')]);
     const result = await new AgentRunner().run(spec(model, registryWith(reader('r1'), reader('r2'), writer), { concurrentTools: true }));
     expect(log.slice(0, 2).sort()).toEqual(['start r1', 'start r2']);
     expect(log.indexOf('write')).toBe(4);
@@ -141,7 +141,7 @@ describe('tool batches', () => {
     const log: string[] = [];
     const mk = (name: string, exclusive: boolean) =>
       defineTool({ name, description: name, parameters: OBJ, readOnly: true, exclusive, execute: async () => { log.push(`s ${name}`); await new Promise((r) => setTimeout(r, 5)); log.push(`e ${name}`); return name; } });
-    const model = new FakeModel([toolsStep(call('a', {}, '1'), call('x', {}, '2'), call('b', {}, '3')), textStep('ok')]);
+    const model = scripted([toolsStep(call('a', {}, '1'), call('x', {}, '2'), call('b', {}, '3')), textStep('ok')]);
     await new AgentRunner().run(spec(model, registryWith(mk('a', false), mk('x', true), mk('b', false)), { concurrentTools: true }));
     expect(log).toEqual(['s a', 'e a', 's x', 'e x', 's b', 'e b']);
   });
@@ -150,7 +150,7 @@ describe('tool batches', () => {
     const slow = defineTool({ name: 'slow', description: 's', parameters: OBJ, readOnly: true, execute: async () => { await new Promise((r) => setTimeout(r, 20)); return 'slow'; } });
     const fast = defineTool({ name: 'fast', description: 'f', parameters: OBJ, readOnly: true, execute: () => 'fast' });
     const events: RunnerEvent[] = [];
-    const model = new FakeModel([toolsStep(call('slow', {}, '1'), call('fast', {}, '2')), textStep('ok')]);
+    const model = scripted([toolsStep(call('slow', {}, '1'), call('fast', {}, '2')), textStep('ok')]);
     const result = await new AgentRunner().run(spec(model, registryWith(slow, fast), { concurrentTools: true, events: (e) => void events.push(e) }));
     expect(result.messages.slice(3, 5).map((m) => m.content)).toEqual(['slow', 'fast']);
     const ends = events.filter((e) => e.type === 'tool_end').map((e) => (e as { name: string }).name);
@@ -161,7 +161,7 @@ describe('tool batches', () => {
     let inFlight = 0;
     let peak = 0;
     const mk = (name: string) => defineTool({ name, description: name, parameters: OBJ, readOnly: true, execute: async () => { inFlight += 1; peak = Math.max(peak, inFlight); await new Promise((r) => setTimeout(r, 2)); inFlight -= 1; return name; } });
-    const model = new FakeModel([toolsStep(call('a', {}, '1'), call('b', {}, '2')), textStep('ok')]);
+    const model = scripted([toolsStep(call('a', {}, '1'), call('b', {}, '2')), textStep('ok')]);
     await new AgentRunner().run(spec(model, registryWith(mk('a'), mk('b'))));
     expect(peak).toBe(1);
   });
@@ -171,7 +171,7 @@ describe('model-side tool failures are data', () => {
   it('a near-miss name is never executed; the call is replayed verbatim next iteration (reference 100)', async () => {
     let ran = 0;
     const readFile = defineTool({ name: 'read_file', description: 'r', parameters: OBJ, readOnly: true, execute: () => { ran += 1; return 'x'; } });
-    const model = new FakeModel([toolsStep(call('readFile', { path: 'a' }, 'c1')), textStep('ok')]);
+    const model = scripted([toolsStep(call('readFile', { path: 'a' }, 'c1')), textStep('ok')]);
     const result = await new AgentRunner().run(spec(model, registryWith(readFile)));
     expect(ran).toBe(0);
     expect(result.toolsUsed).toEqual([]);
@@ -184,7 +184,7 @@ describe('model-side tool failures are data', () => {
   it.each([['["TODO"]', 'list'], ['null', 'str'], [[1, 2], 'list']])('arguments %j reach the model as "parameters must be a JSON object"', async (args, type) => {
     let ran = 0;
     const tool = defineTool({ name: 'exec', description: 'e', parameters: OBJ, execute: () => { ran += 1; return 'x'; } });
-    const model = new FakeModel([toolsStep(call('exec', args, 'c1')), textStep('ok')]);
+    const model = scripted([toolsStep(call('exec', args, 'c1')), textStep('ok')]);
     const result = await new AgentRunner().run(spec(model, registryWith(tool)));
     expect(ran).toBe(0);
     expect(String(result.messages[3].content)).toContain(`parameters must be a JSON object, got ${type}`);
@@ -192,7 +192,7 @@ describe('model-side tool failures are data', () => {
 
   it('a throwing tool gives an error result and the run goes on', async () => {
     const boom = defineTool({ name: 'boom', description: 'b', parameters: OBJ, execute: () => { throw new TypeError('kaput'); } });
-    const model = new FakeModel([toolsStep(call('boom', {}, 'c1')), textStep('recovered')]);
+    const model = scripted([toolsStep(call('boom', {}, 'c1')), textStep('recovered')]);
     const result = await new AgentRunner().run(spec(model, registryWith(boom)));
     expect(result.stopReason).toBe('completed');
     expect(result.messages[3].content).toBe('Error executing boom: kaput\n\n[Analyze the error above and try a different approach.]');
@@ -202,7 +202,7 @@ describe('model-side tool failures are data', () => {
   it('failOnToolError stops at the first failing call with stop reason tool_error', async () => {
     const bad = defineTool({ name: 'bad', description: 'b', parameters: OBJ, execute: () => toolResult.error('Error: disk full') });
     const good = defineTool({ name: 'good', description: 'g', parameters: OBJ, execute: () => 'fine' });
-    const model = new FakeModel([toolsStep(call('good', {}, '1'), call('bad', {}, '2')), textStep('never')]);
+    const model = scripted([toolsStep(call('good', {}, '1'), call('bad', {}, '2')), textStep('never')]);
     const result = await new AgentRunner().run(spec(model, registryWith(bad, good), { failOnToolError: true }));
     expect(result.stopReason).toBe('tool_error');
     expect(result.finalContent).toBe('Error: disk full');
@@ -216,7 +216,7 @@ describe('guards', () => {
   it('a third identical web_fetch is blocked after two real executions (reference 101)', async () => {
     let fetches = 0;
     const webFetch = defineTool({ name: 'web_fetch', description: 'f', parameters: { type: 'object', properties: { url: { type: 'string' } } }, readOnly: true, execute: () => { fetches += 1; return 'page'; } });
-    const model = new FakeModel([
+    const model = scripted([
       toolsStep(call('web_fetch', { url: 'https://x.test/a' }, '1')),
       toolsStep(call('web_fetch', { url: 'https://X.test/a ' }, '2')),
       toolsStep(call('web_fetch', { url: 'https://x.test/a' }, '3')),
@@ -237,7 +237,7 @@ describe('guards', () => {
       execute: (a: { path: string }) => ({ ...toolResult.error(`Error: Path ${a.path} is outside allowed directory /ws`), violation: new WorkspaceViolation(a.path) }),
     });
     const exec = defineTool({ name: 'exec', description: 'e', parameters: { type: 'object', properties: { command: { type: 'string' } } }, execute: () => { throw new WorkspaceViolation('/etc/passwd'); } });
-    const model = new FakeModel([
+    const model = scripted([
       toolsStep(call('read_file', { path: '/etc/passwd' }, '1')),
       toolsStep(call('exec', { command: 'cat /etc/passwd' }, '2')),
       toolsStep(call('read_file', { path: '/etc/passwd' }, '3')),
@@ -253,7 +253,7 @@ describe('guards', () => {
 
   it('SSRF refusals get the non-bypassable note and the ssrf_violation detail (reference 102)', async () => {
     const webFetch = defineTool({ name: 'web_fetch', description: 'f', parameters: { type: 'object', properties: { url: { type: 'string' } } }, readOnly: true, execute: (a: { url: string }) => { throw new SsrfBlocked(a.url); } });
-    const model = new FakeModel([toolsStep(call('web_fetch', { url: 'http://127.0.0.1/' }, '1')), textStep('blocked')]);
+    const model = scripted([toolsStep(call('web_fetch', { url: 'http://127.0.0.1/' }, '1')), textStep('blocked')]);
     const result = await new AgentRunner().run(spec(model, registryWith(webFetch), { failOnToolError: true }));
     expect(result.stopReason).toBe('completed');
     const content = String(result.messages[3].content);
@@ -264,7 +264,7 @@ describe('guards', () => {
 
   it('text that merely mentions a "private address" is not classified as a violation', async () => {
     const tool = defineTool({ name: 'echo', description: 'e', parameters: OBJ, execute: () => toolResult.error('Error: private address book is locked') });
-    const model = new FakeModel([toolsStep(call('echo', {}, '1')), textStep('ok')]);
+    const model = scripted([toolsStep(call('echo', {}, '1')), textStep('ok')]);
     const result = await new AgentRunner().run(spec(model, registryWith(tool)));
     expect(result.toolEvents[0].detail).toBe('Error: private address book is locked');
   });
@@ -272,7 +272,7 @@ describe('guards', () => {
 
 describe('recovery paths', () => {
   it('an empty answer is retried once, then asked for without tools', async () => {
-    const model = new FakeModel([textStep(''), textStep('  '), textStep('final words')]);
+    const model = scripted([textStep(''), textStep('  '), textStep('final words')]);
     const result = await new AgentRunner().run(spec(model, registryWith()));
     expect(result.finalContent).toBe('final words');
     expect(model.requests).toHaveLength(3);
@@ -282,7 +282,7 @@ describe('recovery paths', () => {
   });
 
   it('blank after every recovery ends with empty_final_response', async () => {
-    const model = new FakeModel([textStep(''), textStep(''), textStep('')]);
+    const model = scripted([textStep(''), textStep(''), textStep('')]);
     const result = await new AgentRunner().run(spec(model, registryWith()));
     expect(result.stopReason).toBe('empty_final_response');
     expect(result.finalContent).toBe(EMPTY_FINAL_RESPONSE_MESSAGE);
@@ -290,7 +290,7 @@ describe('recovery paths', () => {
 
   it('a length cut-off asks for the continuation quoting the last 64 characters', async () => {
     const first = 'A'.repeat(100) + 'tail-end';
-    const model = new FakeModel([{ content: first, finishReason: 'length' }, textStep(' and the rest.')]);
+    const model = scripted([{ content: first, finishReason: 'length' }, textStep(' and the rest.')]);
     const result = await new AgentRunner().run(spec(model, registryWith()));
     expect(result.finalContent).toBe(`${first} and the rest.`);
     const prompt = String(result.messages[3].content);
@@ -299,7 +299,7 @@ describe('recovery paths', () => {
   });
 
   it('a model error appends the governor-stripped placeholder and reports the error', async () => {
-    const model = new FakeModel([{ content: 'rate limited', finishReason: 'error' }]);
+    const model = scripted([{ content: 'rate limited', finishReason: 'error' }]);
     const result = await new AgentRunner().run(spec(model, registryWith()));
     expect(result.stopReason).toBe('error');
     expect(result.finalContent).toBe('rate limited');
@@ -308,10 +308,10 @@ describe('recovery paths', () => {
 
   it('a provider failing mid-stream keeps the partial text flagged and the transcript legal', async () => {
     const tool = defineTool({ name: 't', description: 't', parameters: OBJ, execute: () => 'r' });
-    const model = new FakeModel([toolsStep(call('t', {}, '1')), { throwAfterDeltas: ['Half an ', 'answer'], error: new Error('connection reset') }]);
+    const model = scripted([toolsStep(call('t', {}, '1')), { content: 'Half an answer that never ends', deltas: ['Half an ', 'answer', ' that never ends'], cutAfter: 2 }]);
     const result = await new AgentRunner().run(spec(model, registryWith(tool)));
     expect(result.stopReason).toBe('error');
-    expect(result.finalContent).toBe('Error calling LLM: connection reset');
+    expect(result.finalContent).toMatch(/^Error calling LLM: .*cut/);
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: 'Half an answer', _interrupted: true });
     expect(legalityProblems(result.messages)).toEqual([]);
   });
@@ -331,7 +331,7 @@ describe('recovery paths', () => {
       governed.push(messages.length);
       return simpleGovern(messages, options);
     };
-    const model = new FakeModel([toolsStep(call('loop', {}, '1')), toolsStep(call('loop', {}, '2')), textStep('Summary: looped twice.')]);
+    const model = scripted([toolsStep(call('loop', {}, '1')), toolsStep(call('loop', {}, '2')), textStep('Summary: looped twice.')]);
     const result = await new AgentRunner().run(spec(model, registryWith(loop), { maxIterations: 2, govern }));
     expect(result.stopReason).toBe('max_iterations');
     expect(result.finalContent).toBe('Summary: looped twice.');
@@ -343,7 +343,7 @@ describe('recovery paths', () => {
 
   it('max iterations without finalisation uses the configured message', async () => {
     const loop = defineTool({ name: 'loop', description: 'l', parameters: OBJ, execute: () => 'again' });
-    const model = new FakeModel([toolsStep(call('loop', {}, '1'))]);
+    const model = scripted([toolsStep(call('loop', {}, '1'))]);
     const result = await new AgentRunner().run(spec(model, registryWith(loop), { maxIterations: 1, finalizeOnMaxIterations: false, maxIterationsMessage: 'Stopped after {max_iterations}.' }));
     expect(result.finalContent).toBe('Stopped after 1.');
     expect(model.requests).toHaveLength(1);
@@ -353,7 +353,7 @@ describe('recovery paths', () => {
 describe('abort', () => {
   it('abort mid-stream keeps the partial text flagged; the next run works on the transcript', async () => {
     const controller = new AbortController();
-    const model = new FakeModel([{ hangAfterDeltas: ['Partial ', 'thought'] }]);
+    const model = scripted([{ content: 'Partial thought and more', deltas: ['Partial ', 'thought', ' and more'] }], { deltaDelayMs: 2 });
     const events: RunnerEvent[] = [];
     const run = new AgentRunner().run(spec(model, registryWith(), {
       signal: controller.signal,
@@ -365,7 +365,7 @@ describe('abort', () => {
     const result = await run;
     expect(result.stopReason).toBe('aborted');
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: 'Partial thought', _interrupted: true });
-    const next = await new AgentRunner().run(spec(new FakeModel([textStep('fresh')]), registryWith(), { initialMessages: [...result.messages, { role: 'user', content: 'again' }] }));
+    const next = await new AgentRunner().run(spec(scripted([textStep('fresh')]), registryWith(), { initialMessages: [...result.messages, { role: 'user', content: 'again' }] }));
     expect(next.finalContent).toBe('fresh');
   });
 
@@ -373,7 +373,7 @@ describe('abort', () => {
     const controller = new AbortController();
     const hang = defineTool({ name: 'hang', description: 'h', parameters: OBJ, readOnly: true, execute: (_a, ctx) => new Promise(() => { void ctx; setTimeout(() => controller.abort(), 5); }) });
     const after = defineTool({ name: 'after', description: 'a', parameters: OBJ, execute: () => 'never' });
-    const model = new FakeModel([toolsStep(call('hang', {}, '1'), call('after', {}, '2'))]);
+    const model = scripted([toolsStep(call('hang', {}, '1'), call('after', {}, '2'))]);
     const result = await new AgentRunner().run(spec(model, registryWith(hang, after), { signal: controller.signal, concurrentTools: true }));
     expect(result.stopReason).toBe('aborted');
     const tools = result.messages.filter((m) => m.role === 'tool');
@@ -385,7 +385,7 @@ describe('abort', () => {
   it('an already aborted signal appends nothing', async () => {
     const controller = new AbortController();
     controller.abort();
-    const model = new FakeModel([textStep('never')]);
+    const model = scripted([textStep('never')]);
     const result = await new AgentRunner().run(spec(model, registryWith(), { signal: controller.signal }));
     expect(result.stopReason).toBe('aborted');
     expect(result.messages).toHaveLength(2);
@@ -398,7 +398,7 @@ describe('events and hooks', () => {
     const echo = defineTool({ name: 'echo', description: 'e', parameters: OBJ, execute: () => 'x' });
     const slow: string[] = [];
     const errors: unknown[] = [];
-    const model = new FakeModel([toolsStep(call('echo', {}, '1')), textStep('done')]);
+    const model = scripted([toolsStep(call('echo', {}, '1')), textStep('done')]);
     const result = await new AgentRunner().run(spec(model, registryWith(echo), {
       events: [
         async (e) => {
@@ -417,14 +417,14 @@ describe('events and hooks', () => {
     expect(types.at(-1)).toBe('turn_end');
     expect(types).toEqual([
       'turn_start', 'iteration_start', 'governance', 'model_start', 'model_end', 'tool_start', 'tool_end',
-      'iteration_start', 'governance', 'model_start', 'model_delta', 'model_delta', 'model_end', 'turn_end',
+      'iteration_start', 'governance', 'model_start', 'model_delta', 'model_end', 'turn_end',
     ]);
     expect(errors.length).toBe(slow.length);
   });
 
   it('the governance event carries the governor report', async () => {
     const events: RunnerEvent[] = [];
-    await new AgentRunner().run(spec(new FakeModel([textStep('x')]), registryWith(), { events: (e) => void events.push(e) }));
+    await new AgentRunner().run(spec(scripted([textStep('x')]), registryWith(), { events: (e) => void events.push(e) }));
     const gov = events.find((e) => e.type === 'governance');
     expect(gov).toMatchObject({ type: 'governance', report: { backfilled: [], dropped: [] }, transcriptCount: 2, requestCount: 2 });
   });
@@ -434,7 +434,7 @@ describe('events and hooks', () => {
     const rm = defineTool({ name: 'rm', description: 'r', parameters: OBJ, execute: () => { ran += 1; return 'removed'; } });
     const ls = defineTool({ name: 'ls', description: 'l', parameters: OBJ, execute: () => 'a b' });
     const events: RunnerEvent[] = [];
-    const model = new FakeModel([toolsStep(call('rm', {}, '1'), call('ls', {}, '2')), textStep('ok')]);
+    const model = scripted([toolsStep(call('rm', {}, '1'), call('ls', {}, '2')), textStep('ok')]);
     const result = await new AgentRunner().run(spec(model, registryWith(rm, ls), {
       events: (e) => void events.push(e),
       hooks: [
@@ -451,7 +451,7 @@ describe('events and hooks', () => {
 
   it('a critical hook that throws ends the run with a legal transcript', async () => {
     const echo = defineTool({ name: 'echo', description: 'e', parameters: OBJ, execute: () => 'x' });
-    const model = new FakeModel([toolsStep(call('echo', {}, '1'), call('echo', {}, '2')), textStep('never')]);
+    const model = scripted([toolsStep(call('echo', {}, '1'), call('echo', {}, '2')), textStep('never')]);
     const promise = new AgentRunner().run(spec(model, registryWith(echo), { hooks: { critical: true, afterTool: () => { throw new Error('audit failed'); } } }));
     const error = await promise.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
@@ -460,14 +460,14 @@ describe('events and hooks', () => {
   });
 
   it('finalizeContent hooks form a pipeline', async () => {
-    const model = new FakeModel([textStep('hello')]);
+    const model = scripted([textStep('hello')]);
     const result = await new AgentRunner().run(spec(model, registryWith(), { hooks: [{ finalizeContent: (c) => c.toUpperCase() }, { finalizeContent: (c) => `${c}!` }] }));
     expect(result.finalContent).toBe('HELLO!');
   });
 
   it('injections are appended as new user rows and the turn continues', async () => {
     const pending: Message[][] = [[{ role: 'user', content: 'also this' }]];
-    const model = new FakeModel([textStep('first'), textStep('second')]);
+    const model = scripted([textStep('first'), textStep('second')]);
     const result = await new AgentRunner().run(spec(model, registryWith(), { injections: () => pending.shift() ?? [] }));
     expect(result.hadInjections).toBe(true);
     expect(result.messages.slice(2).map((m) => [m.role, m.content])).toEqual([
@@ -479,7 +479,7 @@ describe('events and hooks', () => {
   });
 
   it('think tags are split out of the content into reasoning_content', async () => {
-    const model = new FakeModel([textStep('<think>pondering</think>The answer.')]);
+    const model = scripted([textStep('<think>pondering</think>The answer.')]);
     const result = await new AgentRunner().run(spec(model, registryWith()));
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: 'The answer.', reasoning_content: 'pondering' });
   });

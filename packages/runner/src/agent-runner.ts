@@ -7,7 +7,9 @@ import { EventDispatcher } from './event-dispatcher.js';
 import { repeatedExternalLookupError } from './external-lookup.js';
 import { planToolBatches } from './plan-tool-batches.js';
 import type { RunnerHooks, ToolOverride } from './runner-hooks.js';
-import type { GovernFn, RunnerToolContext, RunnerToolRegistry } from './runner-ports.js';
+import type { GovernFn, RunnerGovernOptions, RunnerToolContext, RunnerToolRegistry } from './runner-ports.js';
+import { govern } from '@nanobot/governor';
+import type { GovernOptions } from '@nanobot/governor';
 import type { AccumulatedUsage, EventSink, ModelRequestPurpose, RunnerEvent, StopReason, ToolEvent, ToolEventStatus } from './runner-events.js';
 import {
   DEFAULT_ERROR_MESSAGE,
@@ -42,14 +44,19 @@ export interface CheckpointPayload {
   pendingToolCalls: ToolCall[];
 }
 
-/** Inputs of one run. Only `initialMessages`, `provider`, `tools` and `govern` are required. */
+/** Inputs of one run. Only `initialMessages`, `provider` and `tools` are required. */
 export interface AgentRunSpec {
   /** The request so far (system prompt, history, the new user message). Never mutated. */
   initialMessages: readonly Message[];
   provider: LLMProvider;
   tools: RunnerToolRegistry;
-  /** Builds the model copy before every request (`govern` from @nanobot/governor). */
-  govern: GovernFn;
+  /**
+   * Builds the model copy before every request. Default: `govern` from @nanobot/governor with
+   * the run's budget options plus `governOptions`.
+   */
+  govern?: GovernFn;
+  /** Extra options for the default governor (artifact store for offload, token counter, …). */
+  governOptions?: Omit<GovernOptions, keyof RunnerGovernOptions>;
   model?: string;
   temperature?: number;
   maxTokens?: number;
@@ -468,7 +475,7 @@ export class AgentRunner {
 
   #govern(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number): readonly Message[] {
     const { spec } = state;
-    const result = spec.govern(messages, {
+    const options: RunnerGovernOptions = {
       contextWindowTokens: spec.contextWindowTokens,
       maxOutputTokens: spec.maxTokens,
       contextBlockLimit: spec.contextBlockLimit,
@@ -477,7 +484,8 @@ export class AgentRunner {
       compactedToolCallIds: state.compactedToolCallIds,
       tools,
       sessionKey: spec.sessionKey,
-    });
+    };
+    const result = spec.govern ? spec.govern(messages, options) : govern(messages, { ...spec.governOptions, ...options });
     state.emit({
       ...state.base(),
       type: 'governance',
@@ -573,8 +581,10 @@ export class AgentRunner {
 
   #dropMalformed(response: LLMResponse): { response: LLMResponse; allMalformed: boolean } {
     const valid = response.toolCalls.filter((c) => typeof c.name === 'string' && c.name.length > 0);
-    if (valid.length === response.toolCalls.length) return { response, allMalformed: false };
-    const allMalformed = valid.length === 0 && (response.finishReason === 'tool_calls' || response.finishReason === 'function_call');
+    const wantedTools = response.finishReason === 'tool_calls' || response.finishReason === 'function_call';
+    // Providers already drop nameless calls; a tool_calls finish with none left means the same.
+    if (valid.length === response.toolCalls.length && !(valid.length === 0 && wantedTools)) return { response, allMalformed: false };
+    const allMalformed = valid.length === 0 && wantedTools;
     const finishReason = valid.length === 0 && (response.finishReason === 'tool_calls' || response.finishReason === 'function_call') ? 'stop' : response.finishReason;
     return { response: { ...response, toolCalls: valid, finishReason, providerState: undefined }, allMalformed };
   }

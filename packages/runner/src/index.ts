@@ -66,3 +66,6 @@ export {
   subagentResultText,
 } from './subagent-manager.js';
 export type { SubagentManagerOptions, SubagentRequest, SubagentOutcome } from './subagent-manager.js';
+export type { TurnOutcome } from './agent-loop.js';
+export { createAgent, defaultSessionsDir } from './create-agent.js';
+export type { Agent, AskOptions, CreateAgentOptions } from './create-agent.js';

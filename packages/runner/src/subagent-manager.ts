@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LLMProvider, Message } from '@nanobot/schema';
 import { AgentRunner } from './agent-runner.js';
-import type { AgentRunResult } from './agent-runner.js';
+import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
 import type { MessageBus } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
 import type { GovernFn, RunnerToolRegistry } from './runner-ports.js';
@@ -37,7 +37,10 @@ export interface SubagentManagerOptions {
   provider: LLMProvider;
   /** The subagent's tools: scope `subagent` (no `message`, no `spawn`). */
   tools: RunnerToolRegistry;
-  govern: GovernFn;
+  /** Default: `govern` from @nanobot/governor. */
+  govern?: GovernFn;
+  /** Extra options for the default governor (artifact store, token counter, …). */
+  governOptions?: AgentRunSpec['governOptions'];
   runner?: AgentRunner;
   model?: string;
   maxIterations?: number;
@@ -196,7 +199,8 @@ export class SubagentManager {
         initialMessages: messages,
         provider: options.provider,
         tools: options.tools,
-        govern: options.govern,
+        ...(options.govern ? { govern: options.govern } : {}),
+        ...(options.governOptions ? { governOptions: options.governOptions } : {}),
         sessionKey: `subagent:${id}`,
         signal,
         failOnToolError: options.failOnToolError ?? true,

@@ -1,4 +1,6 @@
 import type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, ToolCallRequest } from '@nanobot/schema';
+import { ScriptedProvider } from '@nanobot/providers/testing';
+import type { ScriptedProviderOptions, ScriptedReply } from '@nanobot/providers/testing';
 
 /** One scripted step: a response, a function of the request, or a failure. */
 export type FakeStep =
@@ -12,7 +14,7 @@ export function call(name: string, args: unknown = {}, id?: string): ToolCallReq
   return { id: id ?? `call_${name}_${Math.random().toString(36).slice(2, 8)}`, name, arguments: args };
 }
 
-/** A response asking for tools. */
+/** A response asking for tools (usable by FakeModel and, through `scripted`, ScriptedProvider). */
 export function toolsStep(...calls: ToolCallRequest[]): Partial<LLMResponse> {
   return { content: '', toolCalls: calls, finishReason: 'tool_calls' };
 }
@@ -20,6 +22,22 @@ export function toolsStep(...calls: ToolCallRequest[]): Partial<LLMResponse> {
 /** A plain answer. */
 export function textStep(text: string): Partial<LLMResponse> {
   return { content: text, toolCalls: [], finishReason: 'stop' };
+}
+
+/** Steps in the FakeModel shape → a ScriptedProvider from @nanobot/providers/testing. */
+export function scripted(steps: (Partial<LLMResponse> | ScriptedReply)[], options: ScriptedProviderOptions = {}): ScriptedProvider {
+  return new ScriptedProvider(
+    steps.map((step): ScriptedReply => {
+      if (!('toolCalls' in step) || step.toolCalls === undefined) return step as ScriptedReply;
+      const calls = (step.toolCalls as ToolCallRequest[]).map((c) => ({
+        id: c.id,
+        name: c.name,
+        arguments: typeof c.arguments === 'string' ? c.arguments : (JSON.parse(JSON.stringify(c.arguments ?? {})) as Record<string, unknown>),
+      }));
+      return { ...(step as ScriptedReply), toolCalls: calls } as ScriptedReply;
+    }),
+    options,
+  );
 }
 
 function complete(partial: Partial<LLMResponse>): LLMResponse {

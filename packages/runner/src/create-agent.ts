@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { LLMProvider } from '@nanobot/schema';
+import { ContextBuilder } from '@nanobot/context-builder';
+import { ToolRegistry } from '@nanobot/registry';
+import { JsonlSessionStore } from '@nanobot/session';
+import type { SessionStore } from '@nanobot/session';
+import type { Tool } from '@nanobot/tools-core';
+import { createBuiltinTools } from '@nanobot/tools';
+import type { BuiltinToolsOptions } from '@nanobot/tools';
+import { AgentLoop } from './agent-loop.js';
+import type { AgentLoopOptions, LoopContextBuilder, TurnOutcome } from './agent-loop.js';
+import { AgentRunner } from './agent-runner.js';
+import type { AgentRunSpec } from './agent-runner.js';
+import { MessageBus } from './message-bus.js';
+import type { EventSink } from './runner-events.js';
+import type { RunnerHooks } from './runner-hooks.js';
+import { SubagentManager } from './subagent-manager.js';
+
+/** Options of {@link createAgent}. Only `workspace` and `provider` are required. */
+export interface CreateAgentOptions {
+  /** Directory the agent works in; file tools are confined to it unless `restrictToWorkspace` is false. */
+  workspace: string;
+  /** The model (any `LLMProvider`: OpenAI-compatible, Anthropic, Fallback, Scripted). */
+  provider: LLMProvider;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  /** The model's context window; enables the governor's compaction and snipping. */
+  contextWindowTokens?: number;
+  /** Iterations per turn (default 200). */
+  maxIterations?: number;
+  maxToolResultChars?: number;
+  /** Where sessions are stored (default `~/.nanobot/sessions/<hash of the workspace path>`). */
+  sessionsDir?: string;
+  /** A ready session store (wins over `sessionsDir`). */
+  sessions?: SessionStore;
+  /** Confine file tools and exec to the workspace (default true). */
+  restrictToWorkspace?: boolean;
+  /** exec options, or false to leave exec out. */
+  exec?: BuiltinToolsOptions['exec'];
+  /** web_fetch / web_search options, or false to leave them out (default: on, no search backend). */
+  web?: BuiltinToolsOptions['web'];
+  /** More tools for the main agent (and for subagents when their scopes include `subagent`). */
+  extraTools?: readonly Tool<any>[];
+  /** Builds the system prompt; default a `ContextBuilder` on the workspace; false for a plain prompt. */
+  contextBuilder?: LoopContextBuilder | false;
+  /** System prompt used when `contextBuilder` is false. */
+  systemPrompt?: string;
+  /** Subagent settings, or false to leave the `spawn` tool out. */
+  subagents?: false | { maxConcurrentPerSession?: number; maxIterations?: number };
+  /** Sessions running turns at once (default 3). */
+  maxConcurrentSessions?: number;
+  /** Runner events of every session and subagent. */
+  events?: EventSink | readonly EventSink[];
+  hooks?: RunnerHooks | readonly RunnerHooks[];
+  /** Extra governor options (e.g. `artifactStore` for offloading huge tool results). */
+  governOptions?: AgentRunSpec['governOptions'];
+  /** COMPACT stage (e.g. a Consolidator). */
+  compact?: AgentLoopOptions['compact'];
+  onError?: AgentLoopOptions['onError'];
+}
+
+/** Options of {@link Agent.ask}. */
+export interface AskOptions {
+  channel?: string;
+  chatId?: string;
+  senderId?: string;
+  /** Routes to this session instead of `<channel>:<chatId>`. */
+  sessionKey?: string;
+  media?: string[];
+}
+
+/** A wired agent: one loop, its bus, registries, sessions and subagents. */
+export interface Agent {
+  readonly bus: MessageBus;
+  readonly loop: AgentLoop;
+  readonly runner: AgentRunner;
+  /** Tools of the main agent (scope `core`, plus `message` and `spawn`). */
+  readonly tools: ToolRegistry;
+  /** Tools of subagents (scope `subagent`: no `message`, no `spawn`). */
+  readonly subagentTools: ToolRegistry;
+  readonly subagents: SubagentManager | null;
+  readonly sessions: SessionStore;
+  /** Sends one message and resolves when its turn has ended (reply included). */
+  ask(text: string, options?: AskOptions): Promise<TurnOutcome>;
+  /** Starts consuming `bus` (for channel adapters that publish inbound messages themselves). */
+  start(): void;
+  /** Stops the loop and cancels subagents; waits for every turn to save. */
+  stop(): Promise<void>;
+}
+
+/** The default sessions directory for a workspace: outside it, keyed by its absolute path. */
+export function defaultSessionsDir(workspace: string): string {
+  const id = createHash('sha256').update(resolve(workspace)).digest('hex').slice(0, 32);
+  return join(homedir(), '.nanobot', 'sessions', id);
+}
+
+/**
+ * Wires a complete agent for a workspace: a `ToolRegistry` with the built-in tools (and the
+ * `message` tool delivering through the bus, the `spawn` tool backed by a `SubagentManager`),
+ * a subagent registry with the `subagent` scope, a `JsonlSessionStore`, a `ContextBuilder`,
+ * the governor and an `AgentLoop` over a fresh `MessageBus`. Nothing starts until `ask` or
+ * `start` is called. Throws a `ConfigurationError` (from the parts) for an unusable setup, e.g.
+ * a sessions directory inside the workspace.
+ */
+export function createAgent(options: CreateAgentOptions): Agent {
+  const workspace = resolve(options.workspace);
+  const bus = new MessageBus();
+  const runner = new AgentRunner();
+  const sessions = options.sessions ?? new JsonlSessionStore({ dir: options.sessionsDir ?? defaultSessionsDir(workspace), workspace });
+  const tools = new ToolRegistry();
+  const subagentTools = new ToolRegistry();
+  const shared: BuiltinToolsOptions = {
+    workspace,
+    restrictToWorkspace: options.restrictToWorkspace ?? true,
+    ...(options.exec !== undefined ? { exec: options.exec } : {}),
+    ...(options.web !== undefined ? { web: options.web } : {}),
+  };
+  for (const tool of [...createBuiltinTools(shared), ...(options.extraTools ?? [])]) {
+    if ((tool.scopes ?? ['core']).includes('subagent')) subagentTools.register(tool);
+  }
+  const subagents =
+    options.subagents === false
+      ? null
+      : new SubagentManager({
+          bus,
+          provider: options.provider,
+          tools: subagentTools,
+          runner,
+          ...(options.model !== undefined ? { model: options.model } : {}),
+          ...(options.subagents?.maxIterations ?? options.maxIterations ? { maxIterations: options.subagents?.maxIterations ?? options.maxIterations } : {}),
+          ...(options.subagents?.maxConcurrentPerSession !== undefined ? { maxConcurrentPerSession: options.subagents.maxConcurrentPerSession } : {}),
+          ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
+          ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
+          ...(options.governOptions ? { governOptions: options.governOptions } : {}),
+          ...(options.events !== undefined ? { events: options.events } : {}),
+        });
+  const contextBuilder = options.contextBuilder === false ? undefined : (options.contextBuilder ?? new ContextBuilder({ workspace }));
+  const loop = new AgentLoop({
+    bus,
+    provider: options.provider,
+    tools,
+    sessions,
+    runner,
+    workspace,
+    ...(contextBuilder ? { contextBuilder } : { systemPrompt: options.systemPrompt ?? 'You are nanobot, a helpful assistant.' }),
+    ...(subagents ? { subagents } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+    ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
+    ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
+    ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
+    ...(options.maxConcurrentSessions !== undefined ? { maxConcurrentSessions: options.maxConcurrentSessions } : {}),
+    ...(options.events !== undefined ? { events: options.events } : {}),
+    ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+    ...(options.governOptions ? { governOptions: options.governOptions } : {}),
+    ...(options.compact ? { compact: options.compact } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  const core = createBuiltinTools({ ...shared, messageSender: loop.messageSender, ...(subagents ? { subagentSpawner: subagents } : {}) });
+  for (const tool of [...core, ...(options.extraTools ?? [])]) {
+    if ((tool.scopes ?? ['core']).includes('core')) tools.register(tool);
+  }
+  return {
+    bus,
+    loop,
+    runner,
+    tools,
+    subagentTools,
+    subagents,
+    sessions,
+    ask(text, ask = {}) {
+      const channel = ask.channel ?? 'cli';
+      return loop.submit({
+        channel,
+        chatId: ask.chatId ?? 'direct',
+        senderId: ask.senderId ?? 'user',
+        content: text,
+        ...(ask.sessionKey !== undefined ? { sessionKeyOverride: ask.sessionKey } : {}),
+        ...(ask.media !== undefined ? { media: ask.media } : {}),
+      });
+    },
+    start() {
+      loop.start();
+    },
+    async stop() {
+      await subagents?.shutdown();
+      await loop.stop();
+    },
+  };
+}

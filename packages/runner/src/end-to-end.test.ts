@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkLegality } from '@nanobot/governor';
+import { ScriptedProvider } from '@nanobot/providers/testing';
+import { JsonlSessionStore } from '@nanobot/session';
+import { createAgent } from './create-agent.js';
+import type { RunnerEvent } from './runner-events.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('end to end with the built-in tools', () => {
+  it('reads, edits, runs a command and answers; the persisted session reloads legal', async () => {
+    const workspace = temp('runner-ws-');
+    const sessionsDir = temp('runner-sessions-');
+    writeFileSync(join(workspace, 'notes.txt'), 'status: TODO\n');
+    const provider = new ScriptedProvider([
+      { content: 'Reading the notes.', toolCalls: [{ id: 'r1', name: 'read_file', arguments: { path: 'notes.txt' } }] },
+      (request) => {
+        const read = request.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'r1');
+        expect(String(read?.content)).toContain('status: TODO');
+        return { toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { path: 'notes.txt', old_text: 'TODO', new_text: 'DONE' } }] };
+      },
+      { toolCalls: [{ id: 'x1', name: 'exec', arguments: { command: 'cat notes.txt' } }] },
+      (request) => {
+        const out = String(request.messages.find((m) => m.tool_call_id === 'x1')?.content);
+        expect(out).toContain('status: DONE');
+        return { content: 'The notes now say DONE.' };
+      },
+    ]);
+    const events: RunnerEvent[] = [];
+    const agent = createAgent({ workspace, provider, sessionsDir, web: false, events: (e) => void events.push(e) });
+    expect(agent.tools.names().sort()).toEqual(['edit_file', 'exec', 'find_files', 'grep', 'list_dir', 'message', 'read_file', 'spawn', 'write_file']);
+    expect(agent.subagentTools.has('message') || agent.subagentTools.has('spawn')).toBe(false);
+    const outcome = await agent.ask('Mark the notes as done and show me.');
+    await agent.stop();
+    expect(outcome.reply?.content).toBe('The notes now say DONE.');
+    expect(outcome.result?.toolsUsed).toEqual(['read_file', 'edit_file', 'exec']);
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('status: DONE\n');
+    expect(provider.remaining).toBe(0);
+    expect(events.filter((e) => e.type === 'governance')).toHaveLength(4);
+    // A fresh store on the same directory: what a restarted process sees.
+    const { session, warnings } = await new JsonlSessionStore({ dir: sessionsDir }).load('cli:direct');
+    expect(warnings).toEqual([]);
+    expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(checkLegality(session.messages)).toEqual([]);
+    const system = provider.requests[0].messages[0];
+    expect(system.role).toBe('system');
+  });
+
+  it('a historical call without a result is backfilled in the request; the session keeps only old + new (reference test 10)', async () => {
+    const workspace = temp('runner-ws-');
+    const sessionsDir = temp('runner-sessions-');
+    const store = new JsonlSessionStore({ dir: sessionsDir });
+    const { session } = await store.load('cli:direct');
+    session.messages.push(
+      { role: 'user', content: 'earlier' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'old', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'old', name: 'read_file', content: 'r' },
+      { role: 'assistant', content: 'earlier answer' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'lost', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+      { role: 'assistant', content: 'after a crash' },
+    );
+    await store.save(session);
+    const before = session.messages.length;
+    const provider = new ScriptedProvider([
+      (request) => {
+        const backfill = request.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'lost');
+        expect(backfill).toBeDefined();
+        return 'new answer';
+      },
+    ]);
+    const agent = createAgent({ workspace, provider, sessionsDir, web: false, exec: false, contextBuilder: false });
+    await agent.ask('new question');
+    await agent.stop();
+    const reloaded = (await new JsonlSessionStore({ dir: sessionsDir }).load('cli:direct')).session.messages;
+    expect(reloaded.slice(before).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'new question'],
+      ['assistant', 'new answer'],
+    ]);
+  });
+});
