@@ -436,6 +436,17 @@ describe('McpToolSource over stdio', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
+  it('skips and reports a tool whose schema cannot be compiled; the rest register', async () => {
+    const { source, registry, events } = makeSource({ servers: { fx: stdioFixture({ FIXTURE_BAD_SCHEMA: '1' }) } });
+    await source.start();
+    expect(registry.has('mcp_fx_broken')).toBe(false);
+    expect(registry.has('mcp_fx_echo')).toBe(true);
+    const skipped = events.filter((e) => e.type === 'tool-skipped');
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]).toMatchObject({ name: 'mcp_fx_broken', dropped: { server: 'fx', tool: 'broken' } });
+    expect((skipped[0] as { reason: string }).reason).toContain('#/$defs/missing');
+  });
+
   it('works without a registry', async () => {
     const source = new McpToolSource({ servers: { fx: stdioFixture() } });
     cleanups.push(() => source.close());
