@@ -27,7 +27,19 @@ export {
 export { countTokens, tokenizerLoaded } from './tokenizer.js';
 export { pythonJsonDumps, pythonJsonString, pythonNumber } from './python-json.js';
 export type { PythonJsonDumpsOptions } from './python-json.js';
-export { codePointLength, truncateText } from './truncate-text.js';
+export {
+  codePointLength,
+  sliceCodePoints,
+  truncateText,
+  truncateTextToTokens,
+  TRUNCATION_SUFFIX,
+} from './truncate-text.js';
+export { stringifyTextBlocks } from './stringify-text-blocks.js';
+export { safeFilename } from './safe-filename.js';
+export { sanitizeSurrogates, hasLoneSurrogate } from './sanitize-surrogates.js';
+export { stripThink, extractThink, stripReasoningTags } from './strip-think.js';
+export { splitMessage } from './split-message.js';
+export { parseMessage, parseMessages } from './parse-message.js';
 export { validateJsonSchemaValue } from './validate-json-schema-value.js';
 export { castParams, castJsonSchemaValue, pythonInt, pythonFloat } from './cast-params.js';
 export { validateParams, assertToolParametersSchema } from './validate-params.js';
