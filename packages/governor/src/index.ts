@@ -17,7 +17,7 @@ export { snipHistory } from './snip-history.js';
 export type { SnipHistoryOptions, SnipHistoryResult } from './snip-history.js';
 export { inputBudget } from './input-budget.js';
 export type { InputBudgetOptions } from './input-budget.js';
-export { normalizeToolResult, normalizeToolResultDetailed, renderPersistedReference } from './normalize-tool-result.js';
+export { maybePersistToolResult, normalizeToolResult, normalizeToolResultDetailed, renderPersistedReference } from './normalize-tool-result.js';
 export type { NormalizeToolResultOptions, NormalizedToolResult } from './normalize-tool-result.js';
 export { ensureNonemptyToolResult } from './ensure-nonempty-tool-result.js';
 export { safeFilename } from './artifact-store.js';
@@ -28,4 +28,22 @@ export { MemoryArtifactStore } from './memory-artifact-store.js';
 export { enforceRoleAlternation, CONVERSATION_CONTINUED } from './enforce-role-alternation.js';
 export type { RoleAlternationOptions } from './enforce-role-alternation.js';
 export { findLegalMessageStart } from './find-legal-message-start.js';
-export * as constants from './constants.js';
+export {
+  BACKFILL_CONTENT,
+  COMPACTABLE_TOOLS,
+  DEFAULT_MAX_TOOL_RESULT_CHARS,
+  INFLIGHT_COMPACT_TARGET_RATIO,
+  MICROCOMPACT_KEEP_RECENT,
+  MICROCOMPACT_MIN_CHARS,
+  PLACEHOLDER_TEXTS,
+  SNIP_SAFETY_BUFFER,
+  TOOL_RESULT_MAX_BUCKETS,
+  TOOL_RESULT_OFFLOAD_EXEMPT_TOOLS,
+  TOOL_RESULT_PREVIEW_CHARS,
+  TOOL_RESULT_RETENTION_SECONDS,
+  TOOL_RESULTS_DIR,
+  compactionMessage,
+  emptyResultMessage,
+} from './constants.js';
+export { checkLegality } from './check-legality.js';
+export type { CheckLegalityOptions, LegalityRule, LegalityViolation } from './check-legality.js';

@@ -58,6 +58,32 @@ function offloadable(content: unknown): { text: string; body: string; extension:
   return { text, body: JSON.stringify(content, null, 2), extension: 'json' };
 }
 
+function persistDetailed(
+  content: unknown,
+  options: NormalizeToolResultOptions & { toolCallId: string },
+): { content: string; location: string; originalChars: number } | null {
+  const store = options.artifactStore;
+  const max = options.maxToolResultChars;
+  if (!store || !(max > 0)) return null;
+  const src = offloadable(content);
+  if (src === null) return null;
+  const size = codePointLength(src.text);
+  if (size <= max) return null;
+  const location = store.persist({ sessionKey: options.sessionKey ?? null, toolCallId: options.toolCallId, body: src.body, extension: src.extension });
+  return { content: renderPersistedReference(location, src.text), location, originalChars: size };
+}
+
+/**
+ * Reference `maybe_persist_tool_result`: a text (or all-text-block list) result longer than
+ * `maxToolResultChars` is saved through the store and replaced by the persisted-output
+ * reference; anything else (no store, limit `<= 0`, short, images, other values) is returned
+ * unchanged. Throws what the store throws.
+ */
+export function maybePersistToolResult(content: unknown, options: NormalizeToolResultOptions & { toolCallId: string }): unknown {
+  const persisted = persistDetailed(content, options);
+  return persisted === null ? content : persisted.content;
+}
+
 /**
  * {@link normalizeToolResult} that also says what it did. Never throws for a failing store: the
  * error is returned in `offloadError` and the result stays inline.
@@ -71,19 +97,15 @@ export function normalizeToolResultDetailed(toolCallId: string, toolName: string
   // An already-offloaded reference is left alone, so normalising twice changes nothing.
   if (typeof nonEmpty === 'string' && nonEmpty.startsWith(PERSISTED_HEADER)) return info;
   let content = nonEmpty;
-  const store = options.artifactStore;
-  if (store && max > 0) {
-    const src = offloadable(nonEmpty);
-    if (src !== null && codePointLength(src.text) > max) {
-      try {
-        const location = store.persist({ sessionKey: options.sessionKey ?? null, toolCallId, body: src.body, extension: src.extension });
-        content = renderPersistedReference(location, src.text);
-        info.offloadedTo = location;
-        info.originalChars = codePointLength(src.text);
-      } catch (error) {
-        info.offloadError = error instanceof Error ? error.message : String(error);
-      }
+  try {
+    const persisted = persistDetailed(nonEmpty, { ...options, toolCallId });
+    if (persisted !== null) {
+      content = persisted.content;
+      info.offloadedTo = persisted.location;
+      info.originalChars = persisted.originalChars;
     }
+  } catch (error) {
+    info.offloadError = error instanceof Error ? error.message : String(error);
   }
   if (typeof content === 'string' && max > 0 && codePointLength(content) > max) {
     info.originalChars ??= codePointLength(content);
