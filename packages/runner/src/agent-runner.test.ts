@@ -82,6 +82,22 @@ describe('AgentRunner basics', () => {
     expect(legalityProblems(result.messages)).toEqual([]);
   });
 
+  it('a tool-call id reused by the model in a later turn is stored under a fresh id', async () => {
+    const echo = defineTool({ name: 'echo', description: 'e', parameters: OBJ, execute: () => 'x' });
+    const history: Message[] = deepFreeze([
+      { role: 'user', content: 'before' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'echo', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'call_0', name: 'echo', content: 'x' },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'again' },
+    ]);
+    const model = scripted([toolsStep(call('echo', {}, 'call_0'), call('echo', {}, 'call_0')), textStep('done')]);
+    const result = await new AgentRunner().run(spec(model, registryWith(echo), { initialMessages: history }));
+    const ids = result.messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
+    expect(new Set(ids).size).toBe(3);
+    expect(legalityProblems(result.messages)).toEqual([]);
+  });
+
   it('an empty tool result reads "(<name> completed with no output)"', async () => {
     const quiet = defineTool({ name: 'quiet', description: 'q', parameters: OBJ, execute: () => undefined });
     const model = scripted([toolsStep(call('quiet', {}, 'c1')), textStep('ok')]);

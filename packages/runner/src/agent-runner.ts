@@ -195,6 +195,8 @@ class RunState {
   readonly lengthSegments: string[] = [];
   emptyRetries = 0;
   injectionCycles = 0;
+  /** Tool-call ids present in the transcript (built on first use). */
+  usedCallIds: Set<string> | null = null;
   hadInjections = false;
   iteration = 0;
   finalContent: string | null = null;
@@ -314,7 +316,8 @@ export class AgentRunner {
 
       // Tool path.
       if (response.toolCalls.length > 0 && EXECUTABLE_FINISH.has(response.finishReason)) {
-        const calls = response.toolCalls.map(toOpenAIToolCall);
+        const requests = this.#uniqueIds(state, response.toolCalls);
+        const calls = requests.map(toOpenAIToolCall);
         const assistant = buildAssistantMessage({
           content: rawClean,
           toolCalls: calls,
@@ -323,7 +326,7 @@ export class AgentRunner {
         });
         state.append(assistant);
         await this.#checkpoint(state, { phase: 'awaiting_tools', iteration, model: this.#model(spec), assistantMessage: assistant, completedToolResults: [], pendingToolCalls: calls });
-        const { results, fatal, abortedDuring, thrown } = await this.#runTools(state, response.toolCalls, calls, iteration);
+        const { results, fatal, abortedDuring, thrown } = await this.#runTools(state, requests, calls, iteration);
         for (const message of results) state.append(message);
         if (thrown !== null) throw thrown;
         if (abortedDuring) return this.#finishAborted(state, '');
@@ -441,6 +444,25 @@ export class AgentRunner {
     const finalText = state.lengthSegments.length > 0 ? `${state.lengthSegments.join('').trimEnd()}\n\n${text.trimStart()}` : text;
     state.finalContent = finalText;
     state.append({ role: 'assistant', content: text });
+  }
+
+  /**
+   * Call ids must be unique in the whole transcript, or a replay pairs results with the wrong
+   * call. Some models and gateways reuse ids across turns (`call_0` every time): such calls get
+   * a fresh id before they are stored. The provider's objects are not modified.
+   */
+  #uniqueIds(state: RunState, requests: readonly ToolCallRequest[]): ToolCallRequest[] {
+    if (state.usedCallIds === null) {
+      state.usedCallIds = new Set();
+      for (const message of state.transcript) for (const c of message.tool_calls ?? []) state.usedCallIds.add(c.id);
+    }
+    const used = state.usedCallIds;
+    return requests.map((request) => {
+      let id = request.id;
+      while (typeof id !== 'string' || id === '' || used.has(id)) id = `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+      used.add(id);
+      return id === request.id ? request : { ...request, id };
+    });
   }
 
   #finishAborted(state: RunState, partial: string): void {
