@@ -57,7 +57,6 @@ const PREPARE_SKIPPED: Record<string, string> = {
   read_file__05: 'float_int_ambiguity: JSON.parse gives 3 for 3.0, which is a valid integer in JS',
   web_search__17: 'float_int_ambiguity: 2.0 parses to the integer 2 in JS',
   configure__39: 'float_int_ambiguity: 2.0 parses to the integer 2 in JS',
-  read_file__21: 'float_int_ambiguity: 1e+20 is the integer 100000000000000000000 in JS, so str() spelling differs',
 };
 
 function buildRegistry(specs: { name: string; parameters: unknown; description?: string }[]): ToolRegistry {

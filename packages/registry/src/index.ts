@@ -20,7 +20,6 @@ export {
 export { suggestToolName, toolLookupKey } from './suggest-tool-name.js';
 export { coerceToolArguments } from './coerce-tool-arguments.js';
 export type { CoercedArguments, ArgumentRepairOptions } from './coerce-tool-arguments.js';
-export { pythonTypeName } from './python-repr.js';
 export { ToolLoader, PLUGIN_MANIFEST_FIELD } from './tool-loader.js';
 export type { ToolLoaderOptions, LoadOptions, LoadReport, ToolModule } from './tool-loader.js';
 export { withLegacyErrorPrefix } from './legacy-error-prefix.js';

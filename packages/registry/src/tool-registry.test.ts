@@ -575,3 +575,18 @@ describe('tool context is passed, never shared (architecture invariant 3)', () =
     }).toThrow(TypeError);
   });
 });
+
+describe('executePrepared', () => {
+  it('runs a prepared call without preparing again; a failed preparation is returned as its error', async () => {
+    const calls: unknown[] = [];
+    const registry = new ToolRegistry();
+    registry.register(readFileTool(calls));
+    const prepared = registry.prepareCall('read_file', '{"path":"p"}');
+    const execution = await registry.executePrepared(prepared, createToolContext(), { toolCallId: 'c' });
+    expect(execution.result.content).toBe('content of p');
+    expect(calls).toEqual([{ path: 'p' }]);
+    const bad = await registry.executePrepared(registry.prepareCall('nope', {}));
+    expect(bad.status).toBe('not_found');
+    expect(bad.result.content).toBe(`Error: Tool 'nope' not found. Available: read_file${TOOL_ERROR_HINT}`);
+  });
+});

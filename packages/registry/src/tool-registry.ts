@@ -1,4 +1,4 @@
-import { ConfigurationError, type ToolDefinition } from '@nanobot/schema';
+import { ConfigurationError, pythonStr, pythonTypeName, type ToolDefinition } from '@nanobot/schema';
 import {
   createToolContext,
   isTool,
@@ -13,7 +13,6 @@ import {
 } from '@nanobot/tools-core';
 import { coerceToolArguments } from './coerce-tool-arguments.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { pythonStr, pythonTypeName } from './python-repr.js';
 import { suggestToolName } from './suggest-tool-name.js';
 import {
   TOOL_ERROR_HINT,
@@ -289,7 +288,23 @@ export class ToolRegistry {
     options: ExecuteOptions = {},
   ): Promise<ToolExecution> {
     const started = performance.now();
-    const prepared = this.prepareCall(name, rawArgs);
+    return this.#run(this.prepareCall(name, rawArgs), ctx, options, started);
+  }
+
+  /**
+   * Runs a call already prepared with {@link prepareCall} (so a runner that prepares a batch to
+   * decide what may run concurrently does not prepare twice). Same guarantees as `execute`; a
+   * failed preparation resolves to its error result without running anything.
+   */
+  async executePrepared(
+    prepared: PreparedCall,
+    ctx: ToolContext = createToolContext(),
+    options: ExecuteOptions = {},
+  ): Promise<ToolExecution> {
+    return this.#run(prepared, ctx, options, performance.now());
+  }
+
+  async #run(prepared: PreparedCall, ctx: ToolContext, options: ExecuteOptions, started: number): Promise<ToolExecution> {
     const done = (
       status: ToolExecutionStatus,
       result: ToolResult,

@@ -96,7 +96,7 @@ describe('Tool (class-based)', () => {
     expect(tool.concurrencySafe).toBe(false);
     expect(tool.jsonSchema.type).toBe('object');
     expect(tool.toSchema().function.name).toBe('count');
-    expect(tool.parseArgs({ step: 'x' })).toEqual({ ok: false, errors: [expect.stringMatching(/^step /)] });
+    expect(tool.parseArgs({ step: 'x' })).toEqual({ ok: false, errors: [expect.stringMatching(/^step: /)] });
     expect(await tool.execute({ step: 2 }, createToolContext({ chatId: 'c9' }))).toBe('c9+2');
   });
 

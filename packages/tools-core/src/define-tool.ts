@@ -3,7 +3,6 @@ import type { JsonSchema } from '@nanobot/schema';
 import { ConfigurationError } from '@nanobot/schema';
 import type { ToolContext } from './tool-context.js';
 import { DEFAULT_TOOL_SCOPES, Tool, type ToolLoadContext, type ToolOutput, type ToolScope } from './tool.js';
-import { isZodSchema } from './tool-parameters.js';
 
 /** Fields shared by both {@link defineTool} forms. */
 interface ToolSpecBase {
@@ -101,10 +100,8 @@ export function defineTool(spec: ZodToolSpec<z.ZodType> | JsonSchemaToolSpec<unk
     throw new ConfigurationError(`defineTool(${spec.name}): \`timeoutMs\` must be a number >= 0`);
   }
   const tool = new DefinedTool<unknown>(spec as JsonSchemaToolSpec<unknown>);
-  // Convert now so a bad schema fails here, not on the model's first call.
+  // Convert now so a bad schema (or a zod schema that is not an object) fails here, not on the
+  // model's first call.
   void tool.jsonSchema;
-  if (isZodSchema(spec.parameters) && tool.jsonSchema.type !== 'object') {
-    throw new ConfigurationError(`defineTool(${spec.name}): zod parameters must be an object schema`);
-  }
   return tool;
 }

@@ -1,21 +1,18 @@
-// Where tools-core meets @nanobot/schema's JSON Schema helpers. One file, so the rest of the
-// package does not care which helper names schema exports.
-import { z } from 'zod';
-import type { JsonSchema } from '@nanobot/schema';
+// Where tools-core meets @nanobot/schema's JSON Schema helpers, in one place.
+import type { z } from 'zod';
+import { castParams, validateParams, zodToToolParameters, type JsonSchema } from '@nanobot/schema';
 
-/** zod → JSON Schema for the model. TEMPORARY until @nanobot/schema exports its converter. */
+/** zod object schema → the JSON Schema the model sees (no `$schema`, no safe-integer bounds). */
 export function zodToParametersSchema(schema: z.ZodType): JsonSchema {
-  const out = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
-  delete out.$schema;
-  return out;
+  return zodToToolParameters(schema);
 }
 
-/** Lenient schema-driven casts. TEMPORARY pass-through until @nanobot/schema's castParams lands. */
-export function castWithSchema(_schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
-  return params;
+/** The reference's lenient casts (a list/dict for a string parameter is left for validation). */
+export function castWithSchema(schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
+  return castParams(schema, params);
 }
 
-/** Reference validation. TEMPORARY until @nanobot/schema's validateParams lands. */
-export function validateWithSchema(_schema: JsonSchema, _params: Record<string, unknown>): string[] {
-  return [];
+/** The reference's validation messages, then full JSON Schema for keywords it ignored. */
+export function validateWithSchema(schema: JsonSchema, params: Record<string, unknown>): string[] {
+  return validateParams(schema, params);
 }

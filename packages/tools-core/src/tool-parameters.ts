@@ -34,6 +34,7 @@ export function toParametersJsonSchema(parameters: ToolParameters | undefined): 
     try {
       return deepFreeze(zodToParametersSchema(parameters));
     } catch (err) {
+      if (err instanceof SchemaError) throw err;
       throw new SchemaError(`cannot convert the zod parameters to JSON Schema: ${(err as Error).message}`, {
         cause: err,
       });

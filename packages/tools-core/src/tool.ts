@@ -102,7 +102,7 @@ export abstract class Tool<A = Record<string, unknown>> {
     if (!isZodSchema(parameters)) return { ok: true, value: params as A };
     const parsed = parameters.safeParse(params);
     if (parsed.success) return { ok: true, value: parsed.data as A };
-    return { ok: false, errors: parsed.error.issues.map((issue) => `${issuePath(issue.path)} ${issue.message}`) };
+    return { ok: false, errors: parsed.error.issues.map((issue) => `${issuePath(issue.path)}: ${issue.message}`) };
   }
 
   /** Runs the tool. See the class comment for what it may do. */
