@@ -1,5 +1,5 @@
 import { mkfifo } from './test-support/mkfifo.js';
-import { readFile, symlink } from 'node:fs/promises';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEditFileTool } from './edit-file-tool.js';
@@ -59,6 +59,18 @@ describe('read_file', () => {
     expect((await read('bin.dat')).text).toMatch(/binary file/);
     expect((await read('/dev/zero')).text).toBe('Error: Refusing to read device path: /dev/zero');
     expect((await read('pipe')).text).toBe('Error: Not a regular file: pipe');
+  });
+
+  it('returns images as native image blocks, with a size cap', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+    await writeFile(join(ws.root, 'dot.png'), png);
+    const out = await call(createReadFileTool(), { path: 'dot.png' }, ws.ctx());
+    expect(JSON.parse(out.text)).toEqual([
+      { type: 'text', text: `Image: dot.png (image/png, ${png.length} bytes)` },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+    ]);
+    const big = await call(createReadFileTool({ maxImageBytes: 10 }), { path: 'dot.png' }, ws.ctx());
+    expect(big.text).toMatch(/^Error: Image too large/);
   });
 
   it('a file whose text starts with "Error:" is still a successful read', async () => {
@@ -227,5 +239,12 @@ describe('grep', () => {
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/^Error: Invalid regex pattern/);
     expect((await grep({ pattern: 'nothing-here' })).text).toBe('No matches found for pattern: nothing-here');
+  });
+
+  it('a catastrophic (ReDoS) pattern is interrupted instead of freezing the process', async () => {
+    await ws.write('evil.txt', `${'a'.repeat(60)}b\n`);
+    const out = await call(createGrepTool({ regexTimeoutMs: 100 }), { pattern: '(a+)+$', path: 'evil.txt' }, ws.ctx());
+    expect(out.isError).toBe(true);
+    expect(out.text).toMatch(/^Error: grep pattern took longer than 100 ms to match/);
   });
 });

@@ -2,6 +2,7 @@ import type { Tool } from '@nanobot/tools-core';
 import { toTool } from './to-tool.js';
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { Script, createContext } from 'node:vm';
 import type { BuiltinToolSpec } from './builtin-tool.js';
 import { fail, ok } from './builtin-tool.js';
 import { fileFailure, noWorkspace } from './file-failure.js';
@@ -25,6 +26,16 @@ export interface GrepArgs {
   head_limit?: number;
   offset?: number;
 }
+
+/** Options of `createGrepTool`. */
+export interface GrepOptions extends WorkspaceOptions {
+  /** Total time the regex may spend matching in one call (default 5000 ms); guards against ReDoS. */
+  regexTimeoutMs?: number;
+}
+
+// Matching runs as a vm script so a catastrophic pattern can be interrupted: a plain loop would
+// block the event loop, and with it every other session, for as long as the backtracking lasts.
+const MATCH_SCRIPT = new Script('hits = []; for (let i = 0; i < lines.length; i++) if (re.test(lines[i])) hits.push(i);');
 
 const DIR_FILE_LIMIT = 2 * 1024 * 1024;
 const EXPLICIT_FILE_LIMIT = 100 * 1024 * 1024;
@@ -63,7 +74,8 @@ async function readText(scope: WorkspaceScope, path: string, limit: number): Pro
  * `path:line:text` content with optional context (`path-line-text`, groups split by `--`), or
  * per-file counts. Binary files, files over 2 MB in directory searches and symlinks are skipped.
  */
-export function createGrepSpec(options: WorkspaceOptions = {}): BuiltinToolSpec<GrepArgs> {
+export function createGrepSpec(options: GrepOptions = {}): BuiltinToolSpec<GrepArgs> {
+  const regexBudget = options.regexTimeoutMs ?? 5000;
   return {
     name: 'grep',
     description:
@@ -127,6 +139,8 @@ export function createGrepSpec(options: WorkspaceOptions = {}): BuiltinToolSpec<
       };
 
       const results: string[] = [];
+      const sandbox = createContext({ re: regex, lines: [] as string[], hits: [] as number[] });
+      const deadline = Date.now() + regexBudget;
       for (const file of files) {
         if (ctx.signal?.aborted) break;
         let text: string | undefined;
@@ -139,8 +153,17 @@ export function createGrepSpec(options: WorkspaceOptions = {}): BuiltinToolSpec<
         if (text === undefined) continue;
         const lines = text.split(/\r?\n/);
         if (lines[lines.length - 1] === '') lines.pop();
-        const hits: number[] = [];
-        for (let i = 0; i < lines.length; i++) if (regex.test(lines[i])) hits.push(i);
+        sandbox.lines = lines;
+        try {
+          MATCH_SCRIPT.runInContext(sandbox, { timeout: Math.max(1, deadline - Date.now()) });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
+          return fail(
+            `Error: grep pattern took longer than ${regexBudget} ms to match; simplify the regular expression ` +
+              '(avoid nested quantifiers) or use fixed_strings=true',
+          );
+        }
+        const hits = sandbox.hits as number[];
         const hitSet = new Set(hits);
         if (hits.length === 0) continue;
         const name = show(file);
@@ -171,6 +194,6 @@ export function createGrepSpec(options: WorkspaceOptions = {}): BuiltinToolSpec<
 }
 
 /** The `grep` tool, ready to register (see `createGrepSpec` for its behaviour). */
-export function createGrepTool(options: WorkspaceOptions = {}): Tool<GrepArgs> {
+export function createGrepTool(options: GrepOptions = {}): Tool<GrepArgs> {
   return toTool(createGrepSpec(options));
 }

@@ -14,7 +14,7 @@ export type { ListDirArgs } from './list-dir-tool.js';
 export { createFindFilesTool, createFindFilesSpec } from './find-files-tool.js';
 export type { FindFilesArgs } from './find-files-tool.js';
 export { createGrepTool, createGrepSpec } from './grep-tool.js';
-export type { GrepArgs } from './grep-tool.js';
+export type { GrepArgs, GrepOptions } from './grep-tool.js';
 export { IGNORED_DIRS } from './walk-tree.js';
 
 export { createExecTool, createExecSpec } from './exec-tool.js';

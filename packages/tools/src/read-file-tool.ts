@@ -1,7 +1,7 @@
 import type { Tool } from '@nanobot/tools-core';
 import { toTool } from './to-tool.js';
 import type { BuiltinToolSpec } from './builtin-tool.js';
-import { fail, ok } from './builtin-tool.js';
+import { fail, image, ok, sniffImage } from './builtin-tool.js';
 import { fileFailure, noWorkspace } from './file-failure.js';
 import { openWorkspaceFile } from './open-workspace-file.js';
 import { resolveWorkspacePath } from './resolve-workspace-path.js';
@@ -22,6 +22,8 @@ export interface ReadFileOptions extends WorkspaceOptions {
   maxOutputChars?: number;
   /** Lines returned when `limit` is absent (default 2000). */
   defaultLimit?: number;
+  /** Largest image returned as an image block, in bytes (default 10 MiB). */
+  maxImageBytes?: number;
 }
 
 const DEVICE_PATH = /^\/(?:dev\/|proc\/[^/]+\/fd\/[0-2]$)/;
@@ -42,10 +44,12 @@ export function createReadFileSpec(options: ReadFileOptions = {}): BuiltinToolSp
   const maxFileBytes = options.maxFileBytes ?? 100 * 1024 * 1024;
   const maxChars = options.maxOutputChars ?? 128_000;
   const defaultLimit = options.defaultLimit ?? 2000;
+  const maxImageBytes = options.maxImageBytes ?? 10 * 1024 * 1024;
   return {
     name: 'read_file',
     description:
-      'Read a text file. Returns numbered lines as LINE_NUM|CONTENT. Use offset and limit to page through large files.',
+      'Read a file. Text comes back as numbered lines (LINE_NUM|CONTENT); use offset and limit to page through large ' +
+      'files. PNG, JPEG, GIF and WebP images come back as images.',
     parameters: {
       type: 'object',
       properties: {
@@ -76,6 +80,13 @@ export function createReadFileSpec(options: ReadFileOptions = {}): BuiltinToolSp
             return fail(`Error: File too large: ${path} is ${stats.size} bytes (limit ${maxFileBytes})`);
           }
           const bytes = await handle.readFile();
+          const mime = sniffImage(bytes);
+          if (mime) {
+            if (bytes.byteLength > maxImageBytes) {
+              return fail(`Error: Image too large: ${path} is ${bytes.byteLength} bytes (limit ${maxImageBytes})`);
+            }
+            return image(`Image: ${path} (${mime}, ${bytes.byteLength} bytes)`, mime, bytes);
+          }
           if (bytes.subarray(0, 8192).includes(0)) {
             return fail(`Error: ${path} looks like a binary file; read_file only returns text`);
           }

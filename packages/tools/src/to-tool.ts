@@ -20,6 +20,7 @@ export function toTool<A>(spec: BuiltinToolSpec<A>, extra: { timeoutMs?: number 
     async execute(args, ctx) {
       const outcome = await spec.run(args, ctx as CallContext);
       if (outcome.violation) throw outcome.violation;
+      if (outcome.blocks) return toolResult.of(outcome.blocks, outcome.isError);
       return outcome.isError ? toolResult.error(outcome.text) : toolResult.text(outcome.text);
     },
   });

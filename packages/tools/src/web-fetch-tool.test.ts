@@ -8,6 +8,8 @@ import type { HostLookup } from './ssrf-guard.js';
 import { call } from './test-support/run-tool.js';
 import { createWebFetchTool, UNTRUSTED_CONTENT_BANNER } from './web-fetch-tool.js';
 
+// A 1×1 transparent PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 let server: Server;
 let port: number;
 const seen: { url: string; host: string }[] = [];
@@ -27,6 +29,10 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
   '/image': (_req, res) => {
     res.setHeader('content-type', 'image/png');
     res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  },
+  '/png': (_req, res) => {
+    res.setHeader('content-type', 'image/png');
+    res.end(PNG);
   },
   '/to-private': (_req, res) => {
     res.writeHead(302, { location: 'http://10.0.0.1/admin' });
@@ -113,6 +119,14 @@ describe('web_fetch', () => {
     const image = await call(createWebFetchTool({ allowLoopback: true }), { url: `${base()}/image` }, ctx);
     expect(image.isError).toBe(true);
     expect(JSON.parse(image.text)).toEqual({ error: 'Unsupported content type: image/png', url: `${base()}/image` });
+  });
+
+  it('returns images as native image blocks', async () => {
+    const out = await call(createWebFetchTool({ allowLoopback: true }), { url: `${base()}/png` }, ctx);
+    expect(out.isError).toBe(false);
+    const blocks = JSON.parse(out.text);
+    expect(blocks[0].text).toContain(UNTRUSTED_CONTENT_BANNER);
+    expect(blocks[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.toString('base64')}` } });
   });
 
   it('refuses loopback unless explicitly allowed, without sending a request', async () => {

@@ -1,7 +1,7 @@
 import type { Tool } from '@nanobot/tools-core';
 import { toTool } from './to-tool.js';
 import type { BuiltinToolSpec } from './builtin-tool.js';
-import { errorMessage, fail, ok } from './builtin-tool.js';
+import { errorMessage, fail, image, ok, sniffImage } from './builtin-tool.js';
 import { guardedFetch } from './guarded-fetch.js';
 import { htmlToReadableText, type ExtractMode } from './html-to-readable-text.js';
 import type { FetchLike } from './pinned-fetch.js';
@@ -84,6 +84,11 @@ export function createWebFetchSpec(options: WebFetchOptions = {}): BuiltinToolSp
         return failure(errorMessage(error));
       }
       const type = response.contentType.toLowerCase();
+      const imageType = type.startsWith('image/') ? sniffImage(response.body) : undefined;
+      if (imageType) {
+        if (response.bodyTruncated) return failure(`Image larger than ${options.maxBytes ?? 5 * 1024 * 1024} bytes`);
+        return image(`${UNTRUSTED_CONTENT_BANNER}\nImage from ${response.finalUrl} (${imageType}, ${response.body.byteLength} bytes)`, imageType, response.body);
+      }
       const raw = new TextDecoder('utf-8').decode(response.body);
       let extractor: string;
       let text: string;
