@@ -5,9 +5,8 @@ import type { AnthropicParamOptions } from './anthropic-request.js';
 import { AnthropicStreamAccumulator, parseAnthropicMessage } from './anthropic-response.js';
 import { BaseProvider } from './base-provider.js';
 import type { BaseProviderOptions } from './base-provider.js';
+import type { StreamSource } from './provider-stream.js';
 import { toProviderError } from './classify-error.js';
-import { IdleTimer } from './idle-timer.js';
-import { ProviderAbortError, ProviderError } from './provider-error.js';
 
 /** Options of `AnthropicProvider`. */
 export interface AnthropicProviderOptions extends BaseProviderOptions, AnthropicParamOptions {
@@ -68,56 +67,29 @@ export class AnthropicProvider extends BaseProvider {
   }
 
   private async collect(request: LLMRequest): Promise<LLMResponse> {
-    for await (const event of this.streamOnce(request)) if (event.type === 'done') return event.response;
-    throw new ProviderError(`${this.name}: the stream ended without an answer.`, { kind: 'stream_interrupted', retryable: true, provider: this.name });
+    try {
+      const source = await this.openStream(request, request.signal ?? new AbortController().signal);
+      const out: LLMStreamEvent[] = [];
+      for await (const event of source.events) {
+        source.push(event, out);
+        out.length = 0;
+      }
+      return source.finish();
+    } catch (error) {
+      throw toProviderError(error, this.name, request.signal);
+    }
   }
 
-  protected async *streamOnce(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
+  /** Opens one streaming attempt (used by the shared stream iterator). */
+  async openStream(request: LLMRequest, signal: AbortSignal): Promise<StreamSource> {
     const model = request.model ?? this.defaultModel;
     const params = { ...this.buildParams(request), stream: true };
-    const idle = new IdleTimer(this.streamIdleTimeoutMs, request.signal);
     const acc = new AnthropicStreamAccumulator(this.name);
-    const pending: LLMStreamEvent[] = [];
-    const emit = (event: LLMStreamEvent): void => {
-      pending.push(event);
+    const events = await this.client.messages.create(params as unknown as Anthropic.MessageCreateParamsStreaming, { signal });
+    return {
+      events: events as AsyncIterable<unknown>,
+      push: (event, out) => acc.push(event as Record<string, unknown>, out),
+      finish: () => acc.finish(model),
     };
-    try {
-      const stream = await this.client.messages.create(params as unknown as Anthropic.MessageCreateParamsStreaming, { signal: idle.signal });
-      for await (const event of stream) {
-        idle.touch();
-        acc.push(event as unknown as Record<string, unknown>, emit);
-        for (const e of pending) yield e;
-        pending.length = 0;
-      }
-    } catch (error) {
-      throw this.streamError(error, idle, request.signal);
-    } finally {
-      idle.stop();
-    }
-    if (request.signal?.aborted) throw new ProviderAbortError();
-    if (idle.timedOut) throw this.streamError(undefined, idle, request.signal);
-    yield { type: 'done', response: acc.finish(model) };
-  }
-
-  private streamError(error: unknown, idle: IdleTimer, signal?: AbortSignal): Error {
-    if (signal?.aborted) return new ProviderAbortError(undefined, { cause: error });
-    if (idle.timedOut) {
-      return new ProviderError(`${this.name}: the stream stalled for more than ${Math.round(idle.timeoutMs / 1000)} seconds.`, {
-        kind: 'timeout',
-        retryable: true,
-        provider: this.name,
-        cause: error,
-      });
-    }
-    const converted = toProviderError(error, this.name, signal);
-    if (converted instanceof ProviderError && converted.kind === 'connection') {
-      return new ProviderError(`${this.name}: the stream was cut before the model finished; the partial answer was discarded. (${converted.message})`, {
-        kind: 'stream_interrupted',
-        retryable: true,
-        provider: this.name,
-        cause: error,
-      });
-    }
-    return converted;
   }
 }

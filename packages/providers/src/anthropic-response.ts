@@ -79,7 +79,7 @@ export class AnthropicStreamAccumulator {
 
   constructor(private readonly provider: string) {}
 
-  push(event: Json, emit: (event: LLMStreamEvent) => void): void {
+  push(event: Json, out: LLMStreamEvent[]): void {
     switch (event.type) {
       case 'message_start':
         this.model = event.message?.model;
@@ -93,10 +93,10 @@ export class AnthropicStreamAccumulator {
           state.id = block.id;
           state.name = block.name;
           state.startInput = block.input;
-          emit({ type: 'tool_call_delta', index: state.toolIndex, id: block.id, name: block.name });
+          out.push({ type: 'tool_call_delta', index: state.toolIndex, id: block.id, name: block.name });
         } else if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') {
           state.text.push(block.text);
-          emit({ type: 'text_delta', delta: block.text });
+          out.push({ type: 'text_delta', delta: block.text });
         } else if (block.type === 'redacted_thinking') {
           state.data = block.data;
         }
@@ -109,13 +109,13 @@ export class AnthropicStreamAccumulator {
         if (!state) break;
         if (delta.type === 'text_delta' && delta.text) {
           state.text.push(delta.text);
-          emit({ type: 'text_delta', delta: delta.text });
+          out.push({ type: 'text_delta', delta: delta.text });
         } else if (delta.type === 'input_json_delta' && delta.partial_json) {
           state.text.push(delta.partial_json);
-          emit({ type: 'tool_call_delta', index: state.toolIndex ?? 0, argumentsDelta: delta.partial_json });
+          out.push({ type: 'tool_call_delta', index: state.toolIndex ?? 0, argumentsDelta: delta.partial_json });
         } else if (delta.type === 'thinking_delta' && delta.thinking) {
           state.text.push(delta.thinking);
-          emit({ type: 'reasoning_delta', delta: delta.thinking });
+          out.push({ type: 'reasoning_delta', delta: delta.thinking });
         } else if (delta.type === 'signature_delta') {
           state.signature = delta.signature;
         }

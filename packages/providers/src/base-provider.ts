@@ -1,7 +1,11 @@
 import type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent } from '@nanobot/schema';
-import { ProviderError } from './provider-error.js';
+import { toProviderError } from './classify-error.js';
+import type { IdleTimer } from './idle-timer.js';
+import { ProviderAbortError, ProviderError } from './provider-error.js';
 import { stripImageContent } from './strip-image-content.js';
-import { withRetry, withStreamRetry } from './with-retry.js';
+import { withRetry } from './with-retry.js';
+import { ProviderStream } from './provider-stream.js';
+import type { StreamSource } from './provider-stream.js';
 import type { RetryOptions } from './with-retry.js';
 
 /** Options every SDK-backed provider accepts. */
@@ -21,22 +25,23 @@ export interface BaseProviderOptions {
 
 const IMAGE_RETRY_KINDS = new Set(['bad_request', 'not_found', 'unknown']);
 
-function imageRetryMessages(error: unknown, request: LLMRequest, enabled: boolean): LLMRequest['messages'] | null {
+function imageRetryMessages(error: unknown, messages: LLMRequest['messages'], enabled: boolean): LLMRequest['messages'] | null {
   if (!enabled || !(error instanceof ProviderError) || error.retryable || !IMAGE_RETRY_KINDS.has(error.kind)) return null;
-  return stripImageContent(request.messages);
+  return stripImageContent(messages);
 }
 
 /**
  * Shared policy of the SDK-backed providers: retries with backoff around one attempt, the
- * image-stripping retry, and the guarantee that a stream ends with exactly one `done` or throws.
- * Subclasses implement one attempt (`chatOnce`, `streamOnce`) and convert messages on a copy.
+ * image-stripping retry, stall detection, and the guarantee that a stream ends with exactly one
+ * `done` or throws. Subclasses implement one JSON attempt (`chatOnce`) and how to open a stream
+ * (`openStream`), converting messages on a copy.
  */
 export abstract class BaseProvider implements LLMProvider {
   abstract readonly name: string;
   readonly defaultModel: string;
-  protected readonly retryOptions: RetryOptions;
+  readonly retryOptions: RetryOptions;
   protected readonly stripImagesOnReject: boolean;
-  protected readonly streamIdleTimeoutMs: number;
+  readonly streamIdleTimeoutMs: number;
 
   constructor(options: BaseProviderOptions) {
     this.defaultModel = options.model;
@@ -47,35 +52,54 @@ export abstract class BaseProvider implements LLMProvider {
 
   /** One non-streaming attempt; must throw `ProviderError`/`ProviderAbortError` on failure. */
   protected abstract chatOnce(request: LLMRequest): Promise<LLMResponse>;
-  /** One streaming attempt; must end with one `done` event or throw. */
-  protected abstract streamOnce(request: LLMRequest): AsyncIterable<LLMStreamEvent>;
+  /** Opens one streaming attempt with `signal` (the caller's, plus stall detection). */
+  abstract openStream(request: LLMRequest, signal: AbortSignal): Promise<StreamSource>;
 
   /** Sends `request` and returns the whole answer, retrying transient failures. */
   async chat(request: LLMRequest): Promise<LLMResponse> {
     try {
       return await withRetry(() => this.chatOnce(request), this.retryOptions, request.signal);
     } catch (error) {
-      const stripped = imageRetryMessages(error, request, this.stripImagesOnReject);
+      const stripped = imageRetryMessages(error, request.messages, this.stripImagesOnReject);
       if (!stripped) throw error;
       const response = await withRetry(() => this.chatOnce({ ...request, messages: stripped }), this.retryOptions, request.signal);
       return { ...response, imagesStripped: true };
     }
   }
 
-  /** Streams `request`: deltas as they arrive, then one `done` with the assembled answer. */
-  async *stream(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
-    let yielded = false;
-    try {
-      for await (const event of withStreamRetry(() => this.streamOnce(request), this.retryOptions, request.signal)) {
-        yielded = true;
-        yield event;
-      }
-    } catch (error) {
-      const stripped = yielded ? null : imageRetryMessages(error, request, this.stripImagesOnReject);
-      if (!stripped) throw error;
-      for await (const event of withStreamRetry(() => this.streamOnce({ ...request, messages: stripped }), this.retryOptions, request.signal)) {
-        yield event.type === 'done' ? { type: 'done', response: { ...event.response, imagesStripped: true } } : event;
-      }
+  /**
+   * Streams `request`: deltas as they arrive, then one `done` with the assembled answer. A
+   * failure before the first event is retried like `chat`; after it, it is thrown.
+   */
+  stream(request: LLMRequest): AsyncIterableIterator<LLMStreamEvent> {
+    return new ProviderStream(this, request);
+  }
+
+  /** @internal Used by `ProviderStream`. */
+  imageRetryMessages(error: unknown, messages: LLMRequest['messages']): LLMRequest['messages'] | null {
+    return imageRetryMessages(error, messages, this.stripImagesOnReject);
+  }
+
+  /** @internal Used by `ProviderStream`: whatever an attempt threw → our error types. */
+  streamError(error: unknown, idle: IdleTimer, signal?: AbortSignal): Error {
+    if (signal?.aborted) return new ProviderAbortError(undefined, { cause: error });
+    if (idle.timedOut) {
+      return new ProviderError(`${this.name}: the stream stalled for more than ${Math.round(idle.timeoutMs / 1000)} seconds.`, {
+        kind: 'timeout',
+        retryable: true,
+        provider: this.name,
+        cause: error,
+      });
     }
+    const converted = toProviderError(error, this.name, signal);
+    if (converted instanceof ProviderError && converted.kind === 'connection') {
+      return new ProviderError(`${this.name}: the stream was cut before the model finished; the partial answer was discarded. (${converted.message})`, {
+        kind: 'stream_interrupted',
+        retryable: true,
+        provider: this.name,
+        cause: error,
+      });
+    }
+    return converted;
   }
 }

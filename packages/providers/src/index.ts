@@ -6,6 +6,8 @@ export { withRetry, withStreamRetry, retryDelayMs, abortableSleep } from './with
 export type { RetryOptions, RetryNotice } from './with-retry.js';
 export { BaseProvider } from './base-provider.js';
 export type { BaseProviderOptions } from './base-provider.js';
+export { ProviderStream } from './provider-stream.js';
+export type { StreamSource, StreamOwner } from './provider-stream.js';
 export { FallbackProvider } from './fallback-provider.js';
 export type { FallbackCandidate, FallbackNotice, FallbackProviderOptions } from './fallback-provider.js';
 export { createProvider, resolveProviderConfig } from './create-provider.js';

@@ -1,13 +1,12 @@
 import OpenAI from 'openai';
-import type { LLMRequest, LLMResponse, LLMStreamEvent } from '@nanobot/schema';
+import type { LLMRequest, LLMResponse } from '@nanobot/schema';
 import { BaseProvider } from './base-provider.js';
 import type { BaseProviderOptions } from './base-provider.js';
+import type { StreamSource } from './provider-stream.js';
 import { toProviderError } from './classify-error.js';
-import { IdleTimer } from './idle-timer.js';
 import { buildOpenAIParams } from './openai-request.js';
 import type { OpenAIParamOptions } from './openai-request.js';
 import { OpenAIStreamAccumulator, parseOpenAICompletion } from './openai-response.js';
-import { ProviderAbortError, ProviderError } from './provider-error.js';
 
 /** Options of `OpenAICompatProvider`. */
 export interface OpenAICompatProviderOptions extends BaseProviderOptions, OpenAIParamOptions {
@@ -73,53 +72,16 @@ export class OpenAICompatProvider extends BaseProvider {
     return parseOpenAICompletion(completion as Record<string, unknown>, this.name, model);
   }
 
-  protected async *streamOnce(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
+  /** Opens one streaming attempt (used by the shared stream iterator). */
+  async openStream(request: LLMRequest, signal: AbortSignal): Promise<StreamSource> {
     const model = request.model ?? this.defaultModel;
     const params = { ...this.buildParams(request), stream: true, stream_options: { include_usage: true } };
-    const idle = new IdleTimer(this.streamIdleTimeoutMs, request.signal);
     const acc = new OpenAIStreamAccumulator(this.name);
-    const pending: LLMStreamEvent[] = [];
-    const emit = (event: LLMStreamEvent): void => {
-      pending.push(event);
+    const events = await this.client.chat.completions.create(params as unknown as OpenAI.ChatCompletionCreateParamsStreaming, { signal });
+    return {
+      events: events as AsyncIterable<unknown>,
+      push: (event, out) => acc.push(event as Record<string, unknown>, out),
+      finish: () => acc.finish(model),
     };
-    try {
-      const stream = await this.client.chat.completions.create(params as unknown as OpenAI.ChatCompletionCreateParamsStreaming, { signal: idle.signal });
-      for await (const chunk of stream) {
-        idle.touch();
-        acc.push(chunk as unknown as Record<string, unknown>, emit);
-        for (const e of pending) yield e;
-        pending.length = 0;
-      }
-    } catch (error) {
-      throw this.streamError(error, idle, request.signal);
-    } finally {
-      idle.stop();
-    }
-    // The SDK ends a stream silently when it is aborted or closed early: check both.
-    if (request.signal?.aborted) throw new ProviderAbortError();
-    if (idle.timedOut) throw this.streamError(undefined, idle, request.signal);
-    yield { type: 'done', response: acc.finish(model) };
-  }
-
-  private streamError(error: unknown, idle: IdleTimer, signal?: AbortSignal): Error {
-    if (signal?.aborted) return new ProviderAbortError(undefined, { cause: error });
-    if (idle.timedOut) {
-      return new ProviderError(`${this.name}: the stream stalled for more than ${Math.round(idle.timeoutMs / 1000)} seconds.`, {
-        kind: 'timeout',
-        retryable: true,
-        provider: this.name,
-        cause: error,
-      });
-    }
-    const converted = toProviderError(error, this.name, signal);
-    if (converted instanceof ProviderError && converted.kind === 'connection') {
-      return new ProviderError(`${this.name}: the stream was cut before the model finished; the partial answer was discarded. (${converted.message})`, {
-        kind: 'stream_interrupted',
-        retryable: true,
-        provider: this.name,
-        cause: error,
-      });
-    }
-    return converted;
   }
 }

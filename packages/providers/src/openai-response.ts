@@ -58,7 +58,7 @@ interface CallAccumulator {
 
 /**
  * Assembles streamed chat-completions chunks: text and reasoning deltas, tool-call fragments by
- * index, usage from the final choice-less chunk. `push` returns the events one chunk produces;
+ * index, usage from the final choice-less chunk. `push` appends the events one chunk produces;
  * `finish` returns the response, or throws if the stream never reached a finish reason.
  */
 export class OpenAIStreamAccumulator {
@@ -72,7 +72,7 @@ export class OpenAIStreamAccumulator {
 
   constructor(private readonly provider: string) {}
 
-  push(chunk: Json, emit: (event: LLMStreamEvent) => void): void {
+  push(chunk: Json, out: LLMStreamEvent[]): void {
     if (chunk.error) {
       // Gateways (OpenRouter, LiteLLM) report upstream failures inside the stream.
       throw Object.assign(new Error(chunk.error.message ?? 'error event in stream'), { error: chunk.error });
@@ -87,21 +87,21 @@ export class OpenAIStreamAccumulator {
       if (delta) {
         if (typeof delta.content === 'string' && delta.content !== '' && (choice.index ?? 0) === 0) {
           this.text.push(delta.content);
-          emit({ type: 'text_delta', delta: delta.content });
+          out.push({ type: 'text_delta', delta: delta.content });
         }
         const r = delta.reasoning_content ?? delta.reasoning;
         if (typeof r === 'string' && r !== '') {
           this.reasoning.push(r);
-          emit({ type: 'reasoning_delta', delta: r });
+          out.push({ type: 'reasoning_delta', delta: r });
         }
-        if (Array.isArray(delta.tool_calls)) for (const tc of delta.tool_calls as Json[]) this.pushCall(tc.index ?? 0, tc, emit);
-        if (delta.function_call) this.pushCall(0, { function: delta.function_call }, emit);
+        if (Array.isArray(delta.tool_calls)) for (const tc of delta.tool_calls as Json[]) this.pushCall(tc.index ?? 0, tc, out);
+        if (delta.function_call) this.pushCall(0, { function: delta.function_call }, out);
       }
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
   }
 
-  private pushCall(index: number, tc: Json, emit: (event: LLMStreamEvent) => void): void {
+  private pushCall(index: number, tc: Json, out: LLMStreamEvent[]): void {
     let acc = this.calls.get(index);
     if (!acc) {
       acc = { args: [], extra: {} };
@@ -119,7 +119,7 @@ export class OpenAIStreamAccumulator {
     if (tc.extra_content) acc.extra.extra_content = tc.extra_content;
     if (tc.provider_specific_fields) acc.extra.provider_specific_fields = tc.provider_specific_fields;
     if (tc.function?.provider_specific_fields) acc.extra.function_provider_specific_fields = tc.function.provider_specific_fields;
-    emit(event);
+    out.push(event);
   }
 
   /** Whether a finish reason arrived (a stream without one was cut). */
