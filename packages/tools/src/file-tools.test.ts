@@ -7,6 +7,7 @@ import { createFindFilesTool } from './find-files-tool.js';
 import { createGrepTool } from './grep-tool.js';
 import { createListDirTool } from './list-dir-tool.js';
 import { createReadFileTool } from './read-file-tool.js';
+import { createReadTracker } from './read-tracker.js';
 import { call } from './test-support/run-tool.js';
 import { createTempWorkspace, type TempWorkspace } from './test-support/temp-workspace.js';
 import { createWriteFileTool } from './write-file-tool.js';
@@ -71,6 +72,20 @@ describe('read_file', () => {
     ]);
     const big = await call(createReadFileTool({ maxImageBytes: 10 }), { path: 'dot.png' }, ws.ctx());
     expect(big.text).toMatch(/^Error: Image too large/);
+  });
+
+  it('with a read tracker, an identical re-read of an unchanged file is short-cut unless forced', async () => {
+    const tool = createReadFileTool({ readTracker: createReadTracker() });
+    await ws.write('t.txt', 'v1');
+    const a = ws.ctx({ sessionKey: 'a' });
+    expect((await call(tool, { path: 't.txt' }, a)).text).toContain('1|v1');
+    expect((await call(tool, { path: 't.txt' }, a)).text).toBe('[File unchanged since last read: t.txt]');
+    expect((await call(tool, { path: 't.txt', force: true }, a)).text).toContain('1|v1');
+    expect((await call(tool, { path: 't.txt' }, ws.ctx({ sessionKey: 'b' }))).text).toContain('1|v1');
+    expect((await call(tool, { path: 't.txt', offset: 1, limit: 5 }, a)).text).toContain('1|v1');
+    await ws.write('t.txt', 'v2 longer');
+    expect((await call(tool, { path: 't.txt' }, a)).text).toContain('1|v2 longer');
+    expect((await call(createReadFileTool(), { path: 't.txt' }, a)).text).toContain('1|v2 longer');
   });
 
   it('a file whose text starts with "Error:" is still a successful read', async () => {

@@ -52,3 +52,5 @@ export { scopeFor } from './workspace-scope.js';
 export type { WorkspaceOptions, WorkspaceScope } from './workspace-scope.js';
 export { toTool } from './to-tool.js';
 export type { BuiltinToolSpec, CallContext, Outcome, ToolScope } from './builtin-tool.js';
+export { createReadTracker } from './read-tracker.js';
+export type { ReadTracker } from './read-tracker.js';

@@ -4,6 +4,7 @@ import type { BuiltinToolSpec } from './builtin-tool.js';
 import { fail, image, ok, sniffImage } from './builtin-tool.js';
 import { fileFailure, noWorkspace } from './file-failure.js';
 import { openWorkspaceFile } from './open-workspace-file.js';
+import type { ReadTracker } from './read-tracker.js';
 import { resolveWorkspacePath } from './resolve-workspace-path.js';
 import { scopeFor, type WorkspaceOptions } from './workspace-scope.js';
 
@@ -12,6 +13,7 @@ export interface ReadFileArgs {
   path: string;
   offset?: number;
   limit?: number;
+  force?: boolean;
 }
 
 /** Options of `createReadFileTool`. */
@@ -24,6 +26,11 @@ export interface ReadFileOptions extends WorkspaceOptions {
   defaultLimit?: number;
   /** Largest image returned as an image block, in bytes (default 10 MiB). */
   maxImageBytes?: number;
+  /**
+   * Enables `[File unchanged since last read: <path>]` for identical re-reads within a session
+   * (off by default: after compaction the model may no longer hold the earlier text).
+   */
+  readTracker?: ReadTracker;
 }
 
 const DEVICE_PATH = /^\/(?:dev\/|proc\/[^/]+\/fd\/[0-2]$)/;
@@ -56,6 +63,7 @@ export function createReadFileSpec(options: ReadFileOptions = {}): BuiltinToolSp
         path: { type: 'string', description: 'File path, relative to the workspace or absolute' },
         offset: { type: 'integer', description: 'First line to read, 1-based (default 1)', minimum: 1 },
         limit: { type: 'integer', description: `Maximum number of lines to read (default ${defaultLimit})`, minimum: 1 },
+        force: { type: 'boolean', description: 'Return the content even if the file is unchanged since your last read' },
       },
       required: ['path'],
       additionalProperties: false,
@@ -70,9 +78,13 @@ export function createReadFileSpec(options: ReadFileOptions = {}): BuiltinToolSp
       if (typeof path !== 'string' || path.trim() === '') return fail('Error: path must be a non-empty string');
       if (DEVICE_PATH.test(path)) return fail(`Error: Refusing to read device path: ${path}`);
       let content: string;
+      let version: string;
+      let realPath: string;
       try {
         const real = await resolveWorkspacePath(scope, path, 'read');
+        realPath = real;
         const { handle, stats } = await openWorkspaceFile(scope, real, path, 'read');
+        version = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
         try {
           if (stats.isDirectory()) return fail(`Error: Not a file: ${path} (use list_dir for directories)`);
           if (!stats.isFile()) return fail(`Error: Not a regular file: ${path}`);
@@ -97,6 +109,11 @@ export function createReadFileSpec(options: ReadFileOptions = {}): BuiltinToolSp
       } catch (error) {
         return fileFailure(error, path, 'reading file');
       }
+      const tracker = options.readTracker;
+      const session = ctx.sessionKey ?? '';
+      const key = `${realPath}\0${args.offset ?? 1}\0${args.limit ?? defaultLimit}`;
+      if (tracker && !args.force && tracker.seen(session, key, version)) return ok(`[File unchanged since last read: ${path}]`);
+      tracker?.record(session, key, version);
       const lines = splitLines(content);
       const total = lines.length;
       if (total === 0) return ok(`(Empty file: ${path})`);
