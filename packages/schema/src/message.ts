@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { createRequire } from 'node:module';
+import type { z as Z } from 'zod';
 
 /** A text part of a multimodal message content list. */
 export interface TextPart {
@@ -64,42 +65,82 @@ export type AssistantMessage = Message & { role: 'assistant' };
 /** A tool result answering `tool_call_id`. */
 export type ToolMessage = Message & { role: 'tool'; tool_call_id: string };
 
-const contentPartSchema = z
-  .object({ type: z.string() })
-  .passthrough()
-  .superRefine((part, ctx) => {
-    if (part.type === 'text' && typeof (part as { text?: unknown }).text !== 'string') {
-      ctx.addIssue({ code: 'custom', message: 'a text part needs a string "text"', path: ['text'] });
-    }
-  });
+type ZodNamespace = typeof Z;
 
-/** zod schema of one tool call as persisted. */
-export const toolCallSchema = z
-  .object({
-    id: z.string(),
-    type: z.literal('function'),
-    function: z.object({ name: z.string(), arguments: z.string() }).passthrough(),
-  })
-  .passthrough();
+// zod costs ~100 ms to import, more than the rest of this package together; only parsing
+// records needs it, so it is required on first use of a schema (the exported schemas are lazy
+// views). zod keeps its registries on globalThis, so mixing with the caller's zod is safe.
+let zod: ZodNamespace | undefined;
+function zodNamespace(): ZodNamespace {
+  zod ??= (createRequire(import.meta.url)('zod') as { z: ZodNamespace }).z;
+  return zod;
+}
 
-/** zod schema of one persisted message record; errors name the wrong field. */
-export const messageSchema = z
-  .object({
-    role: z.enum(['system', 'user', 'assistant', 'tool']),
-    content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
-    name: z.string().optional(),
-    tool_calls: z.array(toolCallSchema).optional(),
-    tool_call_id: z.string().optional(),
-    reasoning_content: z.string().nullable().optional(),
-    thinking_blocks: z.array(z.object({ type: z.string() }).passthrough()).nullable().optional(),
-    timestamp: z.string().optional(),
-  })
-  .passthrough()
-  .superRefine((msg, ctx) => {
-    if (msg.role === 'tool' && typeof msg.tool_call_id !== 'string') {
-      ctx.addIssue({ code: 'custom', message: 'a tool message needs a string tool_call_id', path: ['tool_call_id'] });
-    }
-    if (msg.tool_calls !== undefined && msg.role !== 'assistant') {
-      ctx.addIssue({ code: 'custom', message: 'only assistant messages carry tool_calls', path: ['tool_calls'] });
-    }
+/** A stand-in that builds the real value on first use and then forwards everything to it. */
+function lazy<T extends object>(build: () => T): T {
+  let real: T | undefined;
+  const target = (): T => (real ??= build());
+  return new Proxy({} as T, {
+    get(_t, key) {
+      const value: unknown = Reflect.get(target(), key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target()) : value;
+    },
+    has: (_t, key) => Reflect.has(target(), key),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor(_t, key) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
+      if (descriptor) descriptor.configurable = true;
+      return descriptor;
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
   });
+}
+
+function buildToolCallSchema() {
+  const z = zodNamespace();
+  return z
+    .object({
+      id: z.string(),
+      type: z.literal('function'),
+      function: z.object({ name: z.string(), arguments: z.string() }).passthrough(),
+    })
+    .passthrough();
+}
+
+function buildMessageSchema() {
+  const z = zodNamespace();
+  const contentPartSchema = z
+    .object({ type: z.string() })
+    .passthrough()
+    .superRefine((part, ctx) => {
+      if (part.type === 'text' && typeof (part as { text?: unknown }).text !== 'string') {
+        ctx.addIssue({ code: 'custom', message: 'a text part needs a string "text"', path: ['text'] });
+      }
+    });
+  return z
+    .object({
+      role: z.enum(['system', 'user', 'assistant', 'tool']),
+      content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
+      name: z.string().optional(),
+      tool_calls: z.array(toolCallSchema).optional(),
+      tool_call_id: z.string().optional(),
+      reasoning_content: z.string().nullable().optional(),
+      thinking_blocks: z.array(z.object({ type: z.string() }).passthrough()).nullable().optional(),
+      timestamp: z.string().optional(),
+    })
+    .passthrough()
+    .superRefine((msg, ctx) => {
+      if (msg.role === 'tool' && typeof msg.tool_call_id !== 'string') {
+        ctx.addIssue({ code: 'custom', message: 'a tool message needs a string tool_call_id', path: ['tool_call_id'] });
+      }
+      if (msg.tool_calls !== undefined && msg.role !== 'assistant') {
+        ctx.addIssue({ code: 'custom', message: 'only assistant messages carry tool_calls', path: ['tool_calls'] });
+      }
+    });
+}
+
+/** zod schema of one tool call as persisted (built on first use). */
+export const toolCallSchema: ReturnType<typeof buildToolCallSchema> = lazy(buildToolCallSchema);
+
+/** zod schema of one persisted message record; errors name the wrong field (built on first use). */
+export const messageSchema: ReturnType<typeof buildMessageSchema> = lazy(buildMessageSchema);

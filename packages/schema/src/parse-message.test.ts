@@ -57,3 +57,14 @@ describe('parseMessage', () => {
     expect(err.path).toEqual(['extra', 'loop']);
   });
 });
+
+describe('messageSchema', () => {
+  it('is a usable zod schema (lazy) that composes with the caller’s zod', async () => {
+    const { z } = await import('zod');
+    const { messageSchema } = await import('./message.js');
+    const history = z.array(messageSchema);
+    expect(history.safeParse([{ role: 'user', content: 'hi' }]).success).toBe(true);
+    expect(history.safeParse([{ role: 'user', content: 5 }]).success).toBe(false);
+    expect(messageSchema.parse({ role: 'assistant', content: null, extra: 1 })).toEqual({ role: 'assistant', content: null, extra: 1 });
+  });
+});

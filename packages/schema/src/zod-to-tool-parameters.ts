@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SchemaError } from './errors.js';
 import type { JsonSchema } from './tool-definition.js';
 
@@ -26,7 +26,8 @@ function clean(node: unknown): unknown {
 export function zodToToolParameters(schema: z.ZodType): JsonSchema {
   let json: unknown;
   try {
-    json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'throw' });
+    // The schema's own method: no zod import here (it is the caller's zod, already loaded).
+    json = (schema as unknown as { toJSONSchema(params: object): unknown }).toJSONSchema({ io: 'input', unrepresentable: 'throw' });
   } catch (cause) {
     throw new SchemaError(`zod schema cannot be turned into JSON Schema: ${(cause as Error).message}`, { cause });
   }

@@ -1,0 +1,118 @@
+// estimatePromptTokens on a 10,000-message history: cold (nothing cached) vs warm (the same
+// history plus 10 new messages), checked against a full encode of the joined payload; and the
+// package's import time in a fresh node process (ranks must not load at import).
+// Run: node scripts/bench.mjs schema
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { countTokens, estimatePromptTokens, pythonJsonDumps, type Message } from '@nanobot/schema';
+
+const pkgDir = join(import.meta.dirname, '..');
+
+// Deterministic content generator (mulberry32).
+let seed = 0x5eed;
+function rand(): number {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const WORDS = ['the', 'file', 'config', 'error', 'value', "it's", 'don\'t', 'tokens', '42', '3.14', 'naïve', '日本語', '😀', 'function', 'return', '{', '}', '(x)', '=>', 'path/to/file.ts', '  ', '\t', 'résumé', 'SELECT', '*', 'FROM'];
+function text(words: number): string {
+  let out = '';
+  for (let i = 0; i < words; i++) {
+    out += WORDS[Math.floor(rand() * WORDS.length)]!;
+    const r = rand();
+    out += r < 0.08 ? '\n' : r < 0.1 ? '\n\n' : r < 0.12 ? '   ' : ' ';
+  }
+  return out;
+}
+let callId = 0;
+function turn(): Message[] {
+  const id = `call_${callId++}`;
+  return [
+    { role: 'user', content: text(10 + Math.floor(rand() * 40)) },
+    {
+      role: 'assistant',
+      content: text(Math.floor(rand() * 30)),
+      tool_calls: [{ id, type: 'function', function: { name: 'read_file', arguments: pythonJsonDumps({ path: text(3).trim(), limit: 200 }) } }],
+    },
+    { role: 'tool', tool_call_id: id, name: 'read_file', content: text(40 + Math.floor(rand() * 400)) },
+    { role: 'assistant', content: text(20 + Math.floor(rand() * 80)), reasoning_content: rand() < 0.3 ? text(30) : undefined },
+  ];
+}
+function messages(n: number): Message[] {
+  const out: Message[] = [];
+  while (out.length < n) out.push(...turn());
+  return out.slice(0, n);
+}
+
+/** The reference's payload, encoded in one piece: what the incremental count must equal. */
+function fullEncode(history: readonly Message[]): number {
+  const parts: string[] = [];
+  for (const m of history) {
+    if (typeof m.content === 'string') parts.push(m.content);
+    if (m.tool_calls && m.tool_calls.length > 0) parts.push(pythonJsonDumps(m.tool_calls));
+    for (const key of ['reasoning_content', 'name', 'tool_call_id'] as const) {
+      const v = m[key];
+      if (typeof v === 'string' && v) parts.push(v);
+    }
+  }
+  return (countTokens(parts.join('\n')) ?? NaN) + 4 * history.length;
+}
+
+function time<T>(fn: () => T): [T, number] {
+  const t = performance.now();
+  const value = fn();
+  return [value, performance.now() - t];
+}
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number): string => `${x.toFixed(2)} ms`;
+
+let ok = true;
+const [, loadMs] = time(() => countTokens('load the ranks'));
+console.log(`ranks load (first count): ${ms(loadMs)}`);
+
+const history = messages(10_000);
+const [cold, coldMs] = time(() => estimatePromptTokens(history));
+const [fullCold, fullMs] = time(() => fullEncode(history));
+console.log(`cold  estimatePromptTokens(10,000 messages): ${ms(coldMs)}  = ${cold} tokens`);
+console.log(`      full encode of the joined payload (reference's way): ${ms(fullMs)}  = ${fullCold} tokens`);
+if (cold !== fullCold) ok = false;
+
+const warmTimes: number[] = [];
+let grown = history;
+for (let round = 0; round < 5; round++) {
+  grown = [...grown, ...messages(10)];
+  const [warm, warmMs] = time(() => estimatePromptTokens(grown));
+  warmTimes.push(warmMs);
+  const full = fullEncode(grown);
+  const same = warm === full;
+  if (!same) ok = false;
+  console.log(`warm  +10 messages (round ${round + 1}, ${grown.length} messages): ${ms(warmMs)}  = ${warm} tokens; full encode ${full} ${same ? '(identical)' : '(MISMATCH)'}`);
+}
+const warmMedian = median(warmTimes);
+console.log(`ratio cold / warm (median of 5): ${(coldMs / warmMedian).toFixed(0)}x  (target >= 100x)`);
+console.log(`ratio reference full encode / warm: ${(fullMs / warmMedian).toFixed(0)}x`);
+
+// Import time: a fresh node process importing the built package (dist), ranks not loaded.
+const distIndex = join(pkgDir, 'dist', 'index.js');
+const newestSource = Math.max(...readdirSync(join(pkgDir, 'src')).map((f) => statSync(join(pkgDir, 'src', f)).mtimeMs));
+if (!existsSync(distIndex) || statSync(distIndex).mtimeMs < newestSource) {
+  const tsc = join(pkgDir, 'node_modules', '.bin', 'tsc');
+  const build = spawnSync(tsc, ['-p', join(pkgDir, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('build failed');
+}
+const script = `const t = performance.now(); const m = await import(${JSON.stringify(distIndex)}); const dt = performance.now() - t; console.log(JSON.stringify({ ms: dt, ranksLoaded: m.tokenizerLoaded() }));`;
+const importTimes: number[] = [];
+for (let i = 0; i < 7; i++) {
+  const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  const row = JSON.parse(res.stdout.trim()) as { ms: number; ranksLoaded: boolean };
+  if (row.ranksLoaded) ok = false;
+  importTimes.push(row.ms);
+}
+console.log(`import @nanobot/schema (fresh node, dist): median ${ms(median(importTimes))}, min ${ms(Math.min(...importTimes))} of 7 (target < 50 ms); ranks loaded at import: no`);
+console.log(ok ? 'OK: warm numbers equal a full encode; ranks load lazily' : 'FAILED: see MISMATCH / ranks above');
+process.exitCode = ok ? 0 : 1;
