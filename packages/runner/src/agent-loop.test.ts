@@ -6,6 +6,7 @@ import type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, Message } fr
 import { JsonlSessionStore, Session } from '@nanobot/session';
 import { ToolRegistry } from '@nanobot/registry';
 import { defineTool } from '@nanobot/tools-core';
+import { createMessageTool, createSpawnTool } from '@nanobot/tools';
 import { AgentLoop, repairTail } from './agent-loop.js';
 import { MessageBus } from './message-bus.js';
 import type { OutboundMessage } from './message-bus.js';
@@ -24,30 +25,6 @@ function tempStore(): JsonlSessionStore {
   const dir = mkdtempSync(join(tmpdir(), 'runner-loop-'));
   dirs.push(dir);
   return new JsonlSessionStore({ dir, fsync: 'never' });
-}
-
-function messageTool(loop: () => AgentLoop) {
-  return defineTool({
-    name: 'message',
-    description: 'send',
-    parameters: { type: 'object', properties: { content: { type: 'string' } }, required: ['content'] },
-    execute: async (a: { content: string }, ctx) => {
-      await loop().messageSender.send({ channel: ctx.channel, chatId: ctx.chatId, content: a.content, media: [], buttons: [], origin: { sessionKey: ctx.sessionKey, channel: ctx.channel, chatId: ctx.chatId } });
-      return `Message sent to ${ctx.channel}:${ctx.chatId}`;
-    },
-  });
-}
-
-function spawnTool(manager: () => SubagentManager) {
-  return defineTool({
-    name: 'spawn',
-    description: 'spawn',
-    parameters: { type: 'object', properties: { task: { type: 'string' } }, required: ['task'] },
-    execute: async (a: { task: string }, ctx) => {
-      const outcome = await manager().spawn({ task: a.task, label: a.task, wait: false, origin: { sessionKey: ctx.sessionKey, channel: ctx.channel, chatId: ctx.chatId } });
-      return outcome.kind === 'started' ? `Subagent [${a.task}] started (id: ${outcome.id}).` : `Error: ${outcome.kind}`;
-    },
-  });
 }
 
 async function nextOutbound(bus: MessageBus): Promise<OutboundMessage> {
@@ -242,13 +219,14 @@ describe('50 sessions at once', () => {
     const provider = new RoutingModel();
     const ref = {} as { loop: AgentLoop; manager: SubagentManager };
     const coreTools = new ToolRegistry();
-    coreTools.register(messageTool(() => ref.loop));
-    coreTools.register(spawnTool(() => ref.manager));
     const subTools = new ToolRegistry();
-    const manager = new SubagentManager({ bus, provider, tools: subTools, govern: simpleGovern });
+    const manager = new SubagentManager({ bus, provider, tools: subTools });
     ref.manager = manager;
-    const loop = new AgentLoop({ bus, provider, tools: coreTools, govern: simpleGovern, sessions, subagents: manager, maxConcurrentSessions: 8 });
+    const loop = new AgentLoop({ bus, provider, tools: coreTools, sessions, subagents: manager, maxConcurrentSessions: 8 });
     ref.loop = loop;
+    // The real built-in tools: the target chat comes from each call's ToolContext.
+    coreTools.register(createMessageTool({ sender: loop.messageSender }));
+    coreTools.register(createSpawnTool({ spawner: manager }));
     const received = new Map<string, OutboundMessage[]>();
     bus.onOutbound((m) => {
       const list = received.get(m.chatId) ?? [];

@@ -26,6 +26,7 @@ import {
   workspaceEscalationMessage,
 } from './runner-texts.js';
 import { extractThinkTags } from './think-tags.js';
+import { ABORTED, raceSignal } from './race-signal.js';
 import { contentText, isEmptyContent } from './tool-outcome.js';
 import { createToolContext } from '@nanobot/tools-core';
 import { toOpenAIToolCall } from './to-openai-tool-call.js';
@@ -122,7 +123,6 @@ export interface AgentRunResult {
   iterations: number;
 }
 
-const ABORT = Symbol('abort');
 const noop = (): void => undefined;
 const EXECUTABLE_FINISH = new Set(['tool_calls', 'function_call', 'stop']);
 const NON_EMPTY_RETRY_FINISH = new Set(['error', 'length', 'refusal', 'content_filter']);
@@ -208,7 +208,6 @@ class RunState {
     readonly runId: string,
     readonly events: EventDispatcher,
     readonly signal: AbortSignal,
-    readonly aborted: Promise<typeof ABORT>,
   ) {
     this.transcript = [...spec.initialMessages];
   }
@@ -246,11 +245,7 @@ export class AgentRunner {
     const forward = (): void => local.abort(spec.signal?.reason);
     if (spec.signal?.aborted) local.abort(spec.signal.reason);
     else spec.signal?.addEventListener('abort', forward, { once: true });
-    const aborted = new Promise<typeof ABORT>((resolve) => {
-      if (local.signal.aborted) resolve(ABORT);
-      else local.signal.addEventListener('abort', () => resolve(ABORT), { once: true });
-    });
-    const state = new RunState(spec, runId, events, local.signal, aborted);
+    const state = new RunState(spec, runId, events, local.signal);
     const maxIterations = spec.maxIterations ?? 200;
     state.emit({ ...state.base(), type: 'turn_start', maxIterations, messageCount: state.transcript.length });
     let thrown: unknown = null;
@@ -635,18 +630,17 @@ export class AgentRunner {
       signal: controller.signal,
     };
     let partial = '';
-    const timeoutPromise = new Promise<'timeout'>((resolve) => controller.signal.addEventListener('abort', () => resolve('timeout'), { once: true }));
     try {
       let response: LLMResponse | null = null;
       if (streaming) {
         const iterator = spec.provider.stream(request)[Symbol.asyncIterator]();
         try {
           for (;;) {
-            const next = iterator.next();
-            next.catch(noop);
-            const step = await Promise.race([next, state.aborted, timeoutPromise]);
-            if (step === ABORT) return { kind: 'aborted', partial };
-            if (step === 'timeout') throw new Error('timeout');
+            const step = await raceSignal(iterator.next(), controller.signal);
+            if (step === ABORTED) {
+              if (state.signal.aborted) return { kind: 'aborted', partial };
+              throw new Error('timeout');
+            }
             if (step.done) break;
             const event = step.value;
             if (event.type === 'text_delta') {
@@ -664,11 +658,11 @@ export class AgentRunner {
         }
         if (response === null) throw new Error('the model stream ended without a final response');
       } else {
-        const pending = Promise.resolve().then(() => spec.provider.chat(request));
-        pending.catch(noop);
-        const step = await Promise.race([pending, state.aborted, timeoutPromise]);
-        if (step === ABORT) return { kind: 'aborted', partial: '' };
-        if (step === 'timeout') throw new Error('timeout');
+        const step = await raceSignal(Promise.resolve().then(() => spec.provider.chat(request)), controller.signal);
+        if (step === ABORTED) {
+          if (state.signal.aborted) return { kind: 'aborted', partial: '' };
+          throw new Error('timeout');
+        }
         response = step;
       }
       const normalised: LLMResponse = { ...response, toolCalls: response.toolCalls ?? [], usage: response.usage ?? { inputTokens: 0, outputTokens: 0 } };
@@ -742,10 +736,8 @@ export class AgentRunner {
         outcomes[index] = outcome;
         this.#recordEnd(state, requests[index], calls[index], iteration, outcome, started);
       });
-      const all = Promise.all(running);
-      all.catch(noop);
-      const step = await Promise.race([all, state.aborted]);
-      if (step === ABORT) break;
+      const step = await raceSignal(Promise.all(running), state.signal);
+      if (step === ABORTED) break;
     }
     finalized = true;
     if (state.signal.aborted) abortedDuring = true;
