@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Tool, createToolContext, defineTool } from '@nanobot/tools-core';
-import { ToolLoader, ToolRegistry } from './index.js';
+import { Tool, createToolContext, defineTool, toolResult } from '@nanobot/tools-core';
+import { ToolLoader, ToolRegistry, withLegacyErrorPrefix } from './index.js';
 
 const FOREIGN_TOOLS_CORE = `
 const BRAND = Symbol.for('nanobot.toolResult');
@@ -216,5 +216,50 @@ describe('ToolLoader', () => {
     const loader = new ToolLoader({ pluginRoots: [join(root, 'nowhere')] });
     const report = await loader.load(new ToolRegistry());
     expect(report).toEqual({ registered: [], skipped: [], failed: [] });
+  });
+});
+
+describe('withLegacyErrorPrefix (reference §E 91)', () => {
+  it('keeps flags, overrides and private state of the wrapped tool; only plain "Error:" text changes', async () => {
+    class Custom extends Tool<{ n: number }> {
+      override readonly name = 'custom';
+      override readonly description = 'custom';
+      override readonly parameters = { type: 'object', properties: { n: { type: 'integer' } } };
+      override readonly readOnly = true;
+      override readonly exclusive = true;
+      override readonly scopes = ['subagent'] as const;
+      readonly #secret = 'kept';
+      override castParams(params: Record<string, unknown>) {
+        return { ...params, n: 7 };
+      }
+      override validateParams(params: Record<string, unknown>) {
+        return params.n === 7 ? [] : [`custom says no (${this.#secret})`];
+      }
+      override toSchema() {
+        return { type: 'function' as const, function: { name: 'custom', description: 'override', parameters: this.jsonSchema } };
+      }
+      execute({ n }: { n: number }) {
+        return n === 7 ? `Error: ${this.#secret}` : toolResult.error('real error');
+      }
+    }
+    const inner = new Custom();
+    const wrapped = withLegacyErrorPrefix(inner);
+    expect([wrapped.name, wrapped.readOnly, wrapped.exclusive, wrapped.concurrencySafe, wrapped.scopes]).toEqual([
+      'custom',
+      true,
+      true,
+      false,
+      ['subagent'],
+    ]);
+    expect(wrapped.castParams({ n: 1 })).toEqual({ n: 7 });
+    expect(wrapped.validateParams({ n: 1 })).toEqual(['custom says no (kept)']);
+    expect(wrapped.toSchema().function.description).toBe('override');
+    expect(wrapped.jsonSchema).toBe(inner.jsonSchema);
+    const registry = new ToolRegistry();
+    registry.register(wrapped);
+    const execution = await registry.execute('custom', { n: 1 });
+    expect(execution.status).toBe('tool_error');
+    expect(execution.result.content).toBe('Error: kept\n\n[Analyze the error above and try a different approach.]');
+    expect(registry.definitions()[0]!.function.description).toBe('override');
   });
 });

@@ -377,6 +377,20 @@ async function runWithLimits(
   };
   const callCtx: ToolContext = Object.freeze({ ...ctx, signal: controller.signal, emit, toolCallId: callId });
 
+  let pending: PromiseLike<unknown>;
+  try {
+    const returned = tool.execute(args, callCtx) as unknown;
+    // A synchronous tool has nothing to time out or cancel: answer without timers or listeners.
+    if (!isThenable(returned)) {
+      finished = true;
+      return { kind: 'returned', value: returned };
+    }
+    pending = returned;
+  } catch (error) {
+    finished = true;
+    return { kind: 'threw', error };
+  }
+
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const limits = new Promise<Outcome>((resolve) => {
@@ -386,13 +400,11 @@ async function runWithLimits(
     onAbort = () => resolve({ kind: 'aborted', reason: ctx.signal.reason });
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
-  const run = (async (): Promise<Outcome> => {
-    try {
-      return { kind: 'returned', value: await tool.execute(args, callCtx) };
-    } catch (error) {
-      return { kind: 'threw', error };
-    }
-  })();
+  // Never rejects, so a tool failing after its timeout cannot become an unhandled rejection.
+  const run = Promise.resolve(pending).then(
+    (value): Outcome => ({ kind: 'returned', value }),
+    (error: unknown): Outcome => ({ kind: 'threw', error }),
+  );
   try {
     const outcome = await Promise.race([run, limits]);
     if (outcome.kind === 'timeout') controller.abort(new Error(`${name} timed out after ${timeoutMs} ms`));
@@ -403,6 +415,14 @@ async function runWithLimits(
     if (timer !== undefined) clearTimeout(timer);
     if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function errorResult(content: ToolContent): ToolResult {
