@@ -49,6 +49,8 @@ export interface GovernStepReport {
   removed: ReportedMessage[];
   added: ReportedMessage[];
   toolResults: ReportedToolResult[];
+  /** Free-text remarks, e.g. that snipping cut inside a tool loop. */
+  notes?: string[];
 }
 
 /** What {@link govern} did to produce the model copy. Plain JSON data a UI can draw. */

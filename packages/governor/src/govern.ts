@@ -11,11 +11,13 @@ import { inputBudget } from './input-budget.js';
 import { promptTokens } from './internal/estimate.js';
 import { resultId } from './internal/tool-calls.js';
 import { microcompactKeepRecent } from './microcompact-keep-recent.js';
-import { regroupToolResults } from './regroup-tool-results.js';
+import { regroup } from './regroup-tool-results.js';
 import { repairToolCallIds } from './repair-tool-call-ids.js';
 import { snipHistory } from './snip-history.js';
 import { stripMalformedToolCalls } from './strip-malformed-tool-calls.js';
 import { stripPlaceholderAssistantMessages } from './strip-placeholder-assistant-messages.js';
+
+const LOOP_SNIPPED_NOTE = 'kept the last user message and the newest part of its tool loop; the reference would have overflowed';
 
 /** Options of {@link govern}. Everything is optional; with none, only the repairs run. */
 export interface GovernOptions {
@@ -127,7 +129,13 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
   const steps: GovernStepReport[] = [];
   let current: Message[] = messages as Message[];
 
-  const record = (step: GovernStepName, next: Message[], toolResults: ReportedToolResult[] = [], known?: { before?: number; after?: number }): void => {
+  const record = (
+    step: GovernStepName,
+    next: Message[],
+    toolResults: ReportedToolResult[] = [],
+    known?: { before?: number; after?: number },
+    notes?: string[],
+  ): void => {
     const pass = (passes.get(step) ?? 0) + 1;
     passes.set(step, pass);
     const changed = next !== current;
@@ -137,6 +145,7 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
     const report: GovernStepReport = {
       step, pass, changed, messagesBefore: current.length, messagesAfter: next.length, removed, added, toolResults,
     };
+    if (notes !== undefined && notes.length > 0) report.notes = notes;
     const tb = tokens(current);
     if (tb !== undefined) {
       report.tokensBefore = tb;
@@ -155,9 +164,8 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
   }
   record('dropOrphanToolResults', dropOrphanToolResults(current));
   if (fixed) {
-    const next = regroupToolResults(current);
-    const moved = next === current ? [] : movedResults(current, next);
-    record('regroupToolResults', next, moved);
+    const { messages: next, moved } = regroup(current);
+    record('regroupToolResults', next, moved.map((m) => ({ toolCallId: resultId(m) ?? '', name: typeof m.name === 'string' ? m.name : 'tool', action: 'moved' as const })));
   }
   record('backfillMissingToolResults', backfillMissingToolResults(current));
 
@@ -189,7 +197,7 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
   );
 
   const snipped = snipHistory(current, { ...ctx, budget, compat: fixed ? 'fixed' : 'reference' });
-  record('snipHistory', snipped.messages, [], { before: snipped.tokensBefore, after: snipped.tokensAfter });
+  record('snipHistory', snipped.messages, [], { before: snipped.tokensBefore, after: snipped.tokensAfter }, snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : []);
   record('dropOrphanToolResults', dropOrphanToolResults(current));
   record('backfillMissingToolResults', backfillMissingToolResults(current));
 
@@ -221,19 +229,6 @@ function renamedResults(before: readonly Message[], after: readonly Message[]): 
     const b = before[i];
     if (a === b || a.role !== 'tool') continue;
     out.push({ toolCallId: String(a.tool_call_id), name: typeof a.name === 'string' ? a.name : 'tool', action: 'renamed', from: resultId(b) ?? '' });
-  }
-  return out;
-}
-
-function movedResults(before: readonly Message[], after: readonly Message[]): ReportedToolResult[] {
-  const pos = new Map<Message, number>();
-  before.forEach((m, i) => pos.set(m, i));
-  const out: ReportedToolResult[] = [];
-  let expect = 0;
-  for (const m of after) {
-    const p = pos.get(m)!;
-    if (p < expect && m.role === 'tool') out.push({ toolCallId: resultId(m) ?? '', name: typeof m.name === 'string' ? m.name : 'tool', action: 'moved' });
-    expect = Math.max(expect, p + 1);
   }
   return out;
 }

@@ -9,6 +9,11 @@ import { callId, resultId, toolCallList } from './internal/tool-calls.js';
  * result answers an earlier call exactly once. Pure: the same array when every result is in place.
  */
 export function regroupToolResults(messages: readonly Message[]): Message[] {
+  return regroup(messages).messages;
+}
+
+/** {@link regroupToolResults} plus the moved results (input objects), for the report. */
+export function regroup(messages: readonly Message[]): { messages: Message[]; moved: Message[] } {
   const owner = new Map<string, number>();
   const moved = new Map<number, Message[]>();
   const displaced = new Set<number>();
@@ -36,7 +41,7 @@ export function regroupToolResults(messages: readonly Message[]): Message[] {
       }
     }
   }
-  if (displaced.size === 0) return messages as Message[];
+  if (displaced.size === 0) return { messages: messages as Message[], moved: [] };
   const out: Message[] = [];
   for (let i = 0; i < messages.length; i++) {
     if (displaced.has(i)) continue;
@@ -49,5 +54,5 @@ export function regroupToolResults(messages: readonly Message[]): Message[] {
     }
     out.push(...extra);
   }
-  return out;
+  return { messages: out, moved: [...displaced].map((i) => messages[i]) };
 }

@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Message } from '@nanobot/schema';
+import { checkLegality } from './check-legality.js';
+import { enforceRoleAlternation } from './enforce-role-alternation.js';
+import { govern } from './govern.js';
+import { inputBudget } from './input-budget.js';
+import { promptTokens } from './internal/estimate.js';
+import { MemoryArtifactStore } from './memory-artifact-store.js';
+import { arbitraryBudget, arbitraryHistory } from './test-support/arbitrary-history.js';
+import { deepFreeze } from './test-support/conformance.js';
+
+const TOOLS = [{ type: 'function' as const, function: { name: 'exec', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }];
+
+describe('govern on random corrupted histories', () => {
+  it('never mutates its input and always yields a legal request', () => {
+    fc.assert(
+      fc.property(arbitraryHistory, arbitraryBudget, fc.boolean(), (history, budgetOptions, withStore) => {
+        const input = deepFreeze(history);
+        const snapshot = JSON.stringify(input);
+        const ids = new Set<string>();
+        const options = { ...budgetOptions, tools: TOOLS, compactedToolCallIds: ids, artifactStore: withStore ? new MemoryArtifactStore() : null, sessionKey: 's' };
+        const { messages } = govern(input, options);
+        expect(JSON.stringify(input)).toBe(snapshot);
+
+        // Every call answered right after its turn, no orphan or duplicate result, unique ids.
+        expect(checkLegality(messages)).toEqual([]);
+
+        // Strict role rules hold once alternation is enforced (OpenAI and Anthropic).
+        const request = enforceRoleAlternation(messages);
+        expect(checkLegality(request, { request: true })).toEqual([]);
+
+        // It fits whenever the budget can hold the system prompt and the last user turn.
+        const budget = inputBudget(options);
+        const lastUser = input.findLast((m) => m.role === 'user');
+        if (budget > 0 && lastUser !== undefined) {
+          const floor = promptTokens([...input.filter((m) => m.role === 'system'), lastUser], { tools: TOOLS });
+          if (floor <= budget) expect(promptTokens(messages, { tools: TOOLS })).toBeLessThanOrEqual(budget);
+        }
+
+        // Governing again with the run's compaction set gives the same copy (stable prefix).
+        const again = govern(input, options).messages;
+        expect(again).toEqual(messages);
+      }),
+      { numRuns: 2500 },
+    );
+  });
+
+  it('keeps the input objects for messages it does not change', () => {
+    fc.assert(
+      fc.property(arbitraryHistory, (history) => {
+        const input = deepFreeze(history);
+        const { messages } = govern(input);
+        const inputs = new Set<Message>(input);
+        for (const m of messages) {
+          if (inputs.has(m)) continue;
+          // A new object only where governance changed something about it.
+          expect(input.some((x) => JSON.stringify(x) === JSON.stringify(m))).toBe(false);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
