@@ -49,6 +49,11 @@ describe('exec output', () => {
     expect(out.text).toBe('\nExit code: 0');
   });
 
+  it('a command killed by a signal reports a negative exit code, as Python does', async () => {
+    const out = await call(createExecTool(), { command: 'kill -TERM $$' }, ws.ctx());
+    expect(out.text).toBe('\nExit code: -15');
+  });
+
   it('runs in the workspace (or working_dir inside it)', async () => {
     await ws.write('sub/marker.txt', 'm');
     expect((await call(createExecTool(), { command: 'pwd' }, ws.ctx())).text).toContain(ws.root);

@@ -2,7 +2,7 @@ import type { Tool } from '@nanobot/tools-core';
 import { toTool } from './to-tool.js';
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { constants as osConstants, homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { BuiltinToolSpec } from './builtin-tool.js';
 import { errorMessage, fail, ok } from './builtin-tool.js';
@@ -187,7 +187,9 @@ export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecA
       const parts: string[] = [];
       if (out.text) parts.push(out.text);
       if (err.text.trim()) parts.push(`STDERR:\n${err.text}`);
-      const code = result.exitCode ?? (result.signalName ? `${result.signalName}` : 'unknown');
+      // Killed by a signal: report it as Python's returncode does (-<signal number>).
+      const signalNumber = result.signalName ? osConstants.signals[result.signalName] : undefined;
+      const code = result.exitCode ?? (signalNumber !== undefined ? -signalNumber : 'unknown');
       parts.push(`\nExit code: ${code}`);
       // Dropped middles of both streams count towards the reported truncation.
       return ok(truncateMiddle(parts.join('\n'), budget, out.omitted + (err.text.trim() ? err.omitted : 0)));

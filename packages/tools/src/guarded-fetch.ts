@@ -72,7 +72,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions = {
       headers: { ...(options.headers ?? {}) },
       signal,
       redirect: 'manual',
-      pinnedAddress: target.addresses[0],
+      // IPv4 first: hosts without IPv6 routes are common, and every vetted address is equally safe.
+      pinnedAddress: target.addresses.find((a) => a.family === 4) ?? target.addresses[0],
     });
     const location = res.headers.get('location');
     if (REDIRECTS.has(res.status) && location) {
