@@ -67,7 +67,9 @@ async function main(): Promise<void> {
   for (let i = 0; i < runs; i += 1) rows = loaded!.getHistory().length;
   const historyMs = (performance.now() - start) / runs;
   start = performance.now();
-  let bounded = 0;
+  let bounded = loaded!.getHistory({ maxTokens: 100_000 }).length;
+  const coldMs = performance.now() - start;
+  start = performance.now();
   for (let i = 0; i < runs; i += 1) bounded = loaded!.getHistory({ maxTokens: 100_000 }).length;
   const boundedMs = (performance.now() - start) / runs;
   loaded!.lastConsolidated = 9_000;
@@ -76,7 +78,8 @@ async function main(): Promise<void> {
   for (let i = 0; i < runs; i += 1) archived = loaded!.getHistory().length;
   const archivedMs = (performance.now() - start) / runs;
   console.log(`getHistory(): ${rows} rows in ${historyMs.toFixed(2)} ms`);
-  console.log(`getHistory({ maxTokens: 100000 }): ${bounded} rows in ${boundedMs.toFixed(2)} ms (ratio to unbounded ${(boundedMs / historyMs).toFixed(2)})`);
+  console.log(`getHistory({ maxTokens: 100000 }) first call (token estimates computed): ${bounded} rows in ${coldMs.toFixed(2)} ms`);
+  console.log(`getHistory({ maxTokens: 100000 }) later calls (estimates cached per stored message): ${boundedMs.toFixed(2)} ms (ratio to unbounded ${(boundedMs / historyMs).toFixed(2)})`);
   console.log(`getHistory() with lastConsolidated=9000: ${archived} rows in ${archivedMs.toFixed(2)} ms`);
   console.log(`load / getHistory ratio: ${(loadMs / historyMs).toFixed(2)}`);
   rmSync(dir, { recursive: true, force: true });

@@ -152,6 +152,17 @@ describe('Consolidator', () => {
     expect(await consolidator.estimateSessionPrompt(session)).toBe(estimatePromptTokens(probe, tools));
   });
 
+  it('archiveUnconsolidated archives everything after the pointer in one call', async () => {
+    const session = await longSession(3);
+    const provider = new FakeProvider([reply('- [ephemeral] chatted about lorem ipsum')]);
+    const summary = await make(provider, 100_000).archiveUnconsolidated(session);
+    expect(summary).toBe('- [ephemeral] chatted about lorem ipsum');
+    expect(session.lastConsolidated).toBe(6);
+    expect(String(provider.requests[0].messages.at(-1)!.content)).toContain('final 6 messages');
+    expect((await store.load('cli:direct')).session.metadata._last_summary).toMatchObject({ text: summary });
+    expect(await make(provider, 100_000).archiveUnconsolidated(session)).toBeNull();
+  });
+
   it('pickBoundary returns the first user boundary covering the tokens to remove', async () => {
     const session = await longSession(5);
     const c = make(new FakeProvider([]), 4500);

@@ -223,4 +223,25 @@ export class Consolidator {
       return report;
     });
   }
+
+  /**
+   * Archives everything after the pointer in one call (idle sessions, `/new`): summary (or raw
+   * archive) into history.jsonl, `_last_summary` stored when there is a real summary, pointer
+   * advanced to the message count captured at the start (messages added meanwhile stay
+   * unarchived), session saved. Returns the summary, `(nothing)`, or null.
+   */
+  async archiveUnconsolidated(session: Session): Promise<string | null> {
+    return this.locks.run(session.key, async () => {
+      const end = session.messages.length;
+      if (end <= session.lastConsolidated) return null;
+      const { summary } = await this.archiveSession(session, end);
+      session.lastConsolidated = Math.max(session.lastConsolidated, end);
+      session.providerState = null;
+      if (summary !== null && summary !== NOTHING) {
+        session.metadata = { ...session.metadata, _last_summary: { text: summary, last_active: session.updatedAt } };
+      }
+      await this.options.store.save(session);
+      return summary;
+    });
+  }
 }

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JsonlSessionStore } from './index.js';
 
-const ITERATIONS = Number(process.env.NANOBOT_CRASH_ITERATIONS ?? 250);
+const ITERATIONS = Number(process.env.NANOBOT_CRASH_ITERATIONS ?? 200);
 let childScript: string;
 let workDir: string;
 
@@ -23,7 +23,6 @@ beforeAll(async () => {
     target: 'node20',
     conditions: ['source'],
     logLevel: 'silent',
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   });
 });
 

@@ -117,7 +117,10 @@ describe('getHistory (reference session-history behaviours)', () => {
         const frozen = view(messages, Math.min(lc, messages.length));
         const out = getHistory(frozen, { maxMessages: max, maxTokens: tokens });
         expect(findLegalMessageStart(out)).toBe(0);
-        if (out.some((m) => m.role === 'user')) expect(out[0].role).toBe('user');
+        if (out.length > 0) expect(out[0].role).not.toBe('tool');
+        // Without orphans the window starts at a user turn (with one, the reference's legal-start
+        // scan may start after it, at an assistant row: the governor restores a user opener).
+        if (!messages.some((m) => m.role === 'tool') && out.some((m) => m.role === 'user')) expect(out[0].role).toBe('user');
       }),
       { numRuns: 300 },
     );

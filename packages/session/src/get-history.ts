@@ -87,6 +87,44 @@ function projectMessage(message: Message, includeRuntimeContext: boolean): Messa
   return row;
 }
 
+interface RowEstimate {
+  content: unknown;
+  name: unknown;
+  toolCallId: unknown;
+  toolCalls: unknown;
+  reasoning: unknown;
+  tokens: number;
+}
+// Token estimates of projected rows, keyed by the stored message they came from and checked
+// field by field (strings by value), so repeated replays of a long session do not re-encode rows
+// whose projection differs from the stored message (breadcrumbs, trimmed assistant text).
+const rowEstimates = new WeakMap<Message, RowEstimate>();
+
+function rowTokens(source: Message, row: Message): number {
+  if (row.content === source.content) return estimateMessageTokens(source);
+  const hit = rowEstimates.get(source);
+  if (
+    hit &&
+    hit.content === row.content &&
+    hit.name === row.name &&
+    hit.toolCallId === row.tool_call_id &&
+    hit.toolCalls === row.tool_calls &&
+    hit.reasoning === row.reasoning_content
+  ) {
+    return hit.tokens;
+  }
+  const tokens = estimateMessageTokens(row);
+  rowEstimates.set(source, {
+    content: row.content,
+    name: row.name,
+    toolCallId: row.tool_call_id,
+    toolCalls: row.tool_calls,
+    reasoning: row.reasoning_content,
+    tokens,
+  });
+  return tokens;
+}
+
 function firstUserStart(messages: readonly Message[]): number {
   for (let i = 0; i < messages.length; i += 1) {
     if (messages[i].role === 'user') return i > 0 && messages[i - 1]._channel_delivery ? i - 1 : i;
@@ -127,16 +165,20 @@ export function getHistory(
   window = dropLeadingOrphans(window);
 
   const projected: Message[] = [];
+  const sources: Message[] = [];
   for (const message of window) {
     const row = projectMessage(message, includeRuntimeContext);
-    if (row) projected.push(row);
+    if (row) {
+      projected.push(row);
+      sources.push(message);
+    }
   }
   if (maxTokens <= 0 || projected.length === 0) return projected;
 
   let used = 0;
   let cut = projected.length;
   for (let i = projected.length - 1; i >= 0; i -= 1) {
-    const tokens = estimateMessageTokens(projected[i]);
+    const tokens = rowTokens(sources[i], projected[i]);
     if (i < projected.length - 1 && used + tokens > maxTokens) break;
     used += tokens;
     cut = i;

@@ -54,6 +54,8 @@ interface Tracking {
   supersededBytes: number;
   /** Raw text of lines skipped on load, kept aside when the file is rewritten. */
   skippedLines: string[];
+  /** Whether the file ended with a newline at `size` (false after a torn write). */
+  endsWithNewline: boolean;
 }
 
 const HEADER_IGNORED = new Set(['updated_at']);
@@ -132,7 +134,7 @@ export class JsonlSessionStore implements SessionStore {
       }
       if (text === null) {
         const session = new Session({ key }, this.now);
-        this.track(session, file, 0, 0, [], false);
+        this.track(session, file, 0, 0, [], false, true);
         return { session, warnings: [], created: true };
       }
       const parsed = parseSessionFile(text);
@@ -149,14 +151,23 @@ export class JsonlSessionStore implements SessionStore {
         this.now,
       );
       const size = legacy ? -1 : Buffer.byteLength(text);
-      this.track(session, file, size, parsed.supersededBytes, parsed.warnings.flatMap((w) => (w.raw ? [w.raw] : [])), !legacy);
+      const skipped = parsed.warnings.flatMap((w) => (w.raw ? [w.raw] : []));
+      this.track(session, file, size, parsed.supersededBytes, skipped, !legacy, parsed.endsWithNewline);
       if (legacy) this.tracking.get(session)!.structureVersion = -1; // first save writes the new file name
       for (const warning of parsed.warnings) this.onWarning?.(key, warning);
       return { session, warnings: parsed.warnings, created: false };
     });
   }
 
-  private track(session: Session, file: string, size: number, superseded: number, skipped: string[], persisted: boolean): void {
+  private track(
+    session: Session,
+    file: string,
+    size: number,
+    superseded: number,
+    skipped: string[],
+    persisted: boolean,
+    endsWithNewline: boolean,
+  ): void {
     this.tracking.set(session, {
       file,
       persistedCount: persisted ? session.messages.length : 0,
@@ -166,6 +177,7 @@ export class JsonlSessionStore implements SessionStore {
       size,
       supersededBytes: superseded,
       skippedLines: skipped,
+      endsWithNewline,
     });
   }
 
@@ -191,7 +203,7 @@ export class JsonlSessionStore implements SessionStore {
         if (current >= 0) {
           throw new SessionConflictError(session.key, `Session "${session.key}" is already stored; load it before saving`);
         }
-        this.track(session, file, -1, 0, [], false);
+        this.track(session, file, -1, 0, [], false, true);
         t = this.tracking.get(session)!;
       }
       const structural = t.structureVersion !== session.structureVersion || session.messages.length < t.persistedCount;
@@ -222,7 +234,9 @@ export class JsonlSessionStore implements SessionStore {
         await this.rewrite(session, t);
         return;
       }
-      const needsNewline = current > 0 && !(await this.endsWithNewline(file, current));
+      // Our own appends always end with a newline; only a torn tail or another writer needs a look.
+      const knownClean = current === t.size && t.endsWithNewline;
+      const needsNewline = current > 0 && !knownClean && !(await this.endsWithNewline(file, current));
       const chunk = (needsNewline ? '\n' : '') + lines.join('\n') + '\n';
       const handle = await open(file, 'a');
       try {
@@ -234,6 +248,7 @@ export class JsonlSessionStore implements SessionStore {
       const added = Buffer.byteLength(chunk);
       t.size = t.size >= 0 && t.size === current ? current + added : -1;
       if (t.size < 0) t.size = (await stat(file)).size;
+      t.endsWithNewline = true;
       t.persistedCount = session.messages.length;
       t.headerJson = newHeader;
       t.providerJson = newProvider;
@@ -292,6 +307,7 @@ export class JsonlSessionStore implements SessionStore {
     await unlink(join(this.dir, legacySessionFileName(session.key))).catch(() => undefined);
     await this.removeStaleTemps(name);
     t.size = Buffer.byteLength(text);
+    t.endsWithNewline = true;
     t.persistedCount = session.messages.length;
     t.structureVersion = session.structureVersion;
     t.headerJson = headerJson(session);
