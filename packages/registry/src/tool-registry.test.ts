@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { ConfigurationError } from '@nanobot/schema';
+import { ConfigurationError, SchemaError } from '@nanobot/schema';
 import { Tool, createToolContext, defineTool, toolResult, type ToolContext } from '@nanobot/tools-core';
 import { TOOL_ERROR_HINT, ToolRegistry } from './index.js';
-import { deepFreeze } from './test-support/conformance.js';
+import { deepFreeze, loadCases } from './test-support/conformance.js';
 
 const noParams = { type: 'object', properties: {} };
 
@@ -588,5 +588,58 @@ describe('executePrepared', () => {
     const bad = await registry.executePrepared(registry.prepareCall('nope', {}));
     expect(bad.status).toBe('not_found');
     expect(bad.result.content).toBe(`Error: Tool 'nope' not found. Available: read_file${TOOL_ERROR_HINT}`);
+  });
+});
+
+describe('prepareCall and execute never throw, never mutate (property)', () => {
+  const cases = loadCases('tool_calls/prepare_call.json');
+  const registry = new ToolRegistry({ defaultTimeoutMs: 0 });
+  for (const spec of cases[0]!.config.registry) {
+    registry.register(defineTool({ name: spec.name, description: 'd', parameters: spec.parameters, execute: (a) => JSON.stringify(a) }));
+  }
+  const names = registry.names();
+  const payload = fc.oneof(
+    fc.jsonValue(),
+    fc.json(),
+    fc.string(),
+    fc.dictionary(fc.constantFrom('path', 'offset', 'limit', 'query', 'count', 'mode', 'meta', 'arguments', 'x'), fc.jsonValue()),
+    fc.record({ arguments: fc.oneof(fc.json(), fc.jsonValue()) }),
+  );
+  const name = fc.oneof(fc.constantFrom(...names), fc.string(), fc.constantFrom('READ_FILE', 'readFile', 'mcp-git-status'));
+
+  it('always answers with data; ok ⇔ a known name with valid arguments; raw input unchanged', async () => {
+    await fc.assert(
+      fc.asyncProperty(name, payload, async (n, raw) => {
+        const input = typeof raw === 'object' && raw !== null ? deepFreeze(structuredClone(raw)) : raw;
+        const before = JSON.stringify(input);
+        const prepared = registry.prepareCall(n, input);
+        const execution = await registry.execute(n, input);
+        expect(JSON.stringify(input)).toBe(before);
+        expect(execution.isError).toBe(!prepared.ok);
+        if (!registry.has(n)) {
+          expect(prepared.tool).toBeNull();
+          expect(execution.status).toBe('not_found');
+        }
+        if (execution.isError) expect(String(execution.result.content).endsWith(TOOL_ERROR_HINT)).toBe(true);
+        else expect(typeof execution.result.content).toBe('string');
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('register fails fast on an unusable schema', () => {
+  it('throws the SchemaError at register time', () => {
+    class Broken extends Tool {
+      override readonly name = 'broken';
+      override readonly description = 'd';
+      override get parameters() {
+        return [] as never;
+      }
+      execute() {
+        return '';
+      }
+    }
+    expect(() => new ToolRegistry().register(new Broken())).toThrow(SchemaError);
   });
 });

@@ -129,7 +129,8 @@ export class ToolRegistry {
 
   /**
    * Adds a tool. A second tool with the same name is a {@link ConfigurationError} unless
-   * `replace` is set (the reference replaced silently, hiding wiring mistakes).
+   * `replace` is set (the reference replaced silently, hiding wiring mistakes); a tool whose
+   * schema cannot be built throws its `SchemaError` here.
    */
   register(tool: Tool<any>, options: { replace?: boolean } = {}): void {
     if (!isTool(tool)) {
@@ -141,6 +142,9 @@ export class ToolRegistry {
     if (this.#tools.has(tool.name) && !options.replace) {
       throw new ConfigurationError(`ToolRegistry.register: a tool named '${tool.name}' is already registered`);
     }
+    // Build the definition now: a schema that cannot be converted fails here, with its typed
+    // error, not later inside definitions() or on the model's first call.
+    tool.toSchema();
     this.#tools.set(tool.name, tool);
     this.#definitions.clear();
   }
