@@ -144,6 +144,36 @@ describe('AgentLoop turns', () => {
     expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
   });
 
+  it('persists in flight: while a tool runs, its call is already on disk; finished results follow at the next checkpoint', async () => {
+    const bus = new MessageBus();
+    const dir = mkdtempSync(join(tmpdir(), 'runner-loop-'));
+    dirs.push(dir);
+    const sessions = new JsonlSessionStore({ dir, fsync: 'never' });
+    const seenOnDisk: string[][] = [];
+    const probe = defineTool({
+      name: 'probe',
+      description: 'p',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => {
+        // What a restarted process would load right now.
+        const { session } = await new JsonlSessionStore({ dir }).load('cli:c');
+        seenOnDisk.push(session.messages.map((m) => m.role));
+        return 'probed';
+      },
+    });
+    const tools = new ToolRegistry();
+    tools.register(probe);
+    const model = scripted([toolsStep(call('probe', {}, 'p1')), toolsStep(call('probe', {}, 'p2')), textStep('done')]);
+    const loop = new AgentLoop({ bus, provider: model, tools, sessions });
+    await loop.submit({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'probe twice' });
+    expect(seenOnDisk).toEqual([
+      ['user', 'assistant'],
+      ['user', 'assistant', 'tool', 'assistant'],
+    ]);
+    const { session } = await new JsonlSessionStore({ dir }).load('cli:c');
+    expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+  });
+
   it('a dangling user turn from a crash is closed at RESTORE', async () => {
     const session = new Session({ key: 'k', messages: [{ role: 'user', content: 'lost' }, { role: 'assistant', content: '', tool_calls: [{ id: 'z', type: 'function', function: { name: 'x', arguments: '{}' } }] }] });
     expect(repairTail(session)).toBe(true);

@@ -403,13 +403,24 @@ export class AgentLoop {
         ...(options.events !== undefined ? { events: options.events } : {}),
         ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
       };
+      // In-flight persistence: at every checkpoint the messages appended so far are saved, so a
+      // crash mid-turn keeps finished tool results (RESTORE answers calls left open).
+      let persisted = 0;
+      const persistUpTo = async (transcript: readonly Message[], from: number): Promise<void> => {
+        const fresh = transcript.slice(from + persisted);
+        if (fresh.length === 0) return;
+        persisted += fresh.length;
+        this.#appendMessages(session, fresh);
+        await this.#save(session, key, 'checkpoint');
+      };
+      spec.checkpoint = (payload) => persistUpTo(payload.transcript, payload.appendedFrom);
       let result: AgentRunResult;
       try {
         result = await this.#runner.run(spec);
       } catch (error) {
         // A programmer error (throwing governor, critical hook): keep what the run appended.
         const partial = (error as { partialResult?: AgentRunResult }).partialResult;
-        if (partial) this.#append(session, partial);
+        if (partial) this.#appendMessages(session, partial.messages.slice(partial.appendedFrom + persisted));
         repairTail(session);
         await this.#save(session, key, 'save');
         options.onError?.(error, { sessionKey: key, stage: 'run' });
@@ -421,7 +432,7 @@ export class AgentLoop {
       outcome.result = result;
 
       // SAVE
-      this.#append(session, result);
+      this.#appendMessages(session, result.messages.slice(result.appendedFrom + persisted));
       if (result.stopReason === 'aborted') repairTail(session);
       await this.#save(session, key, 'save');
 
@@ -495,9 +506,9 @@ export class AgentLoop {
     return isUserInput(message) ? base : { ...base, ...this.#systemMarkers(message) };
   }
 
-  #append(session: Session, result: AgentRunResult): void {
+  #appendMessages(session: Session, messages: readonly Message[]): void {
     const stamp = new Date().toISOString();
-    for (const message of result.messages.slice(result.appendedFrom)) {
+    for (const message of messages) {
       const clean = stripMeta(message);
       if (clean.role === 'assistant' && !(clean.tool_calls && clean.tool_calls.length > 0)) {
         const c = clean.content;

@@ -43,6 +43,13 @@ export interface CheckpointPayload {
   assistantMessage: Message | null;
   completedToolResults: Message[];
   pendingToolCalls: ToolCall[];
+  /**
+   * The live transcript (initial messages + everything appended so far). Read-only: a caller
+   * persisting in-flight state appends `transcript.slice(appendedFrom)` beyond what it saved.
+   */
+  transcript: readonly Message[];
+  /** Index where this run's own messages start. */
+  appendedFrom: number;
 }
 
 /** Inputs of one run. Only `initialMessages`, `provider` and `tools` are required. */
@@ -548,10 +555,10 @@ export class AgentRunner {
     return value;
   }
 
-  async #checkpoint(state: RunState, payload: CheckpointPayload): Promise<void> {
+  async #checkpoint(state: RunState, payload: Omit<CheckpointPayload, 'transcript' | 'appendedFrom'>): Promise<void> {
     if (!state.spec.checkpoint) return;
     try {
-      await state.spec.checkpoint(payload);
+      await state.spec.checkpoint({ ...payload, transcript: state.transcript, appendedFrom: state.spec.initialMessages.length });
     } catch (error) {
       state.emit({ ...state.base(), type: 'hook_error', hook: 'checkpoint', error: describeError(error) });
     }
