@@ -132,6 +132,8 @@ export function createGrepSpec(options: GrepOptions = {}): BuiltinToolSpec<GrepA
         for await (const entry of walkTree(target, true, ctx.signal)) {
           if (entry.kind === 'file' && filter(entry.rel)) files.push(entry.path);
         }
+        // Path order, so results (and their pages) are stable across calls.
+        files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       }
       const show = (p: string): string => {
         const rel = relative(scope.root, p).split('\\').join('/');
