@@ -62,3 +62,24 @@ describe('parsers', () => {
     expect(detectImageMime(Buffer.from('text'), 'x.PNG')).toBe('image/png');
   });
 });
+
+describe('injected WorkspaceFs', () => {
+  it('builds from an in-memory file system', async () => {
+    const { ContextBuilder } = await import('./index.js');
+    const files = new Map<string, string>([
+      ['/ws/USER.md', 'Name: Ada'],
+      ['/ws/skills/notes/SKILL.md', '---\nname: notes\ndescription: Take notes\n---\nBody'],
+    ]);
+    const dirs = new Map<string, string[]>([['/ws/skills', ['notes']]]);
+    const fs = {
+      readText: async (p: string) => files.get(p) ?? null,
+      readBytes: async (p: string) => (files.has(p) ? Buffer.from(files.get(p)!) : null),
+      listDir: async (p: string) => dirs.get(p) ?? null,
+      isFile: async (p: string) => files.has(p),
+    };
+    const builder = new ContextBuilder({ workspace: '/ws', fs, runtime: 'r', platform: 'posix', skillEnvironment: { env: {}, hasBinary: () => true } });
+    const prompt = await builder.buildSystemPrompt();
+    expect(prompt).toContain('## USER.md\n\nName: Ada');
+    expect(prompt).toContain('- **notes** — Take notes  `notes/SKILL.md`');
+  });
+});
