@@ -80,8 +80,13 @@ export abstract class BaseProvider implements LLMProvider {
     return imageRetryMessages(error, messages, this.stripImagesOnReject);
   }
 
+  /** Adds provider-specific context to an error (e.g. a hint for local servers); default: unchanged. */
+  protected decorateError<E extends Error>(error: E): E {
+    return error;
+  }
+
   /** @internal Used by `ProviderStream`: whatever an attempt threw → our error types. */
-  streamError(error: unknown, idle: IdleTimer, signal?: AbortSignal): Error {
+  streamError(error: unknown, idle: IdleTimer, signal?: AbortSignal, opened = true): Error {
     if (signal?.aborted) return new ProviderAbortError(undefined, { cause: error });
     if (idle.timedOut) {
       return new ProviderError(`${this.name}: the stream stalled for more than ${Math.round(idle.timeoutMs / 1000)} seconds.`, {
@@ -91,8 +96,8 @@ export abstract class BaseProvider implements LLMProvider {
         cause: error,
       });
     }
-    const converted = toProviderError(error, this.name, signal);
-    if (converted instanceof ProviderError && converted.kind === 'connection') {
+    const converted = this.decorateError(toProviderError(error, this.name, signal));
+    if (converted instanceof ProviderError && converted.kind === 'connection' && opened) {
       return new ProviderError(`${this.name}: the stream was cut before the model finished; the partial answer was discarded. (${converted.message})`, {
         kind: 'stream_interrupted',
         retryable: true,

@@ -56,3 +56,36 @@ describe('FallbackProvider', () => {
     expect((await fb.chat(req)).content).toBe('paid by b');
   });
 });
+
+describe('FallbackProvider circuit breaker', () => {
+  it('skips a primary after 3 eligible failures, probes it after the cooldown, closes on success', async () => {
+    let now = 0;
+    const primaryScript = [
+      { error: scriptedError('server') },
+      { error: scriptedError('server') },
+      { error: scriptedError('server') },
+      'primary back',
+    ];
+    const primary = new ScriptedProvider(primaryScript, { name: 'p' });
+    const backup = new ScriptedProvider(['b1', 'b2', 'b3', 'b4', 'b5'], { name: 'b' });
+    const fb = new FallbackProvider([primary, backup], { circuitBreaker: { now: () => now, cooldownMs: 1000 } });
+    for (let i = 0; i < 3; i++) expect((await fb.chat(req)).provider).toBe('b');
+    expect(fb.primaryCircuitOpen).toBe(true);
+    expect((await fb.chat(req)).content).toBe('b4');
+    expect(primary.requests).toHaveLength(3);
+    now = 1000;
+    expect(fb.primaryCircuitOpen).toBe(false);
+    expect((await fb.chat(req)).content).toBe('primary back');
+    expect(primary.requests).toHaveLength(4);
+  });
+
+  it('a 400 does not count toward opening the circuit, and a lone provider is never skipped', async () => {
+    const primary = new ScriptedProvider(Array.from({ length: 4 }, () => ({ error: scriptedError('bad_request') })));
+    const fb = new FallbackProvider([primary, new ScriptedProvider([])]);
+    for (let i = 0; i < 4; i++) await expect(fb.chat(req)).rejects.toMatchObject({ kind: 'bad_request' });
+    expect(fb.primaryCircuitOpen).toBe(false);
+    const alone = new FallbackProvider([new ScriptedProvider(Array.from({ length: 5 }, () => ({ error: scriptedError('server') })))]);
+    for (let i = 0; i < 5; i++) await expect(alone.chat(req)).rejects.toMatchObject({ kind: 'server' });
+    expect(alone.primaryCircuitOpen).toBe(false);
+  });
+});

@@ -26,6 +26,12 @@ export interface FallbackProviderOptions {
   shouldFallback?: (error: ProviderError) => boolean;
   /** Told each time a candidate failed and the next one is tried. Not awaited; must not throw. */
   onFallback?: (notice: FallbackNotice) => void;
+  /**
+   * Skip a primary that keeps failing: after `failureThreshold` (3) consecutive fallback-eligible
+   * failures it is skipped for `cooldownMs` (60 000), then probed once; a success closes the
+   * circuit. `false` turns it off. `now` is injectable for tests.
+   */
+  circuitBreaker?: false | { failureThreshold?: number; cooldownMs?: number; now?: () => number };
 }
 
 function label(candidate: FallbackCandidate): string {
@@ -35,7 +41,8 @@ function label(candidate: FallbackCandidate): string {
 /**
  * Tries providers in order: the next one only when the previous failed with a retryable error
  * (after that provider's own retries). The response's `provider` and `model` say who answered.
- * A stream falls back only if the failed candidate had not produced any event yet.
+ * A stream falls back only if the failed candidate had not produced any event yet. A primary that
+ * keeps failing is skipped for a while (circuit breaker), then probed again.
  */
 export class FallbackProvider implements LLMProvider {
   readonly name = 'fallback';
@@ -43,6 +50,9 @@ export class FallbackProvider implements LLMProvider {
   private readonly candidates: FallbackCandidate[];
   private readonly shouldFallback: (error: ProviderError) => boolean;
   private readonly onFallback?: (notice: FallbackNotice) => void;
+  private readonly breaker: { failureThreshold: number; cooldownMs: number; now: () => number } | null;
+  private primaryFailures = 0;
+  private openUntil = 0;
 
   constructor(candidates: readonly (LLMProvider | FallbackCandidate)[], options: FallbackProviderOptions = {}) {
     if (candidates.length === 0) throw new ConfigurationError('FallbackProvider needs at least one provider.');
@@ -50,10 +60,34 @@ export class FallbackProvider implements LLMProvider {
     this.defaultModel = this.candidates[0].model ?? this.candidates[0].provider.defaultModel;
     this.shouldFallback = options.shouldFallback ?? ((error) => error.retryable);
     this.onFallback = options.onFallback;
+    const b = options.circuitBreaker;
+    this.breaker = b === false ? null : { failureThreshold: b?.failureThreshold ?? 3, cooldownMs: b?.cooldownMs ?? 60_000, now: b?.now ?? Date.now };
+  }
+
+  /** Whether the primary is currently skipped (its circuit is open). */
+  get primaryCircuitOpen(): boolean {
+    return this.breaker !== null && this.candidates.length > 1 && this.breaker.now() < this.openUntil;
+  }
+
+  private firstIndex(): number {
+    return this.primaryCircuitOpen ? 1 : 0;
+  }
+
+  private recordPrimary(ok: boolean, error?: unknown): void {
+    if (!this.breaker) return;
+    if (ok) {
+      this.primaryFailures = 0;
+      this.openUntil = 0;
+      return;
+    }
+    if (!(error instanceof ProviderError) || !this.shouldFallback(error)) return;
+    this.primaryFailures++;
+    // A failed half-open probe re-opens at once; otherwise after the threshold.
+    if (this.primaryFailures >= this.breaker.failureThreshold || this.openUntil !== 0) this.openUntil = this.breaker.now() + this.breaker.cooldownMs;
   }
 
   private requestFor(candidate: FallbackCandidate, index: number, request: LLMRequest): LLMRequest {
-    // The request's own model applies to the first candidate only; fallbacks use theirs.
+    // The request's own model applies to the primary only; fallbacks use theirs.
     if (index === 0) return candidate.model && !request.model ? { ...request, model: candidate.model } : request;
     return { ...request, model: candidate.model ?? candidate.provider.defaultModel };
   }
@@ -66,13 +100,15 @@ export class FallbackProvider implements LLMProvider {
 
   /** Asks each candidate in turn; rejects with the last error when none answered. */
   async chat(request: LLMRequest): Promise<LLMResponse> {
-    for (let i = 0; ; i++) {
+    for (let i = this.firstIndex(); ; i++) {
       const candidate = this.candidates[i];
       const req = this.requestFor(candidate, i, request);
       try {
         const response = await candidate.provider.chat(req);
+        if (i === 0) this.recordPrimary(true);
         return { ...response, provider: response.provider ?? candidate.provider.name, model: response.model ?? req.model ?? candidate.provider.defaultModel };
       } catch (error) {
+        if (i === 0) this.recordPrimary(false, error);
         if (!this.next(i, error)) throw error;
       }
     }
@@ -80,7 +116,7 @@ export class FallbackProvider implements LLMProvider {
 
   /** Streams from the first candidate that starts answering. */
   async *stream(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
-    for (let i = 0; ; i++) {
+    for (let i = this.firstIndex(); ; i++) {
       const candidate = this.candidates[i];
       const req = this.requestFor(candidate, i, request);
       let started = false;
@@ -88,6 +124,7 @@ export class FallbackProvider implements LLMProvider {
         for await (const event of candidate.provider.stream(req)) {
           started = true;
           if (event.type === 'done') {
+            if (i === 0) this.recordPrimary(true);
             const r = event.response;
             yield { type: 'done', response: { ...r, provider: r.provider ?? candidate.provider.name, model: r.model ?? req.model ?? candidate.provider.defaultModel } };
           } else {
@@ -96,6 +133,7 @@ export class FallbackProvider implements LLMProvider {
         }
         return;
       } catch (error) {
+        if (i === 0) this.recordPrimary(false, error);
         if (started || !this.next(i, error)) throw error;
       }
     }

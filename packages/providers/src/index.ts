@@ -22,3 +22,6 @@ export { sanitizeSurrogates, sanitizeSurrogatesDeep } from './sanitize-surrogate
 export { stripImageContent, containsImageContent, IMAGE_NOT_DELIVERED_TEXT } from './strip-image-content.js';
 export { toolName, toolCacheMarkerIndices } from './tool-cache-markers.js';
 export { collectStream } from './collect-stream.js';
+export { shouldExecuteTools } from './should-execute-tools.js';
+export { extractTextToolCalls } from './text-tool-calls.js';
+export type { TextToolCall } from './text-tool-calls.js';

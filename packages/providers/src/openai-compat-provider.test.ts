@@ -156,8 +156,21 @@ describe('OpenAICompatProvider.chat (JSON)', () => {
     await server.stop();
     const error = await p.chat({ messages: [user('hi')] }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'connection', retryable: true });
+    expect((error as Error).message).toContain(`is the local server running and reachable at ${p.client.baseURL}`);
     expect(sleeps).toEqual([1000]);
+    // Streaming: refused before any response is a connection error, not a cut stream.
+    const streamError = (await drain(p.stream({ messages: [user('hi')] }))).error;
+    expect(streamError).toMatchObject({ kind: 'connection', retryable: true });
     server = await new WireServer().start();
+  });
+
+  it('turns <tool_call> text from local models into tool calls', async () => {
+    server.enqueue(replyJson(200, completion({ content: 'Checking.\n<tool_call>{"name": "list_dir", "arguments": {"path": "."}}</tool_call>' })));
+    const res = await provider().chat({ messages: [user('ls')] });
+    expect(res.content).toBe('Checking.');
+    expect(res.toolCalls).toMatchObject([{ name: 'list_dir', arguments: { path: '.' } }]);
+    server.enqueue(replyJson(200, completion({ content: '<tool_call>{"name": "x"}</tool_call>' })));
+    expect((await provider({ textToolCalls: false }).chat({ messages: [user('ls')] })).toolCalls).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@ import { BaseProvider } from './base-provider.js';
 import type { BaseProviderOptions } from './base-provider.js';
 import type { StreamSource } from './provider-stream.js';
 import { toProviderError } from './classify-error.js';
+import { ProviderError } from './provider-error.js';
 import { buildOpenAIParams } from './openai-request.js';
 import type { OpenAIParamOptions } from './openai-request.js';
 import { OpenAIStreamAccumulator, parseOpenAICompletion } from './openai-response.js';
@@ -22,6 +23,20 @@ export interface OpenAICompatProviderOptions extends BaseProviderOptions, OpenAI
   name?: string;
   /** A ready client (tests, Azure, custom fetch); its own retries should be off. */
   client?: OpenAI;
+  /**
+   * Turn `<tool_call>{"name", "arguments"}</tool_call>` text into tool calls when an answer has no
+   * structured ones (some local models do this; default true, as the reference).
+   */
+  textToolCalls?: boolean;
+}
+
+function isLocalUrl(url: string | undefined): boolean {
+  if (!url) return false;
+  try {
+    return /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0|host\.docker\.internal)$/i.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -33,6 +48,8 @@ export class OpenAICompatProvider extends BaseProvider {
   readonly name: string;
   readonly client: OpenAI;
   private readonly paramOptions: OpenAIParamOptions;
+  private readonly textToolCalls: boolean;
+  private readonly localBaseUrl: string | undefined;
 
   constructor(options: OpenAICompatProviderOptions) {
     super(options);
@@ -43,6 +60,8 @@ export class OpenAICompatProvider extends BaseProvider {
       defaultMaxTokens: options.defaultMaxTokens,
       defaultTemperature: options.defaultTemperature,
     };
+    this.textToolCalls = options.textToolCalls ?? true;
+    this.localBaseUrl = isLocalUrl(options.baseUrl) ? options.baseUrl : undefined;
     this.client =
       options.client ??
       new OpenAI({
@@ -67,21 +86,36 @@ export class OpenAICompatProvider extends BaseProvider {
     try {
       completion = await this.client.chat.completions.create(params as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal: request.signal });
     } catch (error) {
-      throw toProviderError(error, this.name, request.signal);
+      throw this.decorateError(toProviderError(error, this.name, request.signal));
     }
-    return parseOpenAICompletion(completion as Record<string, unknown>, this.name, model);
+    return parseOpenAICompletion(completion as Record<string, unknown>, this.name, model, { textToolCalls: this.textToolCalls });
   }
 
   /** Opens one streaming attempt (used by the shared stream iterator). */
   async openStream(request: LLMRequest, signal: AbortSignal): Promise<StreamSource> {
     const model = request.model ?? this.defaultModel;
     const params = { ...this.buildParams(request), stream: true, stream_options: { include_usage: true } };
-    const acc = new OpenAIStreamAccumulator(this.name);
+    const acc = new OpenAIStreamAccumulator(this.name, this.textToolCalls);
     const events = await this.client.chat.completions.create(params as unknown as OpenAI.ChatCompletionCreateParamsStreaming, { signal });
     return {
       events: events as AsyncIterable<unknown>,
       push: (event, out) => acc.push(event as Record<string, unknown>, out),
       finish: () => acc.finish(model),
     };
+  }
+
+  /** A refused connection to a local server gets a hint naming the URL (the usual cause: it is not running). */
+  protected override decorateError<E extends Error>(error: E): E {
+    if (!this.localBaseUrl || !(error instanceof ProviderError) || (error.kind !== 'connection' && error.status !== 502)) return error;
+    return new ProviderError(`${error.message} — is the local server running and reachable at ${this.localBaseUrl}?`, {
+      kind: error.kind,
+      retryable: error.retryable,
+      status: error.status,
+      retryAfterMs: error.retryAfterMs,
+      provider: error.provider,
+      apiType: error.apiType,
+      apiCode: error.apiCode,
+      cause: error.cause,
+    }) as unknown as E;
   }
 }

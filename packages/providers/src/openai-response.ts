@@ -1,6 +1,7 @@
 import type { LLMResponse, LLMStreamEvent, Usage } from '@nanobot/schema';
 import { ProviderError } from './provider-error.js';
 import { finishToolCalls } from './finish-tool-calls.js';
+import { extractTextToolCalls } from './text-tool-calls.js';
 
 type Json = Record<string, any>;
 
@@ -15,12 +16,23 @@ export function openAIUsage(usage: Json | null | undefined): Usage {
   return out;
 }
 
+/**
+ * Applies `extractTextToolCalls` when the answer has no structured calls: the found calls become
+ * real tool calls and their markup leaves the visible content.
+ */
+function withTextToolCalls(response: LLMResponse, enabled: boolean): LLMResponse {
+  if (!enabled || response.toolCalls.length > 0 || !response.content) return response;
+  const { content, calls } = extractTextToolCalls(response.content);
+  if (calls.length === 0) return response;
+  return { ...response, content, toolCalls: finishToolCalls(calls) };
+}
+
 function emptyChoices(provider: string): ProviderError {
   return new ProviderError(`${provider}: the API returned an empty choices list.`, { kind: 'empty_response', retryable: false, provider });
 }
 
 /** A chat-completions JSON answer → `LLMResponse`; tool calls are read from every choice. */
-export function parseOpenAICompletion(completion: Json, provider: string, model: string): LLMResponse {
+export function parseOpenAICompletion(completion: Json, provider: string, model: string, options: { textToolCalls?: boolean } = {}): LLMResponse {
   const choices: Json[] = Array.isArray(completion?.choices) ? completion.choices : [];
   if (choices.length === 0) throw emptyChoices(provider);
   const first = choices[0];
@@ -38,15 +50,18 @@ export function parseOpenAICompletion(completion: Json, provider: string, model:
   }
   const content = typeof message.content === 'string' ? message.content : null;
   const reasoning = message.reasoning_content ?? message.reasoning;
-  return {
-    content: content === '' ? null : content,
-    toolCalls: finishToolCalls(rawCalls),
-    finishReason: first.finish_reason ?? 'stop',
-    usage: openAIUsage(completion.usage),
-    reasoningContent: typeof reasoning === 'string' ? reasoning : null,
-    provider,
-    model: completion.model ?? model,
-  };
+  return withTextToolCalls(
+    {
+      content: content === '' ? null : content,
+      toolCalls: finishToolCalls(rawCalls),
+      finishReason: first.finish_reason ?? 'stop',
+      usage: openAIUsage(completion.usage),
+      reasoningContent: typeof reasoning === 'string' ? reasoning : null,
+      provider,
+      model: completion.model ?? model,
+    },
+    options.textToolCalls ?? true,
+  );
 }
 
 interface CallAccumulator {
@@ -70,7 +85,10 @@ export class OpenAIStreamAccumulator {
   private sawChoice = false;
   private model: string | undefined;
 
-  constructor(private readonly provider: string) {}
+  constructor(
+    private readonly provider: string,
+    private readonly textToolCalls = true,
+  ) {}
 
   push(chunk: Json, out: LLMStreamEvent[]): void {
     if (chunk.error) {
@@ -139,14 +157,17 @@ export class OpenAIStreamAccumulator {
     const raw = [...this.calls.entries()].sort((a, b) => a[0] - b[0]).map(([, acc]) => ({ id: acc.id, name: acc.name, arguments: acc.args.join(''), extra: acc.extra }));
     const text = this.text.join('');
     const reasoning = this.reasoning.join('');
-    return {
-      content: text === '' ? null : text,
-      toolCalls: finishToolCalls(raw),
-      finishReason: this.finishReason,
-      usage: openAIUsage(this.usage),
-      reasoningContent: reasoning === '' ? null : reasoning,
-      provider: this.provider,
-      model: this.model ?? model,
-    };
+    return withTextToolCalls(
+      {
+        content: text === '' ? null : text,
+        toolCalls: finishToolCalls(raw),
+        finishReason: this.finishReason,
+        usage: openAIUsage(this.usage),
+        reasoningContent: reasoning === '' ? null : reasoning,
+        provider: this.provider,
+        model: this.model ?? model,
+      },
+      this.textToolCalls,
+    );
   }
 }

@@ -22,7 +22,7 @@ export interface StreamOwner {
   readonly streamIdleTimeoutMs: number;
   openStream(request: LLMRequest, signal: AbortSignal): Promise<StreamSource>;
   /** Converts whatever an attempt threw (SDK error, stall, cut) into our error types. */
-  streamError(error: unknown, idle: IdleTimer, signal?: AbortSignal): Error;
+  streamError(error: unknown, idle: IdleTimer, signal?: AbortSignal, opened?: boolean): Error;
   /** Messages to retry with (images replaced) after `error`, or null. */
   imageRetryMessages(error: unknown, messages: LLMRequest['messages']): LLMRequest['messages'] | null;
 }
@@ -129,7 +129,8 @@ export class ProviderStream implements AsyncIterableIterator<LLMStreamEvent> {
 
   private async fail(raw: unknown): Promise<IteratorResult<LLMStreamEvent>> {
     const signal = this.request.signal;
-    const error = this.owner.streamError(raw, this.idle!, signal);
+    // A connection lost after the response started is a cut stream; before, a plain connection error.
+    const error = this.owner.streamError(raw, this.idle!, signal, this.source !== undefined);
     this.finishUp();
     if (this.yielded || !(error instanceof ProviderError)) throw error;
     const options = this.owner.retryOptions;
