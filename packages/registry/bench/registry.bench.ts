@@ -2,7 +2,7 @@
 // function directly; and definitions() on 200 tools, cached vs rebuilt. Prints absolute figures
 // and ratios from one run; asserts nothing about time.
 import { createToolContext, defineTool, type ToolContext } from '@nanobot/tools-core';
-import { ToolRegistry } from '@nanobot/registry';
+import { ToolRegistry } from '../src/index.js';
 
 const parameters = {
   type: 'object',
