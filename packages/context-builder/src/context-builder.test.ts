@@ -238,6 +238,13 @@ describe('recent history', () => {
     expect(lines.at(-1)).toContain('e59');
   });
 
+  it('drops the newest matching entry of this session even when later entries exist', async () => {
+    history([entry(1, 'S', 'k'), entry(2, 'S', 'other'), entry(3, 'S', 'k'), entry(4, 'later', 'k')]);
+    expect(await recent({ sessionKey: 'k', sessionSummary: { text: 'S', lastActive: 't' } })).toBe(
+      '# Recent History\n\n- [2026-01-01 10:00] S\n- [2026-01-01 10:00] later',
+    );
+  });
+
   it('is skipped with includeMemoryRecentHistory=false', async () => {
     history([entry(1, 'x')]);
     expect(await recent({ includeMemoryRecentHistory: false })).toBeNull();

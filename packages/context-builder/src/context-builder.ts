@@ -214,10 +214,12 @@ export class ContextBuilder {
     entries = entries.slice(-RECENT_HISTORY_MAX_ENTRIES);
     const summary = options.sessionSummary?.text;
     if (summary) {
+      // The archived summary is shown in its own section; do not repeat its history entry.
       for (let i = entries.length - 1; i >= 0; i -= 1) {
-        if (key && entries[i].session_key !== key) continue;
-        if (entries[i].content === summary) entries = [...entries.slice(0, i), ...entries.slice(i + 1)];
-        break;
+        if ((!key || entries[i].session_key === key) && entries[i].content === summary) {
+          entries = [...entries.slice(0, i), ...entries.slice(i + 1)];
+          break;
+        }
       }
     }
     if (entries.length === 0) return null;

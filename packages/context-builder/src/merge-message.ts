@@ -10,11 +10,8 @@ function toBlocks(content: MessageContent | undefined): ContentPart[] {
 
 /** Merges two contents the way consecutive same-role turns are joined: strings with a blank line, otherwise as block lists. */
 export function mergeContent(previous: MessageContent | undefined, next: MessageContent | undefined): MessageContent {
-  if ((typeof previous === 'string' || previous == null) && (typeof next === 'string' || next == null)) {
-    if (typeof previous === 'string' && typeof next === 'string') {
-      return [previous, next].filter((s) => s !== '').join('\n\n');
-    }
-    return next ?? previous ?? null;
+  if (typeof previous === 'string' && typeof next === 'string') {
+    return [previous, next].filter((s) => s !== '').join('\n\n');
   }
   return [...toBlocks(previous), ...toBlocks(next)];
 }

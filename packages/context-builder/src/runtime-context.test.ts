@@ -83,3 +83,17 @@ describe('injected WorkspaceFs', () => {
     expect(prompt).toContain('- **notes** — Take notes  `notes/SKILL.md`');
   });
 });
+
+describe('mergeContent', () => {
+  it('joins strings with a blank line (skipping empty sides) and otherwise concatenates block lists', async () => {
+    const { mergeContent } = await import('./index.js');
+    expect(mergeContent('a', 'b')).toBe('a\n\nb');
+    expect(mergeContent('', 'b')).toBe('b');
+    expect(mergeContent('a', null)).toEqual([{ type: 'text', text: 'a' }]);
+    expect(mergeContent(null, [{ type: 'text', text: 'b' }])).toEqual([{ type: 'text', text: 'b' }]);
+    expect(mergeContent('a', [{ type: 'image_url', image_url: { url: 'u' } }])).toEqual([
+      { type: 'text', text: 'a' },
+      { type: 'image_url', image_url: { url: 'u' } },
+    ]);
+  });
+});

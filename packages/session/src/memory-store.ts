@@ -163,8 +163,8 @@ export class MemoryStore {
   async appendHistory(entry: string, options: AppendHistoryOptions = {}): Promise<number> {
     const maxChars = options.maxChars ?? HISTORY_ENTRY_MAX_CHARS;
     let content = entry.trimEnd();
-    const stripped = stripThinkTags(content);
-    content = stripped === '' && content !== '' && /<think>/i.test(content) ? '' : content === stripped ? content : stripped;
+    // A leak-only entry becomes '' rather than storing the model's reasoning.
+    if (/<think>/i.test(content)) content = stripThinkTags(content);
     if ([...content].length > maxChars) content = truncateText(content, maxChars);
     await mkdir(this.memoryDir, { recursive: true });
     return withFileLock(`${this.historyFile}.lock`, async () => {

@@ -38,9 +38,11 @@ export class Session {
   providerState: unknown;
   /** Incremented whenever messages are removed or replaced (not on append). */
   structureVersion = 0;
+  private readonly clock: () => Date;
 
   constructor(init: SessionInit, now: () => Date = () => new Date()) {
     this.key = init.key;
+    this.clock = now;
     this.messages = init.messages ?? [];
     const stamp = localIsoTimestamp(now());
     this.createdAt = init.createdAt ?? stamp;
@@ -51,7 +53,7 @@ export class Session {
   }
 
   /** Appends `{role, content, timestamp, ...extra}` and bumps `updatedAt`; returns the new message. */
-  addMessage(role: string, content: Message['content'], extra: Record<string, unknown> = {}, now: Date = new Date()): Message {
+  addMessage(role: string, content: Message['content'], extra: Record<string, unknown> = {}, now: Date = this.clock()): Message {
     const timestamp = localIsoTimestamp(now);
     const message: Message = { role, content, timestamp, ...extra };
     this.messages.push(message);
@@ -65,7 +67,7 @@ export class Session {
   }
 
   /** Empties the session: messages, pointer, provider state and the stored archived summary. */
-  clear(now: Date = new Date()): void {
+  clear(now: Date = this.clock()): void {
     this.messages = [];
     this.lastConsolidated = 0;
     this.providerState = null;
