@@ -17,7 +17,13 @@ export interface LoopContextBuilder {
   buildMessages(
     history: readonly Message[],
     currentMessage: string,
-    options: { channel?: string | null; sessionKey?: string | null; media?: readonly string[] | null; currentRole?: 'user' | 'system' | 'assistant' },
+    options: {
+      channel?: string | null;
+      sessionKey?: string | null;
+      media?: readonly string[] | null;
+      currentRole?: 'user' | 'system' | 'assistant';
+      sessionSummary?: { text: string; lastActive: string } | null;
+    },
   ): Promise<Message[]>;
 }
 
@@ -363,7 +369,7 @@ export class AgentLoop {
 
       // BUILD
       const history = session.getHistory(options.historyMaxMessages ? { maxMessages: options.historyMaxMessages } : {});
-      const initial = await this.#build(history, message, key, user);
+      const initial = await this.#build(history, message, key, user, archivedSummary(session));
       const current = stripMeta(initial[initial.length - 1]);
       const persistedUser: Message = { ...current, timestamp: new Date().toISOString() };
       session.messages.push(persistedUser);
@@ -467,7 +473,7 @@ export class AgentLoop {
     return ['🐈 nanobot commands:', ...LOOP_COMMANDS.map((c) => `/${c.name} — ${c.description}`)].join('\n');
   }
 
-  async #build(history: Message[], message: InboundMessage, key: string, user: boolean): Promise<Message[]> {
+  async #build(history: Message[], message: InboundMessage, key: string, user: boolean, summary: { text: string; lastActive: string } | null): Promise<Message[]> {
     const options = this.#options;
     let initial: Message[];
     if (options.contextBuilder) {
@@ -476,6 +482,7 @@ export class AgentLoop {
         sessionKey: key,
         media: message.media ?? null,
         currentRole: 'user',
+        sessionSummary: summary,
       });
     } else {
       initial = [
@@ -518,6 +525,13 @@ export class AgentLoop {
     }
     session.updatedAt = stamp;
   }
+}
+
+/** The consolidator's archived summary of this session (`metadata._last_summary`), if any. */
+function archivedSummary(session: Session): { text: string; lastActive: string } | null {
+  const stored = session.metadata._last_summary as { text?: unknown; last_active?: unknown } | undefined;
+  if (!stored || typeof stored.text !== 'string' || stored.text.trim() === '') return null;
+  return { text: stored.text, lastActive: typeof stored.last_active === 'string' ? stored.last_active : session.updatedAt };
 }
 
 /**

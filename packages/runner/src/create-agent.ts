@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { LLMProvider } from '@nanobot/schema';
 import { ContextBuilder } from '@nanobot/context-builder';
 import { ToolRegistry } from '@nanobot/registry';
-import { JsonlSessionStore } from '@nanobot/session';
+import { Consolidator, JsonlSessionStore, MemoryStore } from '@nanobot/session';
 import type { SessionStore } from '@nanobot/session';
 import type { Tool } from '@nanobot/tools-core';
 import { createBuiltinTools } from '@nanobot/tools';
@@ -57,8 +57,12 @@ export interface CreateAgentOptions {
   hooks?: RunnerHooks | readonly RunnerHooks[];
   /** Extra governor options (e.g. `artifactStore` for offloading huge tool results). */
   governOptions?: AgentRunSpec['governOptions'];
-  /** COMPACT stage (e.g. a Consolidator). */
-  compact?: AgentLoopOptions['compact'];
+  /**
+   * COMPACT stage. Default: with `contextWindowTokens` set, a `Consolidator` (from
+   * @nanobot/session) archives the oldest turns into `memory/history.jsonl` when the prompt
+   * reaches the budget; `false` turns that off.
+   */
+  compact?: AgentLoopOptions['compact'] | false;
   onError?: AgentLoopOptions['onError'];
 }
 
@@ -137,6 +141,21 @@ export function createAgent(options: CreateAgentOptions): Agent {
           ...(options.governOptions ? { governOptions: options.governOptions } : {}),
           ...(options.events !== undefined ? { events: options.events } : {}),
         });
+  let compact: AgentLoopOptions['compact'] | undefined = options.compact === false ? undefined : options.compact;
+  if (options.compact === undefined && options.contextWindowTokens !== undefined && options.contextWindowTokens > 0) {
+    const consolidator = new Consolidator({
+      provider: options.provider,
+      store: sessions,
+      memory: new MemoryStore({ workspace }),
+      contextWindowTokens: options.contextWindowTokens,
+      maxTokens: options.maxTokens ?? 4096,
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      tools: () => tools.definitions(),
+    });
+    compact = async (session) => {
+      await consolidator.maybeConsolidateByTokens(session);
+    };
+  }
   const contextBuilder = options.contextBuilder === false ? undefined : (options.contextBuilder ?? new ContextBuilder({ workspace }));
   const loop = new AgentLoop({
     bus,
@@ -157,7 +176,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     ...(options.events !== undefined ? { events: options.events } : {}),
     ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
     ...(options.governOptions ? { governOptions: options.governOptions } : {}),
-    ...(options.compact ? { compact: options.compact } : {}),
+    ...(compact ? { compact } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
   const core = createBuiltinTools({ ...shared, messageSender: loop.messageSender, ...(subagents ? { subagentSpawner: subagents } : {}) });

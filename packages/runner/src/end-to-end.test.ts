@@ -88,4 +88,33 @@ describe('end to end with the built-in tools', () => {
       ['assistant', 'new answer'],
     ]);
   });
+
+  it('with a context window, old turns are consolidated before BUILD and the summary reaches the system prompt', async () => {
+    const workspace = temp('runner-ws-');
+    const sessionsDir = temp('runner-sessions-');
+    const store = new JsonlSessionStore({ dir: sessionsDir });
+    const { session } = await store.load('cli:direct');
+    for (let i = 0; i < 75; i += 1) {
+      session.messages.push({ role: 'user', content: `question ${i}: ${'details '.repeat(60)}` }, { role: 'assistant', content: `answer ${i}: ${'words '.repeat(60)}` });
+    }
+    await store.save(session);
+    let summaries = 0;
+    const provider = new ScriptedProvider((request) => {
+      if (request.toolChoice === 'none') {
+        summaries += 1;
+        return '- [durable] The user asked many detailed questions.';
+      }
+      const system = String(request.messages[0].content);
+      expect(system).toContain('The user asked many detailed questions.');
+      return 'caught up';
+    });
+    const agent = createAgent({ workspace, provider, sessionsDir, web: false, exec: false, contextWindowTokens: 12000, maxTokens: 500 });
+    const outcome = await agent.ask('where were we?');
+    await agent.stop();
+    expect(summaries).toBeGreaterThan(0);
+    expect(outcome.reply?.content).toBe('caught up');
+    const reloaded = (await new JsonlSessionStore({ dir: sessionsDir }).load('cli:direct')).session;
+    expect(reloaded.lastConsolidated).toBeGreaterThan(0);
+    expect(readFileSync(join(workspace, 'memory', 'history.jsonl'), 'utf8')).toContain('many detailed questions');
+  });
 });
