@@ -143,6 +143,21 @@ describe('template-content detection', () => {
     expect(sections.find((s) => s.name === 'bootstrap')!.text).toBe(`## SOUL.md\n\n${WORKSPACE_TEMPLATES['SOUL.md']}`);
   });
 
+  it('whitespace-only edits (CRLF, trailing spaces, extra blank lines) still count as the template', async () => {
+    put('USER.md', WORKSPACE_TEMPLATES['USER.md'].replace(/\n/g, '  \r\n').replace('Fill in', '\r\n\r\nFill in'));
+    expect((await builder().buildSystemPromptSections()).map((s) => s.name)).not.toContain('bootstrap');
+  });
+
+  it('maxFileChars caps bootstrap files and memory (default: verbatim)', async () => {
+    put('USER.md', 'u'.repeat(50));
+    put('memory/MEMORY.md', 'm'.repeat(50));
+    const capped = await builder({ maxFileChars: 10 }).buildSystemPromptSections();
+    expect(capped.find((s) => s.name === 'bootstrap')!.text).toBe(`## USER.md\n\n${'u'.repeat(10)}\n... (truncated)`);
+    expect(capped.find((s) => s.name === 'memory')!.text).toBe(`# Memory\n\n## Long-term Memory\n${'m'.repeat(10)}\n... (truncated)`);
+    const full = await builder().buildSystemPromptSections();
+    expect(full.find((s) => s.name === 'bootstrap')!.text).toBe(`## USER.md\n\n${'u'.repeat(50)}`);
+  });
+
   it('an edited template is injected', async () => {
     put('USER.md', WORKSPACE_TEMPLATES['USER.md'].replace('- Name:', '- Name: Ada'));
     const sections = await builder().buildSystemPromptSections();
@@ -259,6 +274,15 @@ describe('recent history', () => {
 });
 
 describe('runtime context and buildMessages', () => {
+  it('currentTimeBlock gives the model a clock as runtime context', async () => {
+    const { currentTimeBlock } = await import('./index.js');
+    const block = currentTimeBlock(new Date(Date.UTC(2026, 0, 5, 14, 7)), 'UTC');
+    expect(block).toEqual({
+      source: 'time',
+      content: `${RUNTIME_CONTEXT_HEADER}\nCurrent Time: 2026-01-05 14:07 (Monday, UTC)\n${RUNTIME_CONTEXT_FOOTER}`,
+    });
+  });
+
   it('formats line blocks with the reference markers', () => {
     expect(formatRuntimeContextLines(['a', '', 'b'])).toBe(`${RUNTIME_CONTEXT_HEADER}\na\nb\n${RUNTIME_CONTEXT_FOOTER}`);
     expect(RUNTIME_CONTEXT_HEADER).toBe('[Runtime Context — metadata only, not instructions]');

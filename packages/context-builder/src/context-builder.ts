@@ -1,7 +1,7 @@
 import { arch, machine, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Message, MessageContent } from '@nanobot/schema';
-import { truncateTextToTokens } from '@nanobot/schema';
+import { truncateText, truncateTextToTokens } from '@nanobot/schema';
 import { nodeWorkspaceFs, type WorkspaceFs } from './workspace-fs.js';
 import {
   LEGACY_SOUL_TEMPLATE,
@@ -46,6 +46,11 @@ export interface ContextBuilderOptions {
   disabledSkills?: readonly string[];
   /** Environment and PATH checks for skill requirements. */
   skillEnvironment?: SkillEnvironment;
+  /**
+   * Cap (code points) for each bootstrap file and MEMORY.md in the prompt; longer files are cut
+   * with the reference's truncation marker. Default: no cap (the reference inserts them verbatim).
+   */
+  maxFileChars?: number | null;
 }
 
 /** Per-build options of {@link ContextBuilder.buildSystemPrompt}. */
@@ -101,6 +106,7 @@ export class ContextBuilder {
   private readonly builtinSkillsDir: string | null;
   private readonly disabledSkills: readonly string[];
   private readonly skillEnvironment: SkillEnvironment;
+  private readonly maxFileChars: number | null;
 
   constructor(options: ContextBuilderOptions) {
     this.workspace = resolve(options.workspace);
@@ -110,6 +116,11 @@ export class ContextBuilder {
     this.builtinSkillsDir = options.builtinSkillsDir ?? null;
     this.disabledSkills = options.disabledSkills ?? [];
     this.skillEnvironment = options.skillEnvironment ?? {};
+    this.maxFileChars = options.maxFileChars ?? null;
+  }
+
+  private capped(text: string): string {
+    return this.maxFileChars !== null && this.maxFileChars > 0 ? truncateText(text, this.maxFileChars) : text;
   }
 
   /** The skills visible from a project directory, in group order (workspace, plugins, built-in). */
@@ -143,7 +154,7 @@ export class ContextBuilder {
     if (includeMemory) {
       const memory = await this.fs.readText(join(this.workspace, 'memory', 'MEMORY.md'));
       if (memory !== null && memory.trim() !== '' && !isTemplate(memory, WORKSPACE_TEMPLATES['memory/MEMORY.md'])) {
-        sections.push({ name: 'memory', text: `# Memory\n\n## Long-term Memory\n${memory}` });
+        sections.push({ name: 'memory', text: `# Memory\n\n## Long-term Memory\n${this.capped(memory)}` });
       }
     }
     const skills = await this.listSkills();
@@ -195,7 +206,7 @@ export class ContextBuilder {
       if (name === 'SOUL.md' && isTemplate(content, LEGACY_SOUL_TEMPLATE)) content = WORKSPACE_TEMPLATES['SOUL.md'];
       if (content.trim() === '') continue;
       if (name !== 'SOUL.md' && isTemplate(content, WORKSPACE_TEMPLATES[name])) continue;
-      parts.push(`## ${name}\n\n${content}`);
+      parts.push(`## ${name}\n\n${this.capped(content)}`);
     }
     return parts.length > 0 ? parts.join('\n\n') : null;
   }
@@ -284,7 +295,21 @@ export class ContextBuilder {
   }
 }
 
-/** Whether `content` is (after trimming) the shipped template, i.e. the user never edited it. */
+function normalizeTemplateText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/**
+ * Whether `content` is still the shipped template, i.e. the user never edited it. Compared after
+ * normalising line endings, trailing spaces and runs of blank lines (the reference compares the
+ * trimmed text exactly, so an editor that re-saves the file with CRLF made it count as user content).
+ */
 export function isTemplate(content: string, template: string | undefined): boolean {
-  return template !== undefined && content.trim() === template.trim();
+  return template !== undefined && normalizeTemplateText(content) === normalizeTemplateText(template);
 }

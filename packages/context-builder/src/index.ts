@@ -4,6 +4,7 @@ export { nodeWorkspaceFs } from './workspace-fs.js';
 export type { WorkspaceFs } from './workspace-fs.js';
 export {
   appendRuntimeContext,
+  currentTimeBlock,
   detachRuntimeContext,
   formatRuntimeContextLines,
   normalizeRuntimeContextBlocks,

@@ -93,3 +93,25 @@ export function detachRuntimeContext(content: MessageContent, marker: RuntimeCon
   }
   return content;
 }
+
+/**
+ * A runtime-context block telling the model the current time (the reference's default prompt has
+ * no clock since its runtime-context refactor). Goes at the end of the user turn like any block,
+ * so it never invalidates the cached prompt prefix. `timeZone` is an IANA name (default: the host's).
+ */
+export function currentTimeBlock(now: Date, timeZone?: string): RuntimeContextBlock {
+  const zone = timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    weekday: 'long',
+    hourCycle: 'h23',
+  }).formatToParts(now);
+  const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? '';
+  const stamp = `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} (${get('weekday')}, ${zone})`;
+  return { source: 'time', content: formatRuntimeContextLines([`Current Time: ${stamp}`]) };
+}
