@@ -332,6 +332,14 @@ describe('recovery paths', () => {
     expect(legalityProblems(result.messages)).toEqual([]);
   });
 
+  it('a model call that outlives llmTimeoutMs becomes a model error with the reference text', async () => {
+    const model = scripted([() => new Promise<never>(() => undefined)]);
+    const result = await new AgentRunner().run(spec(model, registryWith(), { stream: false, llmTimeoutMs: 20 }));
+    expect(result.stopReason).toBe('error');
+    expect(result.finalContent).toBe('Error calling LLM: timed out after 0.02s');
+    expect(legalityProblems(result.messages)).toEqual([]);
+  });
+
   it('drops malformed tool calls and retries once with the note', async () => {
     const model = new FakeModel([{ content: 'let me', toolCalls: [{ id: 'x', name: '', arguments: {} }], finishReason: 'tool_calls' }, textStep('plain answer')]);
     const result = await new AgentRunner().run(spec(model, registryWith()));
