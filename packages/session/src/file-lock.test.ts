@@ -1,0 +1,70 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { SessionLockError, withFileLock } from './index.js';
+
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(child.stdout.toString());
+}
+
+describe('withFileLock', () => {
+  it('breaks a lock left by a dead process at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nb-lock-'));
+    const lock = join(dir, 'x.lock');
+    writeFileSync(lock, `${deadPid()}\n${hostname()}\nabc`);
+    expect(await withFileLock(lock, async () => 'got it', { timeoutMs: 2000 })).toBe('got it');
+    expect(existsSync(lock)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('waits for a live holder and times out with SessionLockError', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nb-lock-'));
+    const lock = join(dir, 'x.lock');
+    writeFileSync(lock, `${process.ppid}\n${hostname()}\nlive`); // the parent process is alive
+    await expect(withFileLock(lock, async () => 1, { timeoutMs: 100 })).rejects.toBeInstanceOf(SessionLockError);
+    expect(readFileSync(lock, 'utf8')).toContain('live');
+  });
+
+  it('breaks an unverifiable lock (other host) only after staleMs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nb-lock-'));
+    const lock = join(dir, 'x.lock');
+    writeFileSync(lock, '1\nsome-other-host\nzzz');
+    await expect(withFileLock(lock, async () => 1, { timeoutMs: 50, staleMs: 60_000 })).rejects.toBeInstanceOf(SessionLockError);
+    expect(await withFileLock(lock, async () => 2, { timeoutMs: 1000, staleMs: 0 })).toBe(2);
+  });
+
+  it('releases the lock when the callback throws', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nb-lock-'));
+    const lock = join(dir, 'x.lock');
+    await expect(withFileLock(lock, async () => Promise.reject(new Error('inner')))).rejects.toThrow('inner');
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('four processes racing over a stale lock never lose an update', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nb-lock-'));
+    const script = join(dir, 'child.mjs');
+    await build({
+      entryPoints: [join(import.meta.dirname, '..', 'test', 'lock-child.ts')],
+      outfile: script,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'silent',
+    });
+    const counter = join(dir, 'counter');
+    writeFileSync(counter, '0');
+    writeFileSync(`${counter}.lock`, `${deadPid()}\n${hostname()}\nstale`);
+    const rounds = 40;
+    const runs = Array.from({ length: 4 }, () => new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [script, counter, String(rounds)], { stdio: 'inherit' });
+      child.on('exit', resolve);
+    }));
+    expect(await Promise.all(runs)).toEqual([0, 0, 0, 0]);
+    expect(Number(readFileSync(counter, 'utf8'))).toBe(4 * rounds);
+  });
+});
