@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LLMProvider, Message } from '@nanobot/schema';
 import { NanobotError } from '@nanobot/schema';
 import { ToolRegistry } from '@nanobot/registry';
+import { ScriptedProvider } from '@nanobot/providers/testing';
 import { defineTool, toolResult } from '@nanobot/tools-core';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunSpec } from './agent-runner.js';
@@ -333,7 +334,7 @@ describe('recovery paths', () => {
   });
 
   it('a model call that outlives llmTimeoutMs becomes a model error with the reference text', async () => {
-    const model = scripted([() => new Promise<never>(() => undefined)]);
+    const model = new ScriptedProvider([() => new Promise<never>(() => undefined)]);
     const result = await new AgentRunner().run(spec(model, registryWith(), { stream: false, llmTimeoutMs: 20 }));
     expect(result.stopReason).toBe('error');
     expect(result.finalContent).toBe('Error calling LLM: timed out after 0.02s');
