@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonlSessionStore, type Session } from '@nanobot/session';
+import { JsonlSessionStore, type Session } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nb-bench-sessions-'));
 
