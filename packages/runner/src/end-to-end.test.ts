@@ -117,4 +117,25 @@ describe('end to end with the built-in tools', () => {
     expect(reloaded.lastConsolidated).toBeGreaterThan(0);
     expect(readFileSync(join(workspace, 'memory', 'history.jsonl'), 'utf8')).toContain('many detailed questions');
   });
+
+  it('the real tools raise typed boundary errors: workspace refusals escalate, SSRF gets its note', async () => {
+    const workspace = temp('runner-ws-');
+    const sessionsDir = temp('runner-sessions-');
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ id: 'a', name: 'read_file', arguments: { path: '/etc/passwd' } }] },
+      { toolCalls: [{ id: 'b', name: 'read_file', arguments: { path: '../../../../etc/passwd' } }] },
+      { toolCalls: [{ id: 'c', name: 'read_file', arguments: { path: '/etc/passwd' } }] },
+      { toolCalls: [{ id: 'd', name: 'web_fetch', arguments: { url: 'http://127.0.0.1:9/secret' } }] },
+      'I cannot access those.',
+    ]);
+    const agent = createAgent({ workspace, provider, sessionsDir, exec: false, subagents: false });
+    const { result } = await agent.ask('read /etc/passwd and my router page');
+    await agent.stop();
+    expect(result?.stopReason).toBe('completed');
+    const details = result!.toolEvents.map((e) => e.detail.split(':')[0]);
+    expect(details).toEqual(['workspace_violation', 'workspace_violation', 'workspace_violation_escalated', 'ssrf_violation']);
+    const byId = (id: string) => String(result!.messages.find((m) => m.tool_call_id === id)?.content);
+    expect(byId('c')).toContain('Error: refusing repeated workspace-bypass attempts.');
+    expect(byId('d')).toContain('tools.ssrfWhitelist');
+  });
 });
