@@ -23,6 +23,7 @@ export {
   estimatePromptTokensChain,
   estimatePromptTokensWithSource,
   MESSAGE_TOKEN_OVERHEAD,
+  clearTokenCaches,
 } from './tokens.js';
 export { countTokens, tokenizerLoaded } from './tokenizer.js';
 export { pythonJsonDumps, pythonJsonString, pythonNumber } from './python-json.js';

@@ -184,6 +184,11 @@ export function promptSegmentOf(message: Message | Record<string, unknown>): Pro
 const GLUE_CACHE_LIMIT = 8192;
 const glueCache = new Map<string, number | null>();
 
+/** Drops the join-window cache (benchmarks measure cold counts with it). */
+export function clearGlueCache(): void {
+  glueCache.clear();
+}
+
 function glueCount(text: string): number | null {
   const hit = glueCache.get(text);
   if (hit !== undefined || glueCache.has(text)) return hit ?? null;
@@ -216,52 +221,103 @@ function endCount(seg: PromptSegment, newline: boolean): number | null {
   return seg.endCount;
 }
 
+/** Where a {@link PromptWalker} stands after some segments (immutable snapshot). */
+export interface WalkState {
+  readonly total: number;
+  readonly glue: string;
+  readonly glueEnd: PromptSegment | null;
+  readonly segments: number;
+  readonly refused: boolean;
+}
+
+/**
+ * Counts "\n"-joined segments left to right. `total` holds every chunk up to the last sync
+ * point; `glue` is the text after it, not yet counted (`glueEnd` when that text is exactly a
+ * segment's end text, whose counts are cached on the segment).
+ */
+export class PromptWalker {
+  private total = 0;
+  private glue = '';
+  private glueEnd: PromptSegment | null = null;
+  private segments = 0;
+  private refused = false;
+
+  /** A walker resumed from `state` (or fresh). */
+  constructor(state?: WalkState) {
+    if (state) {
+      this.total = state.total;
+      this.glue = state.glue;
+      this.glueEnd = state.glueEnd;
+      this.segments = state.segments;
+      this.refused = state.refused;
+    }
+  }
+
+  /** Snapshot of the current position. */
+  state(): WalkState {
+    return { total: this.total, glue: this.glue, glueEnd: this.glueEnd, segments: this.segments, refused: this.refused };
+  }
+
+  /** Number of segments pushed so far. */
+  get count(): number {
+    return this.segments;
+  }
+
+  private add(n: number | null): void {
+    if (n === null) this.refused = true;
+    else this.total += n;
+  }
+
+  private flushWithNewline(): void {
+    if (this.glueEnd !== null) this.add(endCount(this.glueEnd, true));
+    else this.add(glueCount(`${this.glue}\n`));
+    this.glue = '';
+    this.glueEnd = null;
+  }
+
+  /** Appends one segment (joined to the previous one by "\n"). */
+  push(seg: PromptSegment): void {
+    if (this.refused) return;
+    if (this.segments > 0) {
+      if (seg.startsNonWs) {
+        this.flushWithNewline();
+      } else {
+        this.glue = `${this.glue}\n`;
+        this.glueEnd = null;
+      }
+    }
+    this.segments++;
+    if (seg.first !== -1) {
+      if (this.glue.length === 0) this.add(headCount(seg));
+      else this.add(glueCount(this.glue + seg.text.slice(0, seg.first)));
+      this.add(interiorCount(seg));
+      this.glue = seg.text.slice(seg.last);
+      this.glueEnd = seg;
+    } else if (this.glue.length === 0) {
+      this.glue = seg.text;
+      this.glueEnd = seg;
+    } else {
+      this.glue += seg.text;
+      this.glueEnd = null;
+    }
+  }
+
+  /** Count of everything pushed (does not change the walker), or `null` if refused. */
+  result(): number | null {
+    if (this.refused) return null;
+    let tail: number | null = 0;
+    if (this.glueEnd !== null) tail = endCount(this.glueEnd, false);
+    else if (this.glue.length > 0) tail = glueCount(this.glue);
+    return tail === null ? null : this.total + tail;
+  }
+}
+
 /**
  * cl100k count of the segments' texts joined by "\n" — exactly `encode(joined).length` — or
  * `null` when some text holds special-token text (the reference then falls back to bytes).
  */
 export function promptSegmentCount(segments: readonly PromptSegment[]): number | null {
-  let total = 0;
-  let refused = false;
-  // Text after the last sync point seen, not yet counted; `glueEnd` is set when it is exactly
-  // that segment's end text, whose counts are cached on the segment.
-  let glue = '';
-  let glueEnd: PromptSegment | null = null;
-  const add = (n: number | null): void => {
-    if (n === null) refused = true;
-    else total += n;
-  };
-  const flush = (suffix: string): void => {
-    if (glueEnd !== null) add(endCount(glueEnd, suffix === '\n'));
-    else if (glue.length + suffix.length > 0) add(glueCount(glue + suffix));
-    glue = '';
-    glueEnd = null;
-  };
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i]!;
-    if (i > 0) {
-      if (seg.startsNonWs) {
-        flush('\n');
-      } else {
-        glue = `${glue}\n`;
-        glueEnd = null;
-      }
-    }
-    if (seg.first !== -1) {
-      if (glue.length === 0) add(headCount(seg));
-      else add(glueCount(glue + seg.text.slice(0, seg.first)));
-      add(interiorCount(seg));
-      glue = seg.text.slice(seg.last);
-      glueEnd = seg;
-    } else if (glue.length === 0) {
-      glue = seg.text;
-      glueEnd = seg;
-    } else {
-      glue += seg.text;
-      glueEnd = null;
-    }
-    if (refused) return null;
-  }
-  flush('');
-  return refused ? null : total;
+  const walker = new PromptWalker();
+  for (const seg of segments) walker.push(seg);
+  return walker.result();
 }

@@ -3,8 +3,8 @@ import type { Message } from './message.js';
 import { pythonJsonDumps } from './python-json.js';
 import type { ToolDefinition } from './tool-definition.js';
 import type { TokenCounter, TokenSource } from './token-counter.js';
-import { countTokens, getEncoder, utf8Length } from './tokenizer.js';
-import { promptSegmentCount, promptSegmentOf, type PromptSegment } from './prompt-segments.js';
+import { clearPieceCache, countTokens, getEncoder, utf8Length } from './tokenizer.js';
+import { clearGlueCache, PromptWalker, promptSegmentOf, type WalkState } from './prompt-segments.js';
 
 /** Per-message overhead the reference adds for role/formatting tokens. */
 export const MESSAGE_TOKEN_OVERHEAD = 4;
@@ -139,34 +139,101 @@ function toolsTokens(entry: ToolsEntry, leadingNewline: boolean): number | null 
   return entry.withoutNewline;
 }
 
+interface PrefixMemo {
+  records: object[];
+  content: unknown[];
+  toolCalls: unknown[];
+  reasoning: unknown[];
+  name: unknown[];
+  toolCallId: unknown[];
+  /** Walker state after message i. */
+  states: WalkState[];
+}
+
+// Histories grow by appending, so the last walk over a history is kept (keyed by its first
+// message object): a re-estimate compares the prefix by identity — message objects and the
+// fields the estimate reads — resumes the walk where it diverges and only handles the rest.
+const prefixMemos = new WeakMap<object, PrefixMemo>();
+
+function walkWithMemo(messages: readonly Message[]): PromptWalker {
+  const n = messages.length;
+  const first = asMessageRecord(messages[0], 'estimatePromptTokens: messages[0]');
+  let memo = prefixMemos.get(first);
+  let k = 0;
+  if (memo === undefined) {
+    memo = { records: [], content: [], toolCalls: [], reasoning: [], name: [], toolCallId: [], states: [] };
+    prefixMemos.set(first, memo);
+  } else {
+    const limit = Math.min(n, memo.records.length);
+    while (k < limit) {
+      const record = messages[k] as Record<string, unknown>;
+      if (
+        memo.records[k] !== record ||
+        memo.content[k] !== record['content'] ||
+        memo.toolCalls[k] !== record['tool_calls'] ||
+        memo.reasoning[k] !== record['reasoning_content'] ||
+        memo.name[k] !== record['name'] ||
+        memo.toolCallId[k] !== record['tool_call_id']
+      ) {
+        break;
+      }
+      k++;
+    }
+    for (const list of [memo.records, memo.content, memo.toolCalls, memo.reasoning, memo.name, memo.toolCallId, memo.states]) list.length = k;
+  }
+  const walker = new PromptWalker(k > 0 ? memo.states[k - 1] : undefined);
+  for (let i = k; i < n; i++) {
+    const record = asMessageRecord(messages[i], `estimatePromptTokens: messages[${i}]`);
+    const segment = promptSegmentOf(record);
+    if (segment !== null) walker.push(segment);
+    memo.records.push(record);
+    memo.content.push(record['content']);
+    memo.toolCalls.push(record['tool_calls']);
+    memo.reasoning.push(record['reasoning_content']);
+    memo.name.push(record['name']);
+    memo.toolCallId.push(record['tool_call_id']);
+    memo.states.push(walker.state());
+  }
+  return walker;
+}
+
+function heuristicEstimate(messages: readonly Message[], entry: ToolsEntry | null): [number, 'heuristic'] {
+  // Byte heuristic: the reference's fallback when encoding fails (special-token text) or
+  // tiktoken is missing.
+  let bytes = 0;
+  let segments = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const segment = promptSegmentOf(asMessageRecord(messages[i], `estimatePromptTokens: messages[${i}]`));
+    if (segment === null) continue;
+    bytes += segment.bytes + (segments > 0 ? 1 : 0);
+    segments++;
+  }
+  if (entry !== null) bytes += (bytes > 0 ? 1 : 0) + utf8Length(entry.json);
+  return [bytes + MESSAGE_TOKEN_OVERHEAD * messages.length, 'heuristic'];
+}
+
 /** Internal prompt estimator: `[tokens, "tiktoken" | "heuristic"]` (reference `_estimate_prompt_tokens_with_source`). */
 export function estimatePromptTokensWithSource(
   messages: readonly Message[],
   tools?: readonly ToolDefinition[] | null,
 ): [number, 'tiktoken' | 'heuristic'] {
   if (!Array.isArray(messages)) throw new ValidationError('estimatePromptTokens: messages must be an array');
-  const segments: PromptSegment[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const segment = promptSegmentOf(asMessageRecord(messages[i], `estimatePromptTokens: messages[${i}]`));
-    if (segment !== null) segments.push(segment);
-  }
-  const overhead = MESSAGE_TOKEN_OVERHEAD * messages.length;
   const hasTools = tools !== null && tools !== undefined && tools.length > 0;
   const entry = hasTools ? toolsEntry(tools) : null;
-  const hasParts = segments.length > 0;
-
   if (getEncoder() !== null) {
-    const payloadTokens = promptSegmentCount(segments);
+    let payloadTokens: number | null = 0;
+    let hasParts = false;
+    if (messages.length > 0) {
+      const walker = walkWithMemo(messages);
+      payloadTokens = walker.result();
+      hasParts = walker.count > 0;
+    }
     const toolTokens = entry === null ? 0 : toolsTokens(entry, hasParts);
-    if (payloadTokens !== null && toolTokens !== null) return [payloadTokens + toolTokens + overhead, 'tiktoken'];
+    if (payloadTokens !== null && toolTokens !== null) {
+      return [payloadTokens + toolTokens + MESSAGE_TOKEN_OVERHEAD * messages.length, 'tiktoken'];
+    }
   }
-  // Byte heuristic: the reference's fallback when encoding fails (special-token text) or
-  // tiktoken is missing.
-  let bytes = 0;
-  for (const segment of segments) bytes += segment.bytes;
-  if (hasParts) bytes += segments.length - 1;
-  if (entry !== null) bytes += (bytes > 0 ? 1 : 0) + utf8Length(entry.json);
-  return [bytes + overhead, 'heuristic'];
+  return heuristicEstimate(messages, entry);
 }
 
 /**
@@ -220,4 +287,15 @@ export function estimatePromptTokensChain(
   if (exact !== null) return exact;
   const [tokens, source] = estimatePromptTokensWithSource(messages, tools);
   return tokens > 0 ? [tokens, source] : [0, 'none'];
+}
+
+/**
+ * Empties the shared token-count caches (per text piece and per join window) so a benchmark
+ * can measure a cold estimate. Per-message caches live on the message objects (a WeakMap):
+ * new message objects always start cold. Numbers never depend on the caches.
+ */
+export function clearTokenCaches(): void {
+  clearPieceCache();
+  clearGlueCache();
+  toolsCache.clear();
 }
