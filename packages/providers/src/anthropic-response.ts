@@ -54,7 +54,7 @@ export function parseAnthropicMessage(message: Json, provider: string, model: st
 
 interface BlockState {
   type: string;
-  text: string[];
+  text: string;
   /** For tool_use: ordinal among the tool calls (what consumers see as `index`). */
   toolIndex?: number;
   id?: string;
@@ -87,7 +87,7 @@ export class AnthropicStreamAccumulator {
         break;
       case 'content_block_start': {
         const block: Json = event.content_block ?? {};
-        const state: BlockState = { type: block.type, text: [] };
+        const state: BlockState = { type: block.type, text: '' };
         if (block.type === 'tool_use') {
           state.toolIndex = this.toolCount++;
           state.id = block.id;
@@ -95,7 +95,7 @@ export class AnthropicStreamAccumulator {
           state.startInput = block.input;
           out.push({ type: 'tool_call_delta', index: state.toolIndex, id: block.id, name: block.name });
         } else if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') {
-          state.text.push(block.text);
+          state.text += block.text;
           out.push({ type: 'text_delta', delta: block.text });
         } else if (block.type === 'redacted_thinking') {
           state.data = block.data;
@@ -107,14 +107,15 @@ export class AnthropicStreamAccumulator {
         const state = this.blocks.get(event.index);
         const delta: Json = event.delta ?? {};
         if (!state) break;
-        if (delta.type === 'text_delta' && delta.text) {
-          state.text.push(delta.text);
+        if (delta.type === 'text_delta') {
+          if (!delta.text) break;
+          state.text += delta.text;
           out.push({ type: 'text_delta', delta: delta.text });
         } else if (delta.type === 'input_json_delta' && delta.partial_json) {
-          state.text.push(delta.partial_json);
+          state.text += delta.partial_json;
           out.push({ type: 'tool_call_delta', index: state.toolIndex ?? 0, argumentsDelta: delta.partial_json });
         } else if (delta.type === 'thinking_delta' && delta.thinking) {
-          state.text.push(delta.thinking);
+          state.text += delta.thinking;
           out.push({ type: 'reasoning_delta', delta: delta.thinking });
         } else if (delta.type === 'signature_delta') {
           state.signature = delta.signature;
@@ -148,17 +149,17 @@ export class AnthropicStreamAccumulator {
       });
     }
     const ordered = [...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, s]) => s);
-    const text = ordered.filter((s) => s.type === 'text').map((s) => s.text.join('')).join('');
+    const text = ordered.filter((s) => s.type === 'text').map((s) => s.text).join('');
     const calls = ordered
       .filter((s) => s.type === 'tool_use')
       .map((s) => {
-        const json = s.text.join('');
+        const json = s.text;
         const hasStartInput = typeof s.startInput === 'object' && s.startInput !== null && Object.keys(s.startInput).length > 0;
         return { id: s.id, name: s.name, arguments: json !== '' ? json : hasStartInput ? s.startInput : '' };
       });
     const thinking = ordered
       .filter((s) => s.type === 'thinking' || s.type === 'redacted_thinking')
-      .map((s) => (s.type === 'thinking' ? { type: 'thinking', thinking: s.text.join(''), signature: s.signature ?? '' } : { type: 'redacted_thinking', data: s.data ?? '' }));
+      .map((s) => (s.type === 'thinking' ? { type: 'thinking', thinking: s.text, signature: s.signature ?? '' } : { type: 'redacted_thinking', data: s.data ?? '' }));
     const reasoning = thinking.filter((b) => b.type === 'thinking').map((b) => b.thinking).join('');
     return {
       content: text === '' ? null : text,

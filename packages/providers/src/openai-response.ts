@@ -77,7 +77,7 @@ interface CallAccumulator {
  * `finish` returns the response, or throws if the stream never reached a finish reason.
  */
 export class OpenAIStreamAccumulator {
-  private readonly text: string[] = [];
+  private text = '';
   private readonly reasoning: string[] = [];
   private readonly calls = new Map<number, CallAccumulator>();
   private finishReason: string | null = null;
@@ -104,7 +104,7 @@ export class OpenAIStreamAccumulator {
       const delta: Json | undefined = choice.delta;
       if (delta) {
         if (typeof delta.content === 'string' && delta.content !== '' && (choice.index ?? 0) === 0) {
-          this.text.push(delta.content);
+          this.text += delta.content;
           out.push({ type: 'text_delta', delta: delta.content });
         }
         const r = delta.reasoning_content ?? delta.reasoning;
@@ -155,7 +155,7 @@ export class OpenAIStreamAccumulator {
       });
     }
     const raw = [...this.calls.entries()].sort((a, b) => a[0] - b[0]).map(([, acc]) => ({ id: acc.id, name: acc.name, arguments: acc.args.join(''), extra: acc.extra }));
-    const text = this.text.join('');
+    const text = this.text;
     const reasoning = this.reasoning.join('');
     return withTextToolCalls(
       {

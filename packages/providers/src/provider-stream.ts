@@ -114,7 +114,13 @@ export class ProviderStream implements AsyncIterableIterator<LLMStreamEvent> {
     } catch (error) {
       return this.fail(error);
     }
-    return this.queue.length > 0 ? this.shift() : this.next();
+    const queue = this.queue;
+    // Fast path: one event per SDK event is the common case.
+    if (queue.length === 1 && this.head === 0) {
+      this.yielded = true;
+      return { done: false, value: queue.pop()! };
+    }
+    return queue.length > 0 ? this.shift() : this.next();
   };
 
   private readonly onFailure = (error: unknown): Promise<IteratorResult<LLMStreamEvent>> => this.fail(error);
