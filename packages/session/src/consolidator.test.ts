@@ -163,6 +163,22 @@ describe('Consolidator', () => {
     expect(await make(provider, 100_000).archiveUnconsolidated(session)).toBeNull();
   });
 
+  it('builds probes and requests with a ContextBuilder (real system prompt) when given one', async () => {
+    const { ContextBuilder } = await import('@nanobot/context-builder');
+    const session = await longSession(60);
+    const builder = new ContextBuilder({ workspace: ws, runtime: 'r', platform: 'posix' });
+    const provider = new FakeProvider([reply('- [durable] y')]);
+    const consolidator = make(provider, 9000, { contextBuilder: builder });
+    const plain = make(provider, 9000);
+    expect(await consolidator.estimateSessionPrompt(session)).toBeGreaterThan(await plain.estimateSessionPrompt(session));
+    const report = await consolidator.maybeConsolidateByTokens(session);
+    expect(report.rounds[0].outcome).toBe('summary');
+    const system = provider.requests[0].messages[0];
+    expect(system.role).toBe('system');
+    expect(String(system.content)).toContain('# Tool Usage Notes');
+    expect(String(system.content)).toContain('## Format Hint'); // channel "cli" from the key
+  });
+
   it('pickBoundary returns the first user boundary covering the tokens to remove', async () => {
     const session = await longSession(5);
     const c = make(new FakeProvider([]), 4500);

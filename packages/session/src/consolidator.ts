@@ -1,4 +1,5 @@
 import type { LLMProvider, LLMResponse, Message, TokenCounter, ToolDefinition } from '@nanobot/schema';
+import type { ContextBuilder } from '@nanobot/context-builder';
 import { estimateMessageTokens, estimatePromptTokensChain } from '@nanobot/schema';
 import { consolidatorArchivePrompt } from './consolidator-prompt.js';
 import { getHistory } from './get-history.js';
@@ -43,9 +44,15 @@ export interface ConsolidatorOptions {
    * Builds the full request for a current message, normally `ContextBuilder.buildMessages`
    * with the same system prompt as the main agent (prompt-cache friendly). Awaited; may throw
    * (the error propagates: it is a configuration problem); must not mutate its input.
-   * Default: a bare `[...history, user]` list.
+   * Default: `contextBuilder` when given, else a bare `[...history, user]` list.
    */
   buildMessages?: (input: ConsolidationPromptInput) => Message[] | Promise<Message[]>;
+  /**
+   * The agent's context builder: when `buildMessages` is not given, requests are built with its
+   * `buildMessages(history, current, { sessionKey, sessionSummary, channel })` (channel = the
+   * key's prefix before `:`), so probes and archive requests carry the real system prompt.
+   */
+  contextBuilder?: Pick<ContextBuilder, 'buildMessages'>;
   /** Tool definitions sent with (and counted in) the request. */
   tools?: readonly ToolDefinition[] | (() => readonly ToolDefinition[]);
   /** Exact token counter; defaults to the provider's. */
@@ -97,6 +104,14 @@ export class Consolidator {
 
   private async build(input: ConsolidationPromptInput): Promise<Message[]> {
     if (this.options.buildMessages) return this.options.buildMessages(input);
+    if (this.options.contextBuilder) {
+      const colon = input.session.key.indexOf(':');
+      return this.options.contextBuilder.buildMessages(input.history, input.currentMessage, {
+        sessionKey: input.session.key,
+        sessionSummary: input.sessionSummary,
+        channel: colon > 0 ? input.session.key.slice(0, colon) : null,
+      });
+    }
     return [...input.history, { role: 'user', content: input.currentMessage }];
   }
 
