@@ -151,3 +151,26 @@ describe('zodToToolParameters', () => {
     expect(() => zodToToolParameters(z.object({ when: z.date() }))).toThrow(SchemaError);
   });
 });
+
+describe('bad input never crashes deep inside', () => {
+  it('a cyclic value under a recursive schema is a typed error', async () => {
+    const { ValidationError } = await import('./errors.js');
+    const schema: JsonSchema = {
+      type: 'object',
+      $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } } } },
+      properties: { root: { $ref: '#/$defs/node' } },
+    };
+    const node: Record<string, unknown> = {};
+    node['child'] = node;
+    expect(() => validateParams(schema, { root: node })).toThrow(ValidationError);
+    expect(validateParams(schema, { root: { child: { child: {} } } })).toEqual([]);
+    expect(validateParams(schema, { root: { child: 5 } })).toEqual(['root.child should be object']);
+  });
+
+  it('a cyclic value under a plain schema is validated by the schema’s shape', () => {
+    const loop: Record<string, unknown> = { a: 1 };
+    loop['self'] = loop;
+    expect(validateParams({ type: 'object', properties: { a: { type: 'string' } } }, loop)).toEqual(['a should be string']);
+    expect(castParams({ type: 'object', properties: { a: { type: 'string' } } }, loop)['a']).toBe('1');
+  });
+});

@@ -1,4 +1,4 @@
-import { SchemaError } from './errors.js';
+import { SchemaError, ValidationError } from './errors.js';
 import { needsFullValidation, validateFullJsonSchema } from './full-json-schema.js';
 import { pythonRepr, pythonTypeName } from './python-repr.js';
 import type { JsonSchema } from './tool-definition.js';
@@ -6,6 +6,15 @@ import { validateJsonSchemaValue } from './validate-json-schema-value.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function hasCycle(value: unknown, onPath: Set<object>): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (onPath.has(value)) return true;
+  onPath.add(value);
+  for (const child of Object.values(value)) if (hasCycle(child, onPath)) return true;
+  onPath.delete(value);
+  return false;
 }
 
 /**
@@ -32,8 +41,9 @@ export function assertToolParametersSchema(schema: unknown): asserts schema is J
  * message style. Returns `[]` when valid; never mutates `params`. Non-object `params` give one
  * message (`parameters must be an object, got list`). A `null` schema accepts any object.
  * Throws {@link SchemaError} for an unusable schema (root type not `object` — the reference's
- * `Schema must be object type, got 'array'` —, cyclic, uncompilable); see
- * {@link assertToolParametersSchema} to catch that at definition time.
+ * `Schema must be object type, got 'array'` —, cyclic, uncompilable; see
+ * {@link assertToolParametersSchema} to catch that at definition time) and
+ * {@link ValidationError} (`CIRCULAR_VALUE`) for cyclic params under full validation.
  */
 export function validateParams(schema: JsonSchema | null | undefined, params: unknown): string[] {
   if (!isRecord(params)) return [`parameters must be an object, got ${pythonTypeName(params)}`];
@@ -42,6 +52,12 @@ export function validateParams(schema: JsonSchema | null | undefined, params: un
   const rootType = schema['type'] ?? 'object';
   if (rootType !== 'object') throw new SchemaError(`Schema must be object type, got ${pythonRepr(rootType)}`);
   const errors = validateJsonSchemaValue(params, schema['type'] === undefined ? { ...schema, type: 'object' } : schema, '');
-  if (errors.length === 0 && needsFullValidation(schema)) errors.push(...validateFullJsonSchema(schema, params));
+  if (errors.length === 0 && needsFullValidation(schema)) {
+    // A recursive schema ($ref) would follow a cyclic value forever; JSON never is cyclic.
+    if (hasCycle(params, new Set())) {
+      throw new ValidationError('parameters are a cyclic value, not JSON', [], { code: 'CIRCULAR_VALUE' });
+    }
+    errors.push(...validateFullJsonSchema(schema, params));
+  }
   return errors;
 }
