@@ -9,6 +9,7 @@ import { defineTool } from '@nanobot/tools-core';
 import { createMessageTool, createSpawnTool } from '@nanobot/tools';
 import { AgentLoop, repairTail } from './agent-loop.js';
 import { MessageBus } from './message-bus.js';
+import { ScriptedProvider } from '@nanobot/providers/testing';
 import type { OutboundMessage } from './message-bus.js';
 import { SubagentManager } from './subagent-manager.js';
 import { call, scripted, textStep, toolsStep } from './test-support/fake-model.js';
@@ -172,6 +173,25 @@ describe('AgentLoop turns', () => {
     ]);
     const { session } = await new JsonlSessionStore({ dir }).load('cli:c');
     expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+  });
+
+  it('stop() while turns are queued records every queued message and closes it as interrupted', async () => {
+    const bus = new MessageBus();
+    const sessions = tempStore();
+    const model = new ScriptedProvider([{ content: 'slow answer', deltas: ['slow ', 'answer'] }, 'never', 'never'], { deltaDelayMs: 20 });
+    const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), sessions, maxConcurrentSessions: 1 });
+    const a = loop.submit({ channel: 'cli', senderId: 'me', chatId: 'a', content: 'first' });
+    const b = loop.submit({ channel: 'cli', senderId: 'me', chatId: 'b', content: 'queued' });
+    await new Promise((r) => setTimeout(r, 5));
+    await loop.stop();
+    await Promise.all([a, b]);
+    for (const key of ['cli:a', 'cli:b']) {
+      const { session } = await sessions.load(key);
+      expect(session.messages[0]).toMatchObject({ role: 'user' });
+      expect(legalityProblems(session.messages)).toEqual([]);
+      expect(session.messages.length).toBeGreaterThanOrEqual(2);
+    }
+    expect(model.requests.length).toBe(1);
   });
 
   it('a dangling user turn from a crash is closed at RESTORE', async () => {

@@ -137,6 +137,7 @@ export class AgentLoop {
   readonly #startedAt: number;
   readonly #waiters = new Map<InboundMessage, ((outcome: TurnOutcome) => void)[]>();
   #consumer: AbortController | null = null;
+  #stopping = false;
   #consuming: Promise<void> | null = null;
 
   constructor(options: AgentLoopOptions) {
@@ -188,13 +189,18 @@ export class AgentLoop {
     })();
   }
 
-  /** Stops consuming, aborts running turns and waits until every turn has saved. */
+  /**
+   * Stops consuming, aborts running turns and waits until every turn has saved. Turns still
+   * queued are run aborted: their messages are persisted and closed as interrupted, never lost.
+   */
   async stop(): Promise<void> {
+    this.#stopping = true;
     this.#consumer?.abort();
     await this.#consuming;
     this.#consuming = null;
     for (const active of this.#active.values()) active.controller.abort();
     await this.idle();
+    this.#stopping = false;
   }
 
   /** Resolves when no turn is queued or running. */
@@ -331,6 +337,9 @@ export class AgentLoop {
     const user = isUserInput(message);
     const route = this.#route(message);
     const active: ActiveTurn = { controller: new AbortController(), pending: [], injected: [], accepting: true, deliveredToOrigin: false };
+    // Turns still queued at shutdown run aborted: the message is recorded (and the turn closed
+    // as interrupted) instead of being lost or keeping the process alive for model calls.
+    if (this.#stopping) active.controller.abort();
     this.#active.set(key, active);
     let leftovers: InboundMessage[] = [];
     const outcome: TurnOutcome = { sessionKey: key, result: null, reply: null };
