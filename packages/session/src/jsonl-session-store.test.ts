@@ -135,6 +135,15 @@ describe('append-only saves', () => {
     expect(lines('k')[0].metadata).toEqual({ a: 2 });
   });
 
+  it('replaceMessages makes the next save rewrite the file', async () => {
+    const { session } = await store.load('k');
+    session.messages.push(...chat(3));
+    await store.save(session);
+    session.replaceMessages([{ role: 'user', content: 'edited' }, ...session.messages.slice(1)]);
+    await store.save(session);
+    expect((await store.load('k')).session.messages.map((m) => m.content)).toEqual(['edited', 'a0', 'u1', 'a1', 'u2', 'a2']);
+  });
+
   it('compacts automatically once superseded metadata records pile up', async () => {
     const small = new JsonlSessionStore({ dir, fsync: 'never', compactAfterBytes: 500 });
     const { session } = await small.load('k');

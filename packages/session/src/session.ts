@@ -61,6 +61,17 @@ export class Session {
     return message;
   }
 
+  /**
+   * Replaces the message list (and clamps the pointer); stores rewrite the file on the next save.
+   * Use this (or `clear`/`retainRecentLegalSuffix`) for any change other than appending: a store
+   * only appends what lies beyond the messages it already wrote.
+   */
+  replaceMessages(messages: Message[]): void {
+    this.messages = messages;
+    this.lastConsolidated = Math.min(this.lastConsolidated, messages.length);
+    this.structureVersion += 1;
+  }
+
   /** Replayable history for the model (see {@link getHistory}); the session is not modified. */
   getHistory(options: GetHistoryOptions = {}): Message[] {
     return getHistory(this, options);
