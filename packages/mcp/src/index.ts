@@ -5,9 +5,10 @@ export type {
   McpSourceEvent,
   McpStartReport,
   McpToolInfo,
-  McpToolRef,
   McpServerStatus,
 } from './mcp-tool-source.js';
+export { planMcpToolNames } from './plan-mcp-tool-names.js';
+export type { McpToolRef, McpToolNamePlan } from './plan-mcp-tool-names.js';
 export { McpServerConnection } from './mcp-server-connection.js';
 export type {
   McpConnectionState,

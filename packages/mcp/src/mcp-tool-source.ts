@@ -10,6 +10,8 @@ import {
 } from './mcp-server-connection.js';
 import { McpTool } from './mcp-tool.js';
 import { mcpToolName } from './mcp-tool-name.js';
+import { compareCodePoints } from './compare-code-points.js';
+import { planMcpToolNames, type McpToolRef } from './plan-mcp-tool-names.js';
 
 /**
  * The part of `ToolRegistry` (@nanobot/registry) the source needs. Any object of this shape
@@ -19,12 +21,6 @@ export interface McpRegistryTarget {
   register(tool: Tool<any>, options?: { replace?: boolean }): void;
   unregister(name: string): boolean | void;
   get(name: string): unknown;
-}
-
-/** A server tool and where it comes from. */
-export interface McpToolRef {
-  server: string;
-  tool: string;
 }
 
 /** Everything the source reports. Connection events come from `McpServerConnection`. */
@@ -231,28 +227,30 @@ export class McpToolSource {
   #sync(): void {
     if (this.#closed) return;
     const registry = this.#options.registry;
-    const desired = new Map<string, { ref: McpToolRef; listed: McpListedTool; connection: McpServerConnection }>();
-    // Connections iterate in server-name order; tools are sorted here, so the winner of a
-    // collision is the same whichever server answered first.
+    const listed = new Map<string, McpListedTool>();
+    const candidates: McpToolRef[] = [];
     for (const connection of this.#connections.values()) {
       const config = this.#configs.get(connection.name)!;
-      const listed = [...connection.tools].sort((a, b) => compareCodePoints(a.name, b.name));
-      for (const tool of listed) {
-        const name = mcpToolName(connection.name, tool.name);
-        if (!isEnabled(config, tool.name, name)) continue;
-        const ref = { server: connection.name, tool: tool.name };
-        const kept = desired.get(name);
-        if (kept) {
-          this.#report(`collision|${name}|${ref.server}|${ref.tool}`, { type: 'collision', name, kept: kept.ref, dropped: ref });
-          continue;
-        }
-        const existing = registry?.get(name);
-        if (existing !== undefined && existing !== this.#registered.get(name)?.tool) {
-          this.#report(`taken|${name}|${ref.server}|${ref.tool}`, { type: 'name-taken', name, dropped: ref });
-          continue;
-        }
-        desired.set(name, { ref, listed: tool, connection });
+      for (const tool of connection.tools) {
+        if (!isEnabled(config, tool.name, mcpToolName(connection.name, tool.name))) continue;
+        candidates.push({ server: connection.name, tool: tool.name });
+        listed.set(JSON.stringify([connection.name, tool.name]), tool);
       }
+    }
+    const plan = planMcpToolNames(candidates);
+    for (const collision of plan.collisions) {
+      const { name, kept, dropped } = collision;
+      this.#report(`collision|${name}|${dropped.server}|${dropped.tool}`, { type: 'collision', name, kept, dropped });
+    }
+    const desired = new Map<string, { ref: McpToolRef; listed: McpListedTool; connection: McpServerConnection }>();
+    for (const { name, server, tool } of plan.assigned) {
+      const ref = { server, tool };
+      const existing = registry?.get(name);
+      if (existing !== undefined && existing !== this.#registered.get(name)?.tool) {
+        this.#report(`taken|${name}|${server}|${tool}`, { type: 'name-taken', name, dropped: ref });
+        continue;
+      }
+      desired.set(name, { ref, listed: listed.get(JSON.stringify([server, tool]))!, connection: this.#connections.get(server)! });
     }
 
     const changes = new Map<string, { added: string[]; removed: string[]; updated: string[] }>();
@@ -328,15 +326,4 @@ export class McpToolSource {
 function isEnabled(config: McpServerConfig, raw: string, wrapped: string): boolean {
   const list = config.enabledTools;
   return list.includes('*') || list.includes(raw) || list.includes(wrapped);
-}
-
-/** Code-point order, as the registry sorts definitions (`localeCompare` varies by locale; `<` compares UTF-16 units). */
-function compareCodePoints(a: string, b: string): number {
-  const left = [...a];
-  const right = [...b];
-  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
-    const diff = left[i].codePointAt(0)! - right[i].codePointAt(0)!;
-    if (diff !== 0) return diff;
-  }
-  return left.length - right.length;
 }
