@@ -457,6 +457,15 @@ describe('McpToolSource over stdio', () => {
     expect(await echo.execute({ text: 'bare' }, createToolContext())).toMatchObject({ content: 'bare', isError: false });
   });
 
+  it.each([
+    [{ registry: {} }, '`registry` needs register(), unregister() and get()'],
+    [{ connect: 'eager' }, "`connect` must be 'startup' or 'lazy', got \"eager\""],
+    [{ connectTimeoutMs: 0 }, '`connectTimeoutMs` must be a number > 0'],
+    [{ onEvent: 'log' }, '`onEvent` must be a function'],
+  ])('rejects misassembled options %j', (extra, message) => {
+    expect(() => new McpToolSource({ servers: {}, ...(extra as object) })).toThrow(message);
+  });
+
   it('validates the configuration up front', () => {
     expect(() => new McpToolSource({ servers: { fx: { command: 'node', url: 'http://127.0.0.1:1/mcp' } as never } })).toThrow(
       /servers\.fx: a server entry has either "command"/,

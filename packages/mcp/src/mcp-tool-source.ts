@@ -1,4 +1,5 @@
 import type { Tool } from '@nanobot/tools-core';
+import { ConfigurationError } from '@nanobot/schema';
 import { McpClosedError, McpConnectionError } from './mcp-errors.js';
 import { parseMcpServersConfig, type McpServerConfig, type McpServerConfigInput } from './mcp-server-config.js';
 import {
@@ -114,6 +115,7 @@ export class McpToolSource {
 
   /** Validates the server entries (throws `ConfigurationError` listing every bad field); connects nothing yet. */
   constructor(options: McpToolSourceOptions) {
+    checkOptions(options);
     this.#options = options;
     const servers = parseMcpServersConfig(options.servers, 'servers');
     for (const name of Object.keys(servers).sort(compareCodePoints)) {
@@ -326,4 +328,22 @@ export class McpToolSource {
 function isEnabled(config: McpServerConfig, raw: string, wrapped: string): boolean {
   const list = config.enabledTools;
   return list.includes('*') || list.includes(raw) || list.includes(wrapped);
+}
+
+/** Misassembled options are programmer errors: fail at construction, not at the first call. */
+function checkOptions(options: McpToolSourceOptions): void {
+  if (typeof options !== 'object' || options === null) throw new ConfigurationError('McpToolSource needs an options object');
+  const { registry, connect, connectTimeoutMs, onEvent } = options;
+  if (registry !== undefined && !['register', 'unregister', 'get'].every((m) => typeof (registry as never)[m] === 'function')) {
+    throw new ConfigurationError('McpToolSource: `registry` needs register(), unregister() and get() (a ToolRegistry fits)');
+  }
+  if (connect !== undefined && connect !== 'startup' && connect !== 'lazy') {
+    throw new ConfigurationError(`McpToolSource: \`connect\` must be 'startup' or 'lazy', got ${JSON.stringify(connect)}`);
+  }
+  if (connectTimeoutMs !== undefined && !(typeof connectTimeoutMs === 'number' && connectTimeoutMs > 0)) {
+    throw new ConfigurationError('McpToolSource: `connectTimeoutMs` must be a number > 0');
+  }
+  if (onEvent !== undefined && typeof onEvent !== 'function') {
+    throw new ConfigurationError('McpToolSource: `onEvent` must be a function');
+  }
 }
