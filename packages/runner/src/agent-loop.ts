@@ -10,6 +10,7 @@ import type { RunnerHooks } from './runner-hooks.js';
 import type { GovernFn, RunnerToolRegistry } from './runner-ports.js';
 import { EMPTY_FINAL_RESPONSE_MESSAGE, TOOL_INTERRUPTED_RESULT, TURN_INTERRUPTED_REPLY } from './runner-texts.js';
 import { parseSlashCommand } from './slash-commands.js';
+import { validateInbound } from './validate-inputs.js';
 import type { SlashCommandSpec } from './slash-commands.js';
 
 /** What the loop needs from a context builder (`ContextBuilder` from @nanobot/context-builder fits). */
@@ -184,7 +185,12 @@ export class AgentLoop {
         } catch {
           return;
         }
-        this.dispatch(message);
+        try {
+          this.dispatch(message);
+        } catch (error) {
+          // A malformed message from a channel adapter must not stop the loop.
+          this.#options.onError?.(error, { sessionKey: '', stage: 'dispatch' });
+        }
       }
     })();
   }
@@ -215,9 +221,15 @@ export class AgentLoop {
 
   /**
    * Dispatches `message` and resolves when the turn that handled it has saved and responded
-   * (for a message injected into a running turn: when that turn ends). Never rejects.
+   * (for a message injected into a running turn: when that turn ends). Rejects only with a
+   * `ValidationError` for a malformed message.
    */
   submit(message: InboundMessage): Promise<TurnOutcome> {
+    try {
+      validateInbound(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const promise = new Promise<TurnOutcome>((resolve) => {
       const list = this.#waiters.get(message) ?? [];
       list.push(resolve);
@@ -237,9 +249,11 @@ export class AgentLoop {
   /**
    * Routes one inbound message (what `start()` does for each bus message; callable directly).
    * Priority commands run at once; a message for a session mid-turn is injected into that turn;
-   * anything else queues a turn behind the session's earlier ones.
+   * anything else queues a turn behind the session's earlier ones. Throws a `ValidationError`
+   * (and does nothing) for a malformed message.
    */
   dispatch(message: InboundMessage): void {
+    validateInbound(message);
     const key = inboundSessionKey(message);
     const user = isUserInput(message);
     if (user && message.channel !== 'system') {

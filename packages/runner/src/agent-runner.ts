@@ -27,6 +27,7 @@ import {
 } from './runner-texts.js';
 import { extractThinkTags } from './think-tags.js';
 import { ABORTED, raceSignal } from './race-signal.js';
+import { validateRunSpec } from './validate-inputs.js';
 import { contentText, isEmptyContent } from './tool-outcome.js';
 import { createToolContext } from '@nanobot/tools-core';
 import { toOpenAIToolCall } from './to-openai-tool-call.js';
@@ -243,8 +244,10 @@ export class AgentRunner {
    * Runs the turn. Never rejects for model-side failures (they end in a result with a stop
    * reason); rejects only for programmer errors (a throwing governor, a critical hook).
    * Even then, and on abort, the transcript in the result is legal: every tool call answered.
+   * A misassembled spec rejects with a `ConfigurationError` before anything runs.
    */
   async run(spec: AgentRunSpec): Promise<AgentRunResult> {
+    validateRunSpec(spec);
     const runId = spec.runId ?? randomUUID();
     const sinks = spec.events === undefined ? [] : typeof spec.events === 'function' ? [spec.events] : [...(spec.events as readonly EventSink[])];
     const events = new EventDispatcher(sinks, spec.onSinkError);
