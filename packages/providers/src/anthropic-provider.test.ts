@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LLMStreamEvent, Message } from '@nanobot/schema';
+import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicProvider } from './anthropic-provider.js';
 import { ProviderAbortError, ProviderError } from './provider-error.js';
 import { collectStream } from './collect-stream.js';
@@ -117,6 +118,15 @@ describe('AnthropicProvider.chat (JSON)', () => {
     server.enqueue(replyJson(200, message([{ type: 'tool_use', id: 'toolu_1', name: 'exec', input: '{"command": ' }], 'tool_use')));
     const res = await provider().chat({ messages: [user('hi')] });
     expect(res.toolCalls[0].arguments).toBe('{"command": ');
+  });
+
+  it('streams instead when the SDK refuses a long non-streaming call ("Streaming is required")', async () => {
+    server.enqueue(sse(anthropicTextStream(['long ', 'answer'])));
+    const client = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const res = await provider({ client }).chat({ messages: [user('write a book')], maxTokens: 64_000 });
+    expect(res.content).toBe('long answer');
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0].body.stream).toBe(true);
   });
 
   it('strips a trailing /v1 from the base URL (the SDK adds it)', async () => {

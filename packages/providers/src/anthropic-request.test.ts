@@ -120,6 +120,12 @@ describe('buildAnthropicParams', () => {
     expect(p).toMatchObject({ model: 'claude-x', thinking: { type: 'enabled', budget_tokens: 4096 }, max_tokens: 8192 });
     expect(p).not.toHaveProperty('temperature');
   });
+  it('uses adaptive thinking with an effort hint on models without manual budgets', () => {
+    const p = buildAnthropicParams({ ...base, reasoningEffort: 'high', maxTokens: 1000 }, 'claude-opus-4-6');
+    expect(p).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'high' }, max_tokens: 1000 });
+    expect(buildAnthropicParams({ ...base, reasoningEffort: 'none' }, 'claude-opus-4-6')).not.toHaveProperty('thinking');
+    expect(buildAnthropicParams({ ...base, reasoningEffort: 'adaptive' }, 'claude-sonnet-4-5').thinking).toEqual({ type: 'adaptive' });
+  });
   it('maps tool_choice', () => {
     const tools = [{ type: 'function' as const, function: { name: 't', description: '', parameters: { type: 'object' } } }];
     expect(buildAnthropicParams({ ...base, tools, toolChoice: 'required' }, 'c').tool_choice).toEqual({ type: 'any' });

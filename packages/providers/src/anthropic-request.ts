@@ -203,6 +203,11 @@ export function toAnthropicMessages(messages: readonly Message[], options: { cac
   return { system, messages: turns };
 }
 
+/** Models where manual thinking budgets are deprecated in favour of adaptive thinking. */
+export function usesAdaptiveThinking(model: string): boolean {
+  return /^claude-(mythos|opus-4-[6-9]|sonnet-4-[6-9]|haiku-4-[6-9]|(opus|sonnet|haiku)-[5-9])/.test(model);
+}
+
 /** Thinking budgets by reasoning effort (the reference's numbers). */
 export function thinkingBudget(effort: string, maxTokens: number): number | undefined {
   if (effort === 'low') return 1024;
@@ -231,6 +236,11 @@ export function buildAnthropicParams(request: LLMRequest, model: string, options
   let thinking = false;
   if (effort === 'adaptive') {
     params.thinking = { type: 'adaptive' };
+    thinking = true;
+  } else if (effort && effort !== 'none' && usesAdaptiveThinking(params.model as string)) {
+    // Newer models dropped manual budgets: adaptive thinking with the effort as a hint.
+    params.thinking = { type: 'adaptive' };
+    params.output_config = { effort };
     thinking = true;
   } else if (effort) {
     const budget = thinkingBudget(effort, maxTokens);

@@ -305,6 +305,15 @@ describe('OpenAICompatProvider.stream (SSE)', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('abort during a retry wait rejects at once with an AbortError', async () => {
+    server.enqueue(replyJson(429, { error: { message: 'later' } }, { 'retry-after': '30' }));
+    const controller = new AbortController();
+    const p = provider({ retry: { onRetry: () => setTimeout(() => controller.abort(), 5) } });
+    const { error } = await drain(p.stream({ messages: [user('x')], signal: controller.signal }));
+    expect(error).toBeInstanceOf(ProviderAbortError);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('an already-aborted signal rejects chat before sending', async () => {
     const controller = new AbortController();
     controller.abort();
