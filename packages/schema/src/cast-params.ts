@@ -145,10 +145,11 @@ function castObject(value: Record<string, unknown>, schema: JsonSchema, onPath: 
  * `additionalProperties` and `items`. Anything that does not cast is kept for validation to
  * report. Returns a new object; never mutates `params`; idempotent. A root schema whose type
  * is not `object` (or a `null` schema) returns `params` unchanged. Throws {@link SchemaError}
- * only for a cyclic schema.
+ * for a schema that is not an object, or a cyclic one.
  */
 export function castParams(schema: JsonSchema | null | undefined, params: Record<string, unknown>): Record<string, unknown> {
-  if (!isRecord(schema)) return params;
+  if (schema === null || schema === undefined) return params;
+  if (!isRecord(schema)) throw new SchemaError(`Tool parameters must be a JSON Schema object, got ${Array.isArray(schema) ? 'list' : typeof schema}`);
   const rootType = schema['type'] ?? 'object';
   if (rootType !== 'object' || !isRecord(params)) return params;
   return castObject(params, schema, new Set());

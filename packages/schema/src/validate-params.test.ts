@@ -38,6 +38,9 @@ describe('validateParams', () => {
     expect(() => assertToolParametersSchema(cyclicFull)).toThrow(SchemaError);
     expect(() => assertToolParametersSchema({ type: 'object', properties: { a: { type: 'string', pattern: '(' } } })).toThrow(SchemaError);
     expect(() => assertToolParametersSchema('x')).toThrow(SchemaError);
+    expect(() => castParams([] as unknown as JsonSchema, {})).toThrow(SchemaError);
+    expect(() => castParams(cyclic, { self: { self: {} } })).toThrow(SchemaError);
+    expect(castParams(null, { a: '1' })).toEqual({ a: '1' });
   });
 
   it('enforces what the mini validator ignores (anyOf, oneOf, $ref, const, pattern, format, not, if/then)', () => {
