@@ -37,7 +37,7 @@ describe('toOpenAIMessages', () => {
     expect(q).toMatchObject({ temperature: 0.3, top_k: 5 });
   });
 
-  it('property: output never has empty-string content, internal keys, or lone surrogates; input untouched', () => {
+  it('property: output alternates, never ends on the assistant, has no empty-string content, internal keys or lone surrogates; input untouched', () => {
     const text = fc.oneof(fc.constant(''), fc.string(), fc.constant('\ud800x'), fc.constant('ok \udc00'));
     const msg = fc.record({ role: fc.constantFrom('system', 'user', 'assistant', 'tool'), content: fc.oneof(text, fc.constant(null)), _meta: fc.constant({ a: 1 }), timestamp: fc.constant('t') }).map((m) => (m.role === 'tool' ? { ...m, tool_call_id: 'x' } : m) as Message);
     fc.assert(
@@ -45,6 +45,10 @@ describe('toOpenAIMessages', () => {
         const frozen = deepFreeze(structuredClone(history));
         const out = toOpenAIMessages(frozen);
         expect(frozen).toEqual(history);
+        out.forEach((m, i) => {
+          if (i > 0 && (m.role === 'user' || m.role === 'assistant')) expect(m.role).not.toBe(out[i - 1].role);
+        });
+        if (out.length > 0) expect(out.at(-1)!.role).not.toBe('assistant');
         for (const m of out) {
           expect(m.content).not.toBe('');
           expect(m).not.toHaveProperty('_meta');
