@@ -182,7 +182,7 @@ describe('AgentLoop turns', () => {
     const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), sessions, maxConcurrentSessions: 1 });
     const a = loop.submit({ channel: 'cli', senderId: 'me', chatId: 'a', content: 'first' });
     const b = loop.submit({ channel: 'cli', senderId: 'me', chatId: 'b', content: 'queued' });
-    await new Promise((r) => setTimeout(r, 5));
+    while (model.requests.length === 0) await new Promise((r) => setTimeout(r, 1));
     await loop.stop();
     await Promise.all([a, b]);
     for (const key of ['cli:a', 'cli:b']) {

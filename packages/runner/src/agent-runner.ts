@@ -520,6 +520,7 @@ export class AgentRunner {
       report: result.report,
       transcriptCount: messages.length,
       requestCount: result.messages.length,
+      request: result.messages,
     });
     return result.messages;
   }
