@@ -139,6 +139,8 @@ export class AgentLoop {
   readonly #waiters = new Map<InboundMessage, ((outcome: TurnOutcome) => void)[]>();
   #consumer: AbortController | null = null;
   #stopping = false;
+  /** Last request's context tokens per session (for `/status`). */
+  readonly #lastContextTokens = new Map<string, number>();
   #consuming: Promise<void> | null = null;
 
   constructor(options: AgentLoopOptions) {
@@ -311,6 +313,7 @@ export class AgentLoop {
       '🐈 nanobot status',
       `Model: ${this.#options.model ?? this.#options.provider.defaultModel} (${this.#options.provider.name})`,
       `Session: ${key} — ${session.messages.length} messages`,
+      ...this.#contextLine(key),
       `Running: ${this.#active.has(key) ? 'a turn is in progress' : 'idle'}; subagents: ${this.#options.subagents?.running(key) ?? 0}`,
       `Active sessions: ${this.#active.size}`,
       `Uptime: ${uptimeS}s`,
@@ -459,6 +462,7 @@ export class AgentLoop {
       active.accepting = false;
       leftovers = active.pending.splice(0);
       outcome.result = result;
+      if (result.usage.contextTokens > 0) this.#lastContextTokens.set(key, result.usage.contextTokens);
 
       // SAVE
       this.#appendMessages(session, result.messages.slice(result.appendedFrom + persisted));
@@ -490,6 +494,13 @@ export class AgentLoop {
       // Follow-ups that arrived too late to be injected become the session's next turns, in order.
       for (const next of leftovers) this.#schedule(key, next);
     }
+  }
+
+  #contextLine(key: string): string[] {
+    const tokens = this.#lastContextTokens.get(key);
+    if (tokens === undefined) return [];
+    const window = this.#options.contextWindowTokens;
+    return [window ? `Context: ${tokens} / ${window} tokens (${Math.round((100 * tokens) / window)}%)` : `Context: ${tokens} tokens`];
   }
 
   #help(): string {
