@@ -268,3 +268,12 @@ describe('AnthropicProvider.stream (SSE)', () => {
     expect(events.some((e) => e.type === 'done')).toBe(false);
   });
 });
+
+describe('AnthropicProvider response ids', () => {
+  it('regenerates a repeated tool_use id in one response with the toolu_ prefix', async () => {
+    server.enqueue(replyJson(200, message([{ type: 'tool_use', id: 'toolu_x', name: 'a', input: {} }, { type: 'tool_use', id: 'toolu_x', name: 'b', input: {} }], 'tool_use')));
+    const res = await provider().chat({ messages: [user('hi')] });
+    expect(res.toolCalls[0].id).toBe('toolu_x');
+    expect(res.toolCalls[1].id).toMatch(/^toolu_[A-Za-z0-9]{18}$/);
+  });
+});

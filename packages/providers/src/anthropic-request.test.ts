@@ -138,3 +138,23 @@ describe('buildAnthropicParams', () => {
     expect(buildAnthropicParams(base, 'c').max_tokens).toBe(4096);
   });
 });
+
+describe('reference behaviours (reference-tests 96-97)', () => {
+  it('image_url inside a tool result list becomes a base64 image block; type-less dicts become JSON text', () => {
+    const out = toAnthropicMessages([
+      { role: 'user', content: 'shot' },
+      { role: 'assistant', content: null, tool_calls: [call('s1', 'screenshot')] },
+      { role: 'tool', tool_call_id: 's1', content: [{ type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/' } }, { foo: 'bar' } as never] },
+    ]);
+    expect(out.messages[2].content[0]).toEqual({
+      type: 'tool_result',
+      tool_use_id: 's1',
+      content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/' } }, { type: 'text', text: '{"foo": "bar"}' }],
+    });
+  });
+
+  it('a lone tool_use assistant is never re-labelled as user; the request still has a user turn', () => {
+    const out = toAnthropicMessages([{ role: 'assistant', content: 'x', tool_calls: [call('t')] }]);
+    expect(out.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: '(empty)' }] }]);
+  });
+});

@@ -1,5 +1,8 @@
 import type { LLMResponse, LLMStreamEvent, Usage } from '@nanobot/schema';
-import { finishToolCalls } from './finish-tool-calls.js';
+import { finishToolCalls, randomCallId } from './finish-tool-calls.js';
+
+/** Anthropic-style id for a missing or repeated `tool_use` id. */
+const newToolUseId = (): string => `toolu_${randomCallId()}${randomCallId()}`;
 import { ProviderError } from './provider-error.js';
 
 type Json = Record<string, any>;
@@ -42,7 +45,7 @@ export function parseAnthropicMessage(message: Json, provider: string, model: st
   const { reasoning, thinkingBlocks } = thinkingOf(blocks.map((b) => (b.type === 'thinking' ? { type: 'thinking', thinking: b.thinking, signature: b.signature } : b)));
   return {
     content: text === '' ? null : text,
-    toolCalls: finishToolCalls(calls),
+    toolCalls: finishToolCalls(calls, newToolUseId),
     finishReason: anthropicFinishReason(message?.stop_reason),
     usage: anthropicUsage(message?.usage),
     reasoningContent: reasoning,
@@ -163,7 +166,7 @@ export class AnthropicStreamAccumulator {
     const reasoning = thinking.filter((b) => b.type === 'thinking').map((b) => b.thinking).join('');
     return {
       content: text === '' ? null : text,
-      toolCalls: finishToolCalls(calls),
+      toolCalls: finishToolCalls(calls, newToolUseId),
       finishReason: anthropicFinishReason(this.stopReason),
       usage: anthropicUsage(this.usage),
       reasoningContent: reasoning === '' ? null : reasoning,

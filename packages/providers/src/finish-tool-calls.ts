@@ -16,13 +16,13 @@ export function randomCallId(): string {
  * Raw calls → `ToolCallRequest`s: arguments parsed strictly (malformed JSON stays a string the
  * registry rejects), calls without a usable name dropped, missing/repeated ids replaced.
  */
-export function finishToolCalls(raw: { id?: unknown; name?: unknown; arguments?: unknown; extra?: Json }[]): ToolCallRequest[] {
+export function finishToolCalls(raw: { id?: unknown; name?: unknown; arguments?: unknown; extra?: Json }[], newId: () => string = randomCallId): ToolCallRequest[] {
   const seen = new Set<string>();
   const calls: ToolCallRequest[] = [];
   for (const call of raw) {
     if (!hasValidToolName(call)) continue;
-    let id = typeof call.id === 'string' && call.id !== '' ? call.id : randomCallId();
-    while (seen.has(id)) id = randomCallId();
+    let id = typeof call.id === 'string' && call.id !== '' ? call.id : newId();
+    while (seen.has(id)) id = newId();
     seen.add(id);
     calls.push({ id, name: call.name as string, arguments: parseToolArguments(call.arguments), ...(call.extra ?? {}) });
   }

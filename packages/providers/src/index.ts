@@ -2,7 +2,7 @@ export { ProviderError, ProviderAbortError, isAbortError } from './provider-erro
 export type { ProviderErrorKind, ProviderErrorInit } from './provider-error.js';
 export { toProviderError } from './classify-error.js';
 export { retryAfterFromHeaders, retryAfterFromText } from './retry-after.js';
-export { withRetry, withStreamRetry, retryDelayMs, abortableSleep } from './with-retry.js';
+export { withRetry, withStreamRetry, retryDelayMs, retryWaitMessage, abortableSleep } from './with-retry.js';
 export type { RetryOptions, RetryNotice } from './with-retry.js';
 export { BaseProvider } from './base-provider.js';
 export type { BaseProviderOptions } from './base-provider.js';

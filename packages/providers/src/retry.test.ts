@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { withRetry, withStreamRetry, retryDelayMs } from './with-retry.js';
+import { withRetry, withStreamRetry, retryDelayMs, retryWaitMessage } from './with-retry.js';
 import { ProviderAbortError, ProviderError } from './provider-error.js';
 import { retryAfterFromHeaders, retryAfterFromText } from './retry-after.js';
 import { toProviderError } from './classify-error.js';
@@ -16,6 +16,8 @@ describe('retry-after parsing', () => {
     expect(retryAfterFromHeaders(h({ 'retry-after': '0' }))).toBe(100);
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(retryAfterFromHeaders(h({ 'retry-after': 'Thu, 01 Jan 2026 00:00:30 GMT' }), now)).toBe(30_000);
+    expect(retryAfterFromHeaders(h({ 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }), now)).toBe(100);
+    expect(retryAfterFromHeaders(h({ 'retry-after-ms': '2500', 'retry-after': '9' }))).toBe(2500);
     expect(retryAfterFromHeaders(h({ 'retry-after': 'soon' }))).toBeUndefined();
     expect(retryAfterFromHeaders(undefined)).toBeUndefined();
   });
@@ -25,6 +27,17 @@ describe('retry-after parsing', () => {
     expect(retryAfterFromText('{"retry_after": 3}')).toBe(3000);
     expect(retryAfterFromText('wait 2 minutes before retrying')).toBe(120_000);
     expect(retryAfterFromText('nothing here')).toBeUndefined();
+  });
+});
+
+describe('retry progress (reference wording)', () => {
+  it('a "7s" hint waits 8 s and says so', () => {
+    const error = new ProviderError('Rate limited, please retry after 7s', { kind: 'rate_limit', retryable: true, retryAfterMs: retryAfterFromText('Rate limited, please retry after 7s') });
+    const delayMs = retryDelayMs(error, 1);
+    expect(delayMs).toBe(8000);
+    expect(retryWaitMessage({ attempt: 1, delayMs })).toBe('Model request failed, retry in 8s (attempt 1).');
+    expect(retryWaitMessage({ attempt: 2, delayMs: 2500 })).toBe('Model request failed, retry in 2s (attempt 2).');
+    expect(retryWaitMessage({ attempt: 3, delayMs: 200 })).toBe('Model request failed, retry in 1s (attempt 3).');
   });
 });
 

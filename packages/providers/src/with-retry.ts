@@ -26,6 +26,23 @@ export interface RetryOptions {
   onRetry?: (notice: RetryNotice) => void;
 }
 
+/** Python's `round` (half to even), so progress lines match the reference's numbers. */
+function roundHalfEven(x: number): number {
+  const floor = Math.floor(x);
+  const diff = x - floor;
+  if (diff > 0.5) return floor + 1;
+  if (diff < 0.5) return floor;
+  return floor % 2 === 0 ? floor : floor + 1;
+}
+
+/**
+ * The reference's progress line for a retry wait: `Model request failed, retry in 8s (attempt 1).`
+ * (for a CLI or channel to show while `RetryOptions.onRetry` is waiting).
+ */
+export function retryWaitMessage(notice: Pick<RetryNotice, 'attempt' | 'delayMs'>): string {
+  return `Model request failed, retry in ${Math.max(1, roundHalfEven(notice.delayMs / 1000))}s (attempt ${notice.attempt}).`;
+}
+
 /** A `setTimeout` sleep that rejects with `ProviderAbortError` when `signal` aborts. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
