@@ -293,6 +293,17 @@ export class AgentLoop {
     void tracked.finally(() => this.#tasks.delete(tracked));
   }
 
+  /**
+   * What `/stop` does, for hosts (a CLI's Ctrl-C): aborts the session's running turn (it saves a
+   * legal history), cancels its subagents and drops its pending follow-ups. Returns how many
+   * tasks were stopped.
+   */
+  cancel(sessionKey: string): number {
+    const text = this.#stopSession(sessionKey);
+    const match = /^Stopped (\d+)/.exec(text);
+    return match ? Number(match[1]) : 0;
+  }
+
   #stopSession(key: string): string {
     let stopped = 0;
     const active = this.#active.get(key);

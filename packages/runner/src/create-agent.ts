@@ -89,6 +89,11 @@ export interface Agent {
   readonly sessions: SessionStore;
   /** Sends one message and resolves when its turn has ended (reply included). */
   ask(text: string, options?: AskOptions): Promise<TurnOutcome>;
+  /**
+   * Aborts the running turn of a session (default `cli:direct`), e.g. on Ctrl-C: the turn saves a
+   * legal history and its `ask` promise settles. Returns how many tasks were stopped.
+   */
+  abort(sessionKey?: string): number;
   /** Starts consuming `bus` (for channel adapters that publish inbound messages themselves). */
   start(): void;
   /** Stops the loop and cancels subagents; waits for every turn to save. */
@@ -201,6 +206,9 @@ export function createAgent(options: CreateAgentOptions): Agent {
         ...(ask.sessionKey !== undefined ? { sessionKeyOverride: ask.sessionKey } : {}),
         ...(ask.media !== undefined ? { media: ask.media } : {}),
       });
+    },
+    abort(sessionKey = 'cli:direct') {
+      return loop.cancel(sessionKey);
     },
     start() {
       loop.start();

@@ -138,4 +138,26 @@ describe('end to end with the built-in tools', () => {
     expect(byId('c')).toContain('Error: refusing repeated workspace-bypass attempts.');
     expect(byId('d')).toContain('tools.ssrfWhitelist');
   });
+
+  it('abort() mid-turn (Ctrl-C) settles ask, saves a legal session, and the next ask works', async () => {
+    const workspace = temp('runner-ws-');
+    const sessionsDir = temp('runner-sessions-');
+    const provider = new ScriptedProvider(
+      [{ toolCalls: [{ id: 's1', name: 'exec', arguments: { command: 'sleep 5' } }] }, 'fresh answer'],
+    );
+    const events: RunnerEvent[] = [];
+    const agent = createAgent({ workspace, provider, sessionsDir, web: false, events: (e) => {
+      events.push(e);
+      if (e.type === 'tool_start') setTimeout(() => agent.abort(), 20);
+    } });
+    const first = await agent.ask('sleep please');
+    expect(first.result?.stopReason).toBe('aborted');
+    expect(first.reply).toBeNull();
+    const second = await agent.ask('are you there?');
+    expect(second.reply?.content).toBe('fresh answer');
+    await agent.stop();
+    const { session } = await new JsonlSessionStore({ dir: sessionsDir }).load('cli:direct');
+    expect(checkLegality(session.messages)).toEqual([]);
+    expect(session.messages.find((m) => m.tool_call_id === 's1')?.content).toBe('Error: Task interrupted before this tool finished.');
+  });
 });
