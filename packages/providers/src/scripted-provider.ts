@@ -26,11 +26,15 @@ export interface ScriptedReply {
   error?: Error;
   /** Stream only: throw a cut-stream error after this many events (no `done`). */
   cutAfter?: number;
-  /** Checks what the provider was sent; may throw (the error rejects the call). Awaited is not needed: it runs synchronously. */
+  /** Checks what the provider was sent. Called synchronously (not awaited); may throw (the error rejects the call); must not mutate the request. */
   expect?: (request: LLMRequest) => void;
 }
 
-/** A script entry: a reply, plain text, or a function of the request (for demos that react to tool results). */
+/**
+ * A script entry: a reply, plain text, or a function of the request and the 0-based turn (for
+ * demos that react to tool results). A function may be async (awaited), may throw (rejects the
+ * call) and must not mutate the request.
+ */
 export type ScriptStep = ScriptedReply | string | ((request: LLMRequest, turn: number) => ScriptedReply | string | Promise<ScriptedReply | string>);
 
 /** Options of `ScriptedProvider`. */
