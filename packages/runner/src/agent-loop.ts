@@ -266,7 +266,15 @@ export class AgentLoop {
         return;
       }
       if (parsed.kind === 'command' && parsed.name === 'status') {
-        this.#track(this.#status(message, key).then((reply) => this.#settle(message, { sessionKey: key, result: null, reply })));
+        this.#track(
+          this.#status(message, key).then(
+            (reply) => this.#settle(message, { sessionKey: key, result: null, reply }),
+            (error: unknown) => {
+              this.#settle(message, { sessionKey: key, result: null, reply: null });
+              throw error;
+            },
+          ),
+        );
         return;
       }
       if (parsed.kind === 'command' && parsed.name === 'new') {
