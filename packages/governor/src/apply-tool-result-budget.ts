@@ -73,7 +73,7 @@ export function applyToolResultBudgetDetailed(messages: readonly Message[], opti
       // A failed offload is retried on the next request rather than remembered.
       if (info.offloadError === undefined) memo.set(msg, { max: options.maxToolResultChars, store, session, id, name, out: replacement ?? msg, info });
     }
-    changes.push(...describe(id, name, info));
+    if (info.emptyMarker || info.offloadedTo !== undefined || info.truncated || info.offloadError !== undefined) changes.push(...describe(id, name, info));
     if (replacement !== null) {
       out ??= messages.slice(0, i);
       out.push(replacement);

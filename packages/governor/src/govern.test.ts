@@ -90,6 +90,19 @@ describe('govern', () => {
     ]);
   });
 
+  it('writes integer ids as strings, in calls and results', () => {
+    const history = deepFreeze([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 7, type: 'function', function: { name: 'exec', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 7, name: 'exec', content: 'r' },
+      { role: 'assistant', content: '', tool_calls: [call('8')] },
+      { role: 'tool', tool_call_id: 8, name: 'exec', content: 'r' },
+    ] as unknown as Message[]);
+    const { messages } = govern(history);
+    expect(checkLegality(messages)).toEqual([]);
+    expect([messages[1].tool_calls![0].id, messages[2].tool_call_id, messages[4].tool_call_id]).toEqual(['7', '7', '8']);
+  });
+
   it('gives a call without an id an id and answers it', () => {
     const history = deepFreeze<Message[]>([
       { role: 'user', content: 'go' },

@@ -80,12 +80,23 @@ function ref(msg: Message, index: number): ReportedMessage {
 }
 
 function diff(before: readonly Message[], after: readonly Message[]): { removed: ReportedMessage[]; added: ReportedMessage[] } {
-  const inAfter = new Set(after);
-  const inBefore = new Set(before);
+  // Steps keep order, so only the stretch between the common prefix and suffix can differ.
+  let p = 0;
+  while (p < before.length && p < after.length && before[p] === after[p]) p++;
+  let sb = before.length;
+  let sa = after.length;
+  while (sb > p && sa > p && before[sb - 1] === after[sa - 1]) {
+    sb--;
+    sa--;
+  }
+  const midBefore = before.slice(p, sb);
+  const midAfter = after.slice(p, sa);
+  const inAfter = new Set(midAfter);
+  const inBefore = new Set(midBefore);
   const removed: ReportedMessage[] = [];
   const added: ReportedMessage[] = [];
-  before.forEach((m, i) => { if (!inAfter.has(m)) removed.push(ref(m, i)); });
-  after.forEach((m, i) => { if (!inBefore.has(m)) added.push(ref(m, i)); });
+  midBefore.forEach((m, i) => { if (!inAfter.has(m)) removed.push(ref(m, p + i)); });
+  midAfter.forEach((m, i) => { if (!inBefore.has(m)) added.push(ref(m, p + i)); });
   return { removed, added };
 }
 
@@ -113,16 +124,13 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
   checkInput(messages);
   const fixed = options.compat !== 'reference';
   const budget = inputBudget(options);
-  const ctx = { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null };
-  const wantTokens = budget > 0 || options.estimateTokens === true;
   const tokenCache = new Map<readonly Message[], number>();
+  const ctx = { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimateCache: tokenCache };
+  const wantTokens = budget > 0 || options.estimateTokens === true;
   const tokens = (list: readonly Message[]): number | undefined => {
     if (!wantTokens) return undefined;
     let v = tokenCache.get(list);
-    if (v === undefined) {
-      v = promptTokens(list, ctx);
-      tokenCache.set(list, v);
-    }
+    if (v === undefined) v = promptTokens(list, ctx);
     return v;
   };
   const passes = new Map<GovernStepName, number>();
@@ -178,7 +186,8 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
 
   if (options.keepRecentCompactableResults !== undefined && options.keepRecentCompactableResults !== null) {
     const mc = microcompactKeepRecent(current, { keepRecent: options.keepRecentCompactableResults });
-    record('microcompactKeepRecent', mc.messages, mc.compacted.map((id) => ({ toolCallId: id, name: '', action: 'compacted' as const })));
+    const mcName = toolNames(mc.messages, mc.compacted);
+    record('microcompactKeepRecent', mc.messages, mc.compacted.map((id) => ({ toolCallId: id, name: mcName(id), action: 'compacted' as const })));
   }
 
   const recorded = options.compactedToolCallIds ?? new Set<string>();
@@ -186,12 +195,13 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
     ...ctx, budget, inflightStartIndex: options.inflightStartIndex ?? 0, compactedToolCallIds: recorded,
   });
   for (const id of compaction.newlyCompacted) recorded.add(id);
+  const nameOf = toolNames(compaction.messages, [...compaction.reapplied, ...compaction.newlyCompacted]);
   record(
     'compactInflightOverflow',
     compaction.messages,
     [
-      ...compaction.reapplied.map((id) => ({ toolCallId: id, name: nameOf(compaction.messages, id), action: 'recompacted' as const })),
-      ...compaction.newlyCompacted.map((id) => ({ toolCallId: id, name: nameOf(compaction.messages, id), action: 'compacted' as const })),
+      ...compaction.reapplied.map((id) => ({ toolCallId: id, name: nameOf(id), action: 'recompacted' as const })),
+      ...compaction.newlyCompacted.map((id) => ({ toolCallId: id, name: nameOf(id), action: 'compacted' as const })),
     ],
     { before: compaction.tokensBefore, after: compaction.tokensAfter },
   );
@@ -216,9 +226,16 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
   return { messages: current, report };
 }
 
-function nameOf(messages: readonly Message[], id: string): string {
-  const m = messages.find((x) => x.role === 'tool' && resultId(x) === id);
-  return typeof m?.name === 'string' ? m.name : 'tool';
+function toolNames(messages: readonly Message[], ids: readonly string[]): (id: string) => string {
+  const names = new Map<string, string>();
+  if (ids.length > 0) {
+    const wanted = new Set(ids);
+    for (const m of messages) {
+      const id = m.role === 'tool' ? resultId(m) : null;
+      if (id !== null && wanted.has(id) && !names.has(id)) names.set(id, typeof m.name === 'string' ? m.name : 'tool');
+    }
+  }
+  return (id) => names.get(id) ?? 'tool';
 }
 
 function renamedResults(before: readonly Message[], after: readonly Message[]): ReportedToolResult[] {

@@ -15,6 +15,27 @@ function collectIds(messages: readonly Message[]): Set<string> {
   return ids;
 }
 
+// Fast path for the common case (every call has a unique id): one Set, no copies.
+function needsRepair(messages: readonly Message[]): boolean {
+  const seen = new Set<string>();
+  for (const msg of messages) {
+    if (msg.role === 'tool') {
+      const rid = (msg as { tool_call_id?: unknown }).tool_call_id;
+      if (rid !== undefined && rid !== null && typeof rid !== 'string') return true;
+      continue;
+    }
+    if (msg.role !== 'assistant') continue;
+    for (const call of toolCallList(msg)) {
+      if (call === null || typeof call !== 'object' || Array.isArray(call)) continue;
+      const id = callId(call);
+      // Non-string ids (ints from some gateways) are rewritten as strings, as providers require.
+      if (id === null || seen.has(id) || (call as { id?: unknown }).id !== id) return true;
+      seen.add(id);
+    }
+  }
+  return false;
+}
+
 interface Declaration {
   assigned: string[];
   next: number;
@@ -28,6 +49,7 @@ interface Declaration {
  *   9-character ids) gets a fresh id (`<id>__2`, `<id>__3`, …), and the results that follow it
  *   are re-pointed at the new id, in order, so each call/result pair stays intact.
  * - A call without an id gets a fresh one (`call_missing_<n>`), so it can be answered.
+ * - A non-string id (e.g. `7`) becomes its string (`"7"`), as providers require.
  * - A result is attributed to the latest assistant turn that declared its id; once that
  *   turn's calls with this id are answered, further results with the id are re-pointed at its
  *   last call so {@link dropOrphanToolResults} removes them as duplicates.
@@ -35,6 +57,7 @@ interface Declaration {
  * Pure: the same array when no id needs changing; untouched messages are the input objects.
  */
 export function repairToolCallIds(messages: readonly Message[]): Message[] {
+  if (!needsRepair(messages)) return messages as Message[];
   let taken: Set<string> | null = null;
   const seen = new Set<string>();
   const current = new Map<string, Declaration>();
@@ -89,7 +112,7 @@ export function repairToolCallIds(messages: readonly Message[]): Message[] {
       const decl = rid === null ? undefined : current.get(rid);
       if (decl !== undefined) {
         const target = decl.next < decl.assigned.length ? decl.assigned[decl.next++] : decl.assigned[decl.assigned.length - 1];
-        if (target !== (msg as { tool_call_id?: unknown }).tool_call_id && target !== rid) {
+        if (target !== (msg as { tool_call_id?: unknown }).tool_call_id) {
           replacement = { ...msg, tool_call_id: target };
         }
       }

@@ -3,9 +3,13 @@ import { PLACEHOLDER_TEXTS } from './constants.js';
 import { hasToolCallsValue } from './internal/tool-calls.js';
 import { pyStrip } from './internal/python.js';
 
+const PLACEHOLDER_MIN_LENGTH = Math.min(...[...PLACEHOLDER_TEXTS].map((t) => t.length));
+
 function isPlaceholder(msg: Message): boolean {
   if (msg.role !== 'assistant' || hasToolCallsValue(msg)) return false;
   const text = typeof msg.content === 'string' ? msg.content : '';
+  // Cheap reject first: this runs on every assistant turn of every request.
+  if (text.length < PLACEHOLDER_MIN_LENGTH || !text.includes('[')) return PLACEHOLDER_TEXTS.has(text);
   return PLACEHOLDER_TEXTS.has(pyStrip(text));
 }
 

@@ -8,11 +8,17 @@ export interface EstimateContext {
   tools?: readonly ToolDefinition[] | null;
   /** An exact provider counter, tried first (may throw: the estimate is used then). */
   tokenCounter?: TokenCounter | null;
+  /** Estimates already made in this governance pass, by list identity (lists are never mutated). */
+  estimateCache?: Map<readonly Message[], number>;
 }
 
 /** Reference `estimate_prompt_tokens_chain(...)[0]`. */
 export function promptTokens(messages: readonly Message[], ctx: EstimateContext): number {
-  return estimatePromptTokensChain(ctx.tokenCounter ?? null, messages, ctx.tools ?? null)[0];
+  const hit = ctx.estimateCache?.get(messages);
+  if (hit !== undefined) return hit;
+  const n = estimatePromptTokensChain(ctx.tokenCounter ?? null, messages, ctx.tools ?? null)[0];
+  ctx.estimateCache?.set(messages, n);
+  return n;
 }
 
 /** Internal estimate of one message as a prompt of its own (for cheap deltas). */

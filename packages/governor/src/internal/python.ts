@@ -51,17 +51,27 @@ export function pyStr(value: unknown): string {
   return typeof value === 'string' ? value : pyRepr(value);
 }
 
-// Python str.isspace() set (differs from JS \s: adds \x1c-\x1f and \x85, lacks \ufeff).
-const PY_WS = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const LEADING = new RegExp(`^[${PY_WS}]+`);
-const TRAILING = new RegExp(`[${PY_WS}]+$`);
-
-/** Python `str.strip()` with no arguments. */
-export function pyStrip(text: string): string {
-  return text.replace(LEADING, '').replace(TRAILING, '');
+/** Python `str.isspace()` for one UTF-16 unit (all Python whitespace is in the BMP). */
+function isPySpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000
+  );
 }
 
-/** Python `not text.strip()` for a string. */
+/** Python `str.strip()` with no arguments (its whitespace set differs from JS `trim`). */
+export function pyStrip(text: string): string {
+  let a = 0;
+  let b = text.length;
+  while (a < b && isPySpace(text.charCodeAt(a))) a++;
+  while (b > a && isPySpace(text.charCodeAt(b - 1))) b--;
+  return a === 0 && b === text.length ? text : text.slice(a, b);
+}
+
+/** Python `not text.strip()` for a string, without building the stripped copy. */
 export function pyIsBlank(text: string): boolean {
-  return pyStrip(text).length === 0;
+  for (let i = 0; i < text.length; i++) if (!isPySpace(text.charCodeAt(i))) return false;
+  return true;
 }

@@ -37,11 +37,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 /** Corruptions applied to a clean history. */
 export type Corruption =
   | 'orphan' | 'duplicate' | 'drop-result' | 'unnamed-call' | 'empty-content' | 'placeholder'
-  | 'reuse-id' | 'missing-id' | 'displace' | 'mid-system' | 'int-id' | 'result-before-call';
+  | 'reuse-id' | 'missing-id' | 'displace' | 'mid-system' | 'int-id' | 'result-before-call'
+  | 'int-result-id' | 'calls-not-list';
 
 const corruption = fc.constantFrom<Corruption>(
   'orphan', 'duplicate', 'drop-result', 'unnamed-call', 'empty-content', 'placeholder',
   'reuse-id', 'missing-id', 'displace', 'mid-system', 'int-id', 'result-before-call',
+  'int-result-id', 'calls-not-list',
 );
 
 function build(steps: Step[], withSystem: boolean, short: boolean): Message[] {
@@ -77,7 +79,7 @@ function corrupt(history: Message[], ops: [Corruption, number][]): Message[] {
     if (h.length === 0) break;
     const at = r % h.length;
     const toolIdx = h.map((m, i) => (m.role === 'tool' ? i : -1)).filter((i) => i >= 0);
-    const callIdx = h.map((m, i) => (m.tool_calls?.length ? i : -1)).filter((i) => i >= 0);
+    const callIdx = h.map((m, i) => (Array.isArray(m.tool_calls) && m.tool_calls.length ? i : -1)).filter((i) => i >= 0);
     const pickTool = toolIdx.length ? toolIdx[r % toolIdx.length] : -1;
     const pickCall = callIdx.length ? callIdx[r % callIdx.length] : -1;
     switch (op) {
@@ -102,6 +104,14 @@ function corrupt(history: Message[], ops: [Corruption, number][]): Message[] {
         h[pickCall] = { ...h[pickCall], tool_calls: h[pickCall].tool_calls!.map((c, i) => (i === 0 ? { ...c, id: 900 + r } as unknown as typeof c : c)) };
         for (let i = pickCall + 1; i < h.length; i++) if (h[i].tool_call_id === id) h[i] = { ...h[i], tool_call_id: String(900 + r) };
       } break;
+      case 'int-result-id': if (pickTool >= 0) {
+        const id = h[pickTool].tool_call_id!;
+        for (let i = 0; i < h.length; i++) {
+          if (Array.isArray(h[i].tool_calls) && h[i].tool_calls!.some((c) => c.id === id)) h[i] = { ...h[i], tool_calls: h[i].tool_calls!.map((c) => (c.id === id ? { ...c, id: String(500 + r) } : c)) };
+        }
+        h[pickTool] = { ...h[pickTool], tool_call_id: (500 + r) as unknown as string };
+      } break;
+      case 'calls-not-list': if (pickCall >= 0) h[pickCall] = { ...h[pickCall], tool_calls: (r % 2 ? { id: 'x' } : 'call') as never }; break;
       case 'result-before-call': if (pickTool >= 0 && pickCall >= 0 && pickCall < pickTool) { const [m] = h.splice(pickTool, 1); h.splice(pickCall, 0, m); } break;
     }
   }

@@ -1,0 +1,94 @@
+// govern() cost: growth with history size, a warm under-budget history against the floor any
+// request pays (JSON.stringify once), and repeated calls on a growing history. Prints absolute
+// figures and ratios measured in this run; asserts nothing about time.
+import type { Message } from '@nanobot/schema';
+import { govern, type GovernOptions } from '@nanobot/governor';
+
+const WORDS = ['the', 'file', 'result', 'config', 'error', 'path', 'value', 'session', 'agent', 'tokens', 'window', 'budget'];
+
+function sentence(seed: number, words: number): string {
+  let s = '';
+  for (let i = 0; i < words; i++) s += `${WORDS[(seed * 7 + i * 13) % WORDS.length]}${i % 9 === 8 ? '.\n' : ' '}`;
+  return s;
+}
+
+/** A realistic session: user turns, tool loops (1–3 calls), results of 50–2000 chars, replies. */
+function history(n: number, salt = 0): Message[] {
+  const out: Message[] = [{ role: 'system', content: `You are nanobot.\n${sentence(salt, 200)}` }];
+  let i = 0;
+  let call = 0;
+  while (out.length < n) {
+    const s = salt * 100_003 + i++;
+    const r = s % 10;
+    if (r < 2) out.push({ role: 'user', content: `question ${s}: ${sentence(s, 20)}` });
+    else if (r < 8) {
+      const k = 1 + (s % 3);
+      const ids = Array.from({ length: k }, () => `call_${salt}_${call++}`);
+      out.push({ role: 'assistant', content: '', tool_calls: ids.map((id, j) => ({ id, type: 'function', function: { name: ['exec', 'read_file', 'grep'][j], arguments: `{"arg": "${s}"}` } })) });
+      ids.forEach((id, j) => out.push({ role: 'tool', tool_call_id: id, name: ['exec', 'read_file', 'grep'][j], content: sentence(s + j, 10 + ((s * 31) % 300)) }));
+    } else out.push({ role: 'assistant', content: `answer ${s}: ${sentence(s, 30)}` });
+  }
+  return out.slice(0, n);
+}
+
+function time(fn: () => void, repeat = 5): number {
+  const times: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+const big: GovernOptions = { contextWindowTokens: 50_000_000, maxOutputTokens: 4096 };
+
+// 1. Growth with size (cold: every message is new, so everything is tokenised once).
+console.log('1) govern on fresh histories (cold caches: tokenising everything once)');
+const sizes = [1_000, 10_000, 100_000];
+const cold: number[] = [];
+for (const n of sizes) {
+  const ms = time(() => { govern(history(n, Math.random() * 1e6 | 0), big); }, n >= 100_000 ? 1 : 3);
+  cold.push(ms);
+  console.log(`   ${String(n).padStart(7)} messages: ${fmt(ms)}`);
+}
+console.log(`   ratio 10k/1k = ${(cold[1] / cold[0]).toFixed(2)}x, 100k/10k = ${(cold[2] / cold[1]).toFixed(2)}x (linear: about 10x; budget: <= 12x)`);
+{
+  const h = history(100_000, 7);
+  const over: GovernOptions = { contextWindowTokens: 200_000, maxOutputTokens: 4096, inflightStartIndex: 90_000, compactedToolCallIds: new Set() };
+  const ms = time(() => { govern(h, over); }, 1);
+  const warm = time(() => { govern(h, { ...over, compactedToolCallIds: new Set() }); }, 3);
+  console.log(`   100k messages over a 200k-token window (compaction + snipping): cold ${fmt(ms)}, warm ${fmt(warm)}`);
+}
+
+// 2. Warm, under budget, 10k: against JSON.stringify of the same history.
+console.log('2) warm under-budget 10k history vs JSON.stringify of it');
+{
+  const h = history(10_000, 3);
+  govern(h, big);
+  const g = time(() => { govern(h, big); }, 15);
+  const j = time(() => { JSON.stringify(h); }, 15);
+  console.log(`   govern ${fmt(g)}, JSON.stringify ${fmt(j)}, ratio govern/stringify = ${(g / j).toFixed(2)} (target < 1)`);
+  const noBudget = time(() => { govern(h); }, 15);
+  console.log(`   without a window (repairs only): ${fmt(noBudget)}, ratio = ${(noBudget / j).toFixed(2)}`);
+}
+
+// 3. Growing history: one new message per call, as a runner does.
+console.log('3) repeated calls on a growing history (one new message each)');
+for (const n of [1_000, 10_000]) {
+  const h = history(n + 200, 11 + n);
+  const base = h.slice(0, n);
+  govern(base, big);
+  const per: number[] = [];
+  for (let k = 1; k <= 100; k++) {
+    const cur = h.slice(0, n + k);
+    const t0 = performance.now();
+    govern(cur, big);
+    per.push(performance.now() - t0);
+  }
+  per.sort((a, b) => a - b);
+  const median = per[50];
+  const coldFull = time(() => { govern(history(n, 999 + n), big); }, 1);
+  console.log(`   history ${n}: median per call ${fmt(median)} vs cold govern of the whole history ${fmt(coldFull)} (ratio ${(median / coldFull).toFixed(3)})`);
+}
