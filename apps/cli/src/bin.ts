@@ -1,2 +1,23 @@
 #!/usr/bin/env node
-export {};
+// The `nanobot` executable: wires the real process into runCli and exits with its status once
+// stdout and stderr have been flushed (a pipe reader must get every line).
+import { runCli } from './main.js';
+
+const listeners = new Set<() => void>();
+process.on('SIGINT', () => {
+  for (const listener of [...listeners]) listener();
+  if (listeners.size === 0) process.exit(130);
+});
+
+const code = await runCli(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+  onInterrupt(handler) {
+    listeners.add(handler);
+    return () => listeners.delete(handler);
+  },
+});
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

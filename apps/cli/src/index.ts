@@ -1,1 +1,13 @@
-export {};
+export { runCli, EXIT_BAD_INPUT } from './main.js';
+export type { CliIo } from './cli-io.js';
+export { parseCliArgs } from './parse-cli-args.js';
+export type { CliCommand, CliFlags, ParsedCommandLine } from './parse-cli-args.js';
+export { cliConfigSchema, loadCliConfig, CONFIG_FILE_PATH } from './cli-config.js';
+export type { CliConfig } from './cli-config.js';
+export { resolveSettings, DEFAULT_CONTEXT_WINDOW } from './resolve-settings.js';
+export type { CliSettings, ModelChoice, ResolveSettingsInput } from './resolve-settings.js';
+export { CliError } from './cli-error.js';
+export { offlineModelStep, OFFLINE_HELP_REPLY, DEMO_NOTE_PATH } from './offline-model.js';
+export { inspectSession } from './inspect-session.js';
+export type { SessionInspection, TimelineEntry, TimelineMark } from './inspect-session.js';
+export { formatToolArgs, formatDuration } from './format-tool-args.js';

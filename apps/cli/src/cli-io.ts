@@ -1,0 +1,18 @@
+/** What a command reads and writes: the process by default, streams of a test otherwise. */
+export interface CliIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /**
+   * Subscribes to Ctrl-C / SIGINT; returns the unsubscribe function. The handler is called
+   * synchronously for each signal, must not throw, and is not awaited.
+   */
+  onInterrupt(handler: () => void): () => void;
+}
+
+/** Whether colours are wanted on `stream` (a terminal, and neither NO_COLOR nor --no-color). */
+export function wantsColor(io: CliIo, noColorFlag: boolean | undefined, stream: { isTTY?: boolean } = io.stderr): boolean {
+  return !noColorFlag && !io.env.NO_COLOR && stream.isTTY === true;
+}

@@ -1,0 +1,126 @@
+import { createInterface } from 'node:readline';
+import type { TurnOutcome } from '@nanobot/runner';
+import { buildCliAgent, openSessionStore } from '../build-cli-agent.js';
+import { wantsColor, type CliIo } from '../cli-io.js';
+import type { CliFlags } from '../parse-cli-args.js';
+import { resolveSettings } from '../resolve-settings.js';
+import { loadSessionStrictly, newSessionKey } from '../session-selection.js';
+import { TerminalRenderer } from '../terminal-renderer.js';
+
+const EXIT_WORDS = new Set(['/exit', '/quit', 'exit', 'quit']);
+
+/**
+ * `nanobot chat`: an interactive session on stdin (a terminal or a pipe). Lines are handled one
+ * turn at a time, in order. Ctrl-C during a turn stops it (the loop answers open tool calls, so
+ * the stored history stays legal) and a second Ctrl-C exits; Ctrl-C at the prompt asks for a
+ * second one; end of input exits after the running turn. The session is saved after every step
+ * and can be resumed with `--session`.
+ */
+export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
+  const settings = await resolveSettings({ flags, env: io.env, cwd: io.cwd });
+  const tty = io.stdin.isTTY === true && io.stdout.isTTY === true;
+  const renderer = new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color']), spinner: io.stderr.isTTY === true });
+  const store = await openSessionStore(settings);
+  const sessionKey = flags.session ?? newSessionKey('chat');
+  const { session, created } = await loadSessionStrictly(store, sessionKey);
+
+  const cli = await buildCliAgent(settings, {
+    events: [renderer.sink],
+    offlineDelayMs: tty ? 12 : 0,
+    notice: (line) => renderer.note(renderer.paint('dim', line)),
+  });
+  renderer.note(renderer.paint(cli.offline ? 'yellow' : 'dim', cli.modelLine));
+  renderer.note(renderer.paint('dim', `workspace: ${settings.workspace}`));
+  if (flags.session !== undefined && !created) {
+    const lastUser = [...session.messages].reverse().find((m) => m.role === 'user' && typeof m.content === 'string');
+    const preview = typeof lastUser?.content === 'string' ? ` — last question: "${lastUser.content.split('\n')[0].slice(0, 60)}"` : '';
+    renderer.note(renderer.paint('dim', `resumed session ${sessionKey} (${session.messages.length} messages)${preview}`));
+  } else {
+    renderer.note(renderer.paint('dim', `session ${sessionKey} (resume with: nanobot chat --session ${sessionKey})`));
+  }
+  renderer.note(renderer.paint('dim', 'Ctrl-C stops a turn, twice quits; Ctrl-D or /exit quits; /help lists commands.'));
+
+  const rl = createInterface({ input: io.stdin, output: tty ? io.stdout : undefined, terminal: tty, historySize: 200 });
+  rl.setPrompt(renderer.paint('cyan', '› '));
+  const queue: string[] = [];
+  let running = false;
+  let closed = false;
+  let armed = false; // a Ctrl-C was seen; the next one quits
+  let lastStatus = 0;
+  let wake: (() => void) | null = null;
+  let quit: ((code: number) => void) | null = null;
+  const finished = new Promise<number>((resolve) => {
+    quit = resolve;
+  });
+
+  const prompt = (): void => {
+    if (tty && !closed) rl.prompt();
+  };
+  const interrupt = (): void => {
+    if (armed) {
+      renderer.note(renderer.paint('dim', 'bye'));
+      quit?.(0);
+      return;
+    }
+    armed = true;
+    if (running) {
+      renderer.note(renderer.paint('yellow', '⏹ stopping the turn… (Ctrl-C again to quit)'));
+      void cli.agent.ask('/stop', { sessionKey, channel: 'cli', chatId: 'direct' });
+    } else {
+      renderer.note(renderer.paint('dim', '(Ctrl-C again to quit, or type a message)'));
+      prompt();
+    }
+  };
+  const unsubscribe = io.onInterrupt(interrupt);
+  rl.on('SIGINT', interrupt);
+  rl.on('line', (line) => {
+    queue.push(line);
+    wake?.();
+  });
+  rl.on('close', () => {
+    closed = true;
+    wake?.();
+  });
+
+  const worker = (async () => {
+    prompt();
+    for (;;) {
+      if (queue.length === 0) {
+        if (closed) return 0;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = null;
+        continue;
+      }
+      const text = queue.shift()!.trim();
+      if (text === '') {
+        prompt();
+        continue;
+      }
+      if (EXIT_WORDS.has(text)) return 0;
+      armed = false;
+      running = true;
+      let outcome: TurnOutcome;
+      try {
+        outcome = await cli.agent.ask(text, { sessionKey, channel: 'cli', chatId: 'direct' });
+      } finally {
+        running = false;
+      }
+      const reply = outcome.reply?.content ?? null;
+      if (reply !== null && (outcome.result === null || renderer.lastStreamed.trim() !== reply.trim())) renderer.write(`${reply}\n`);
+      renderer.stop();
+      if (outcome.result && outcome.result.stopReason !== 'completed' && outcome.result.stopReason !== 'aborted') lastStatus = 1;
+      prompt();
+    }
+  })();
+
+  const code = await Promise.race([worker, finished]);
+  unsubscribe();
+  rl.close();
+  renderer.stop();
+  // Waits for a running turn to stop and save (the loop aborts it), then closes MCP servers.
+  await cli.close();
+  renderer.note(renderer.paint('dim', `session ${sessionKey} saved`));
+  return code === 0 ? lastStatus : code;
+}

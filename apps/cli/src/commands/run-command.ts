@@ -1,0 +1,111 @@
+import type { TurnOutcome } from '@nanobot/runner';
+import { buildCliAgent } from '../build-cli-agent.js';
+import { CliError } from '../cli-error.js';
+import { wantsColor, type CliIo } from '../cli-io.js';
+import { createDemoWorkspace } from '../demo-workspace.js';
+import { jsonLinesSink } from '../json-lines-sink.js';
+import { DEMO_NOTE_PATH } from '../offline-model.js';
+import type { CliFlags } from '../parse-cli-args.js';
+import { resolveSettings } from '../resolve-settings.js';
+import { loadSessionStrictly, newSessionKey } from '../session-selection.js';
+import { TerminalRenderer } from '../terminal-renderer.js';
+
+/** What the demo asks (the offline model plays the demo plan whatever the words). */
+export const DEMO_PROMPT = 'Demo: look around this workspace, read a file, write a short note about it, check it with a shell command and tell me what you found.';
+
+/** Exit status of a finished turn. */
+export function exitCodeFor(outcome: TurnOutcome): number {
+  const reason = outcome.result?.stopReason;
+  if (reason === 'completed') return 0;
+  if (reason === 'aborted') return 130;
+  return 1;
+}
+
+/**
+ * `nanobot run`: one turn (`-m` or `--demo`), then exit. Human output streams the reply on stdout
+ * and tool activity on stderr; `--json` prints every runner event as a JSON line on stdout,
+ * framed by a `cli_start` and a `cli_end` line. The first Ctrl-C stops the turn (history kept),
+ * a second one exits at once.
+ */
+export async function runCommand(flags: CliFlags, io: CliIo): Promise<number> {
+  const demo = flags.demo === true;
+  if (demo && flags.message !== undefined) throw new CliError('CLI_USAGE', 'use either --demo or -m "<message>", not both');
+  if (!demo && (flags.message === undefined || flags.message.trim() === '')) {
+    throw new CliError('CLI_USAGE', 'nanobot run needs -m "<message>" (or --demo for the offline demo)');
+  }
+  const settings = await resolveSettings({
+    flags,
+    env: io.env,
+    cwd: io.cwd,
+    offline: demo,
+    ...(demo ? { makeWorkspace: createDemoWorkspace } : {}),
+  });
+  const json = flags.json === true;
+  const sink = json ? jsonLinesSink(io.stdout) : null;
+  const renderer = json ? null : new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color']), spinner: io.stderr.isTTY === true });
+  const notice = (line: string): void => {
+    if (sink) sink.line({ type: 'cli_notice', message: line });
+    else renderer!.note(renderer!.paint('dim', line));
+  };
+
+  let sessionKey: string;
+  const { openSessionStore } = await import('../build-cli-agent.js');
+  const store = await openSessionStore(settings);
+  if (flags.session !== undefined) {
+    sessionKey = flags.session;
+    await loadSessionStrictly(store, sessionKey);
+  } else {
+    sessionKey = newSessionKey(demo ? 'demo' : 'run');
+  }
+
+  const cli = await buildCliAgent(settings, {
+    demo,
+    events: [sink ?? renderer!.sink],
+    offlineDelayMs: !json && io.stdout.isTTY ? 12 : 0,
+    notice,
+  });
+  if (sink) {
+    sink.line({
+      type: 'cli_start',
+      session: sessionKey,
+      workspace: settings.workspace,
+      sessionsDir: settings.sessionsDir,
+      offline: cli.offline,
+      provider: cli.provider.name,
+      model: settings.model.kind === 'remote' ? settings.model.model : cli.provider.defaultModel,
+    });
+    if (cli.offline) sink.line({ type: 'cli_notice', message: cli.modelLine });
+  } else {
+    renderer!.note(renderer!.paint(cli.offline ? 'yellow' : 'dim', cli.modelLine));
+    if (settings.temporaryWorkspace) renderer!.note(renderer!.paint('dim', `workspace: ${settings.workspace} (a fresh temporary copy with sample files)`));
+    else renderer!.note(renderer!.paint('dim', `workspace: ${settings.workspace}`));
+  }
+
+  let interrupts = 0;
+  const unsubscribe = io.onInterrupt(() => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      notice('stopping the turn… (Ctrl-C again to quit at once)');
+      void cli.agent.ask('/stop', { sessionKey, channel: 'cli', chatId: 'direct' });
+    } else {
+      process.exit(130);
+    }
+  });
+  let outcome: TurnOutcome;
+  try {
+    outcome = await cli.agent.ask(demo ? DEMO_PROMPT : flags.message!, { sessionKey, channel: 'cli', chatId: 'direct' });
+  } finally {
+    unsubscribe();
+    await cli.close();
+  }
+  const reply = outcome.reply?.content ?? null;
+  if (sink) {
+    sink.line({ type: 'cli_end', session: sessionKey, stopReason: outcome.result?.stopReason ?? null, reply });
+  } else {
+    if (reply !== null && renderer!.lastStreamed.trim() !== reply.trim()) renderer!.write(`${reply}\n`);
+    renderer!.stop();
+    if (demo) renderer!.note(renderer!.paint('dim', `the note is at ${settings.workspace}/${DEMO_NOTE_PATH}; the workspace is kept for you to look at`));
+    renderer!.note(renderer!.paint('dim', `session ${sessionKey} saved — continue with: nanobot chat --session ${sessionKey}${settings.temporaryWorkspace ? ` -w ${settings.workspace} --sessions-dir ${settings.sessionsDir}` : ''}`));
+  }
+  return exitCodeFor(outcome);
+}

@@ -1,0 +1,102 @@
+// The help screens. Kept free of imports so `nanobot --help` loads nothing but this file and
+// node:util.
+
+/** The CLI's version (the package version; kept here so --version needs no file read). */
+export const CLI_VERSION = '0.1.0';
+
+/** The top-level help: every command, flag and environment variable. */
+export const MAIN_HELP = `nanobot — an agent with real workspace tools, offline by default
+
+Usage:
+  nanobot run --demo                 offline demo: a real multi-step tool run in a temp workspace
+  nanobot run -m "<message>"         one turn, then exit (--json: events as JSON lines)
+  nanobot chat                       interactive chat (Ctrl-C stops a turn, twice exits)
+  nanobot inspect [session]          what the governor would send for a session, and why
+  nanobot tools                      the registered tools (--json: definitions as sent)
+  nanobot help [command]             help for one command
+
+Options (all commands):
+  -w, --workspace <dir>     where the tools work (env NANOBOT_WORKSPACE; default: the current
+                            directory; run --demo: a fresh temp workspace)
+  -c, --config <file>       config file (env NANOBOT_CONFIG; default <workspace>/.nanobot/config.json)
+      --provider <name>     openai | anthropic | offline (env NANOBOT_PROVIDER)
+      --model <id>          model id (env NANOBOT_MODEL)
+      --base-url <url>      OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 (env OPENAI_BASE_URL)
+      --offline             use the built-in scripted model even if a provider is configured
+      --sessions-dir <dir>  where sessions are stored (env NANOBOT_SESSIONS_DIR;
+                            default ~/.nanobot/sessions/<hash of the workspace path>)
+      --context-window <n>  the model's context window in tokens (env NANOBOT_CONTEXT_WINDOW; default 65536)
+      --max-iterations <n>  model calls per turn (default 200)
+      --no-stream           ask the model for whole answers instead of a stream
+      --no-color            plain output (env NO_COLOR)
+  -h, --help                this help
+      --version             print the version
+
+Options of run:   -m, --message <text>   -s, --session <name>   --json   --demo
+Options of chat:  -s, --session <name>   (resume a stored session; default: a new one)
+Options of inspect: [session] (name or path to a .jsonl file; default: the latest)   --json
+Options of tools:   --json
+
+Environment:
+  OPENAI_API_KEY        use an OpenAI-compatible model (default model gpt-4o-mini)
+  OPENAI_BASE_URL       OpenAI-compatible server (Ollama, vLLM, LM Studio…); no key needed
+  ANTHROPIC_API_KEY     use an Anthropic model (default model claude-sonnet-4-5)
+  NANOBOT_PROVIDER      openai | anthropic | offline
+  NANOBOT_MODEL         model id
+  NANOBOT_WORKSPACE     workspace directory
+  NANOBOT_CONFIG        config file path
+  NANOBOT_SESSIONS_DIR  sessions directory
+  NANOBOT_CONTEXT_WINDOW  context window in tokens
+  NO_COLOR              plain output
+Flags win over the environment, the environment over the config file.
+With no provider configured every command runs on the offline scripted model and says so.
+
+Config file (<workspace>/.nanobot/config.json), every field optional:
+  { "provider": "openai", "model": "…", "baseUrl": "…", "apiKey": "…",
+    "temperature": 0.2, "maxTokens": 4096, "contextWindowTokens": 65536, "maxIterations": 200,
+    "maxToolResultChars": 16000, "sessionsDir": "…", "restrictToWorkspace": true,
+    "tools": { "exec": true, "web": true },
+    "mcpServers": { "<name>": { "command": "…", "args": [] } | { "url": "http://…" } } }
+
+Exit codes: 0 ok, 1 the turn failed, 2 bad input (flags, workspace, config, session), 130 interrupted.
+`;
+
+/** Help screens of single commands (`nanobot help <command>`, `nanobot <command> --help`). */
+export const COMMAND_HELP: Readonly<Record<string, string>> = {
+  run: `Usage: nanobot run (-m "<message>" | --demo) [options]
+
+Runs one turn and exits. The reply streams to stdout; tool activity and notices go to stderr.
+  -m, --message <text>   what to ask
+      --demo             the offline demo: the scripted model lists the workspace, reads a file,
+                         writes a note, runs a command and reports what it found, all through the
+                         real tools (in a fresh temp workspace unless --workspace is given)
+  -s, --session <name>   continue this stored session (default: a new one, printed on stderr)
+      --json             print every event as one JSON object per line on stdout
+Plus the options of \`nanobot --help\`.
+`,
+  chat: `Usage: nanobot chat [-s <session>] [options]
+
+Interactive chat. Replies stream; a status line shows while the model thinks; each tool call is
+shown when it starts and ends (name, short arguments, duration, ok/error).
+  Ctrl-C     stops the running turn (the history stays legal); a second Ctrl-C exits
+  Ctrl-D     exits after the running turn
+  /new /stop /status /help   the agent's commands
+  -s, --session <name>   resume a stored session (created when it does not exist)
+Plus the options of \`nanobot --help\`.
+`,
+  inspect: `Usage: nanobot inspect [session] [--json] [options]
+
+Shows what the governor would send for a session's latest turn: the system prompt sections, the
+message timeline with what was stripped, backfilled, offloaded, truncated, compacted or snipped,
+and the token estimate against the budget. [session] is a session name or a path to a .jsonl
+session file (default: the most recently updated session). Nothing is written.
+  --json                 the same as one JSON document
+  --context-window <n>   the budget to check against (default: configured, else 65536)
+`,
+  tools: `Usage: nanobot tools [--json] [options]
+
+Lists the registered tools (built-ins, then MCP servers' tools with their server) with their
+scopes and flags (read-only, exclusive, concurrency-safe).
+  --json   the tool definitions exactly as sent to the model
+`,
+};

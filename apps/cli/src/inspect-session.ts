@@ -1,0 +1,331 @@
+import { BACKFILL_CONTENT, govern } from '@nanobot/governor';
+import type { ArtifactStore, GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult } from '@nanobot/governor';
+import { countTokens, estimateMessageTokens, estimatePromptTokens } from '@nanobot/schema';
+import type { Message, ToolDefinition } from '@nanobot/schema';
+
+/** What happened to one message on its way to the model. */
+export type TimelineMark =
+  | 'stripped'
+  | 'backfilled'
+  | 'offloaded'
+  | 'truncated'
+  | 'compacted'
+  | 'snipped'
+  | 'moved'
+  | 'renamed'
+  | 'changed'
+  | 'in-flight';
+
+/** One row of the timeline: a message of the governed input, or one the governor added. */
+export interface TimelineEntry {
+  /** Position in the governed input (0 is the system prompt); null for a message the governor added. */
+  index: number | null;
+  role: string;
+  /** Tool name of a result, or the tools an assistant message calls. */
+  name?: string;
+  toolCallId?: string;
+  preview: string;
+  /** Estimated tokens of what is sent (of the original when the message is not sent). */
+  tokens: number;
+  /** Estimated tokens of the original message, when the governor changed it. */
+  originalTokens?: number;
+  sent: boolean;
+  marks: TimelineMark[];
+  /** Why, in words (one entry per mark). */
+  details: string[];
+}
+
+/** The whole inspection: plain JSON (what `nanobot inspect --json` prints). */
+export interface SessionInspection {
+  session: { key: string; storedMessages: number; replayedMessages: number; consolidatedMessages: number };
+  systemPrompt: { tokens: number; sections: { name: string; tokens: number; chars: number; preview: string }[] };
+  tools: { count: number; tokens: number };
+  budget: {
+    contextWindowTokens: number;
+    maxOutputTokens: number;
+    /** Input budget the governor enforces (0: off). */
+    budget: number;
+    tokensBefore: number;
+    tokensAfter: number;
+    fits: boolean;
+  };
+  timeline: TimelineEntry[];
+  counts: Partial<Record<TimelineMark, number>>;
+  /** Steps that changed something, from the governor's report. */
+  steps: GovernStepReport[];
+}
+
+/** Inputs of {@link inspectSession}. */
+export interface InspectSessionInput {
+  key: string;
+  /** Every stored message of the session. */
+  storedMessages: readonly Message[];
+  /** What the loop replays (`session.getHistory()`). */
+  history: readonly Message[];
+  lastConsolidated: number;
+  /** The system prompt's sections in order; joined by `separator` they are the system message. */
+  sections: readonly { name: string; text: string }[];
+  separator: string;
+  tools: readonly ToolDefinition[];
+  contextWindowTokens: number;
+  maxOutputTokens?: number;
+  maxToolResultChars?: number;
+  /** Where an oversized result would be offloaded; use an in-memory store so nothing is written. */
+  artifactStore: ArtifactStore;
+}
+
+const STEP_MARK: Partial<Record<GovernStepName, { mark: TimelineMark; why: string }>> = {
+  stripPlaceholderAssistantMessages: { mark: 'stripped', why: 'a placeholder reply ("[Previous assistant message omitted.]") is not sent' },
+  stripMalformedToolCalls: { mark: 'stripped', why: 'tool call(s) without a usable name or id were removed' },
+  dropOrphanToolResults: { mark: 'stripped', why: 'orphan tool result: no assistant call asks for it' },
+  snipHistory: { mark: 'snipped', why: 'older history cut to fit the budget' },
+  compactInflightOverflow: { mark: 'compacted', why: 'replaced by a short marker to fit the budget' },
+  applyToolResultBudget: { mark: 'changed', why: 'tool result reshaped' },
+  backfillMissingToolResults: { mark: 'backfilled', why: 'added: the call had no result (interrupted or lost)' },
+  repairToolCallIds: { mark: 'renamed', why: 'tool-call id repaired' },
+  regroupToolResults: { mark: 'moved', why: 'result moved next to its call' },
+  microcompactKeepRecent: { mark: 'compacted', why: 'older compactable result replaced by a marker' },
+};
+
+function textOf(content: Message['content']): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p) => (p && typeof p === 'object' ? (p.type === 'text' ? p.text : `[${p.type}]`) : '')).join(' ');
+}
+
+function preview(message: Message): string {
+  const flat = textOf(message.content).replace(/\s+/g, ' ').trim();
+  return flat.length > 70 ? `${flat.slice(0, 69)}…` : flat;
+}
+
+function callNames(message: Message): string | undefined {
+  if (message.role !== 'assistant' || !Array.isArray(message.tool_calls) || message.tool_calls.length === 0) return undefined;
+  return message.tool_calls.map((c) => c?.function?.name || '(unnamed)').join(', ');
+}
+
+function resultIdOf(message: Message): string | undefined {
+  return message.role === 'tool' && typeof message.tool_call_id === 'string' ? message.tool_call_id : undefined;
+}
+
+function sameRef(ref: ReportedMessage, message: Message): boolean {
+  if (ref.role !== message.role) return false;
+  const id = resultIdOf(message);
+  if (ref.toolCallId !== undefined && ref.toolCallId !== id) return false;
+  if (ref.preview !== undefined && typeof message.content === 'string' && !message.content.startsWith(ref.preview)) return false;
+  return true;
+}
+
+function safeTokens(message: Message): number {
+  try {
+    return estimateMessageTokens(message);
+  } catch {
+    return 0;
+  }
+}
+
+function resultDetail(r: ReportedToolResult): { mark: TimelineMark; why: string } {
+  switch (r.action) {
+    case 'offloaded':
+      return { mark: 'offloaded', why: `${r.originalChars ?? '?'} chars saved to ${r.location ?? 'the artifact store'}; the model gets a preview and the path` };
+    case 'truncated':
+      return { mark: 'truncated', why: `${r.originalChars ?? '?'} chars cut to the per-result limit` };
+    case 'offload-failed':
+      return { mark: 'truncated', why: `offload failed (${r.error ?? 'unknown'}); truncated instead` };
+    case 'empty-marker':
+      return { mark: 'changed', why: 'empty result replaced by a "(no output)" marker' };
+    case 'compacted':
+    case 'recompacted':
+      return { mark: 'compacted', why: 'in-flight result replaced by a short marker to fit the budget' };
+    case 'renamed':
+      return { mark: 'renamed', why: `tool-call id ${r.from ?? ''} was reused; renamed to ${r.toolCallId}` };
+    case 'moved':
+      return { mark: 'moved', why: 'result moved right after its call' };
+  }
+}
+
+/**
+ * Runs the governor on a session's replayed history exactly as the loop's next request would be
+ * built (system prompt, history, the latest turn counted as in flight, the same budget and tool
+ * definitions) and explains the difference: for every message, whether it is sent and what was
+ * stripped, backfilled, offloaded, truncated, compacted or snipped, with token estimates against
+ * the budget. Pure apart from the artifact store it is given; inputs are not modified.
+ */
+export function inspectSession(input: InspectSessionInput): SessionInspection {
+  const systemPrompt = input.sections.map((s) => s.text).join(input.separator);
+  const messages: Message[] = [{ role: 'system', content: systemPrompt }, ...input.history];
+  let lastUser = -1;
+  for (let i = messages.length - 1; i > 0; i--) {
+    if (messages[i].role === 'user') {
+      lastUser = i;
+      break;
+    }
+  }
+  const inflightStartIndex = lastUser >= 0 ? lastUser + 1 : messages.length;
+  const maxOutputTokens = input.maxOutputTokens ?? 4096;
+  const { messages: sent, report } = govern(messages, {
+    contextWindowTokens: input.contextWindowTokens,
+    maxOutputTokens,
+    maxToolResultChars: input.maxToolResultChars ?? 16_000,
+    inflightStartIndex,
+    compactedToolCallIds: new Set<string>(),
+    tools: input.tools,
+    artifactStore: input.artifactStore,
+    sessionKey: input.key,
+    estimateTokens: true,
+  });
+  const timeline = buildTimeline(messages, sent, report, inflightStartIndex);
+  const counts: Partial<Record<TimelineMark, number>> = {};
+  for (const entry of timeline) for (const mark of entry.marks) counts[mark] = (counts[mark] ?? 0) + 1;
+  const toolTokens = input.tools.length > 0 ? estimatePromptTokens([], input.tools) - estimatePromptTokens([]) : 0;
+  const tokensBefore = report.tokensBefore ?? estimatePromptTokens(messages, input.tools);
+  const tokensAfter = report.tokensAfter ?? estimatePromptTokens(sent, input.tools);
+  return {
+    session: {
+      key: input.key,
+      storedMessages: input.storedMessages.length,
+      replayedMessages: input.history.length,
+      consolidatedMessages: input.lastConsolidated,
+    },
+    systemPrompt: {
+      tokens: safeTokens(messages[0]),
+      sections: input.sections.map((s) => ({
+        name: s.name,
+        tokens: countTokens(s.text) ?? Math.ceil(s.text.length / 4),
+        chars: s.text.length,
+        preview: s.text.replace(/\s+/g, ' ').trim().slice(0, 60),
+      })),
+    },
+    tools: { count: input.tools.length, tokens: toolTokens },
+    budget: {
+      contextWindowTokens: input.contextWindowTokens,
+      maxOutputTokens,
+      budget: report.budget,
+      tokensBefore,
+      tokensAfter,
+      fits: report.budget === 0 || tokensAfter <= report.budget,
+    },
+    timeline,
+    counts,
+    steps: report.steps.filter((s) => s.changed),
+  };
+}
+
+function buildTimeline(input: readonly Message[], sent: readonly Message[], report: GovernReport, inflightStart: number): TimelineEntry[] {
+  const sentSet = new Set(sent);
+  const inputSet = new Set(input);
+  // What the steps did to tool results, by call id (a result can be offloaded and later compacted).
+  const byId = new Map<string, ReportedToolResult[]>();
+  for (const step of report.steps) {
+    for (const r of step.toolResults) {
+      const list = byId.get(r.toolCallId) ?? [];
+      list.push(r);
+      byId.set(r.toolCallId, list);
+      if (r.from) byId.set(r.from, list);
+    }
+  }
+  // Messages of the output that are not input objects: replacements or additions.
+  const fresh = sent.filter((m) => !inputSet.has(m));
+  const paired = new Set<Message>();
+  const removals = report.steps.flatMap((step) => step.removed.map((ref) => ({ step, ref, used: false })));
+
+  const entries: { entry: TimelineEntry; at: number }[] = [];
+  input.forEach((message, index) => {
+    const base: TimelineEntry = {
+      index,
+      role: String(message.role),
+      preview: preview(message),
+      tokens: safeTokens(message),
+      sent: true,
+      marks: [],
+      details: [],
+    };
+    const names = callNames(message);
+    if (names) base.name = names;
+    else if (typeof message.name === 'string') base.name = message.name;
+    const id = resultIdOf(message);
+    if (id !== undefined) base.toolCallId = id;
+    if (index >= inflightStart && index > 0) {
+      base.marks.push('in-flight');
+      base.details.push('part of the latest turn (compactable when over budget)');
+    }
+    const results = id !== undefined ? byId.get(id) ?? [] : [];
+    for (const r of results) {
+      const d = resultDetail(r);
+      if (!base.marks.includes(d.mark) || d.mark === 'changed') {
+        base.marks.push(d.mark);
+        base.details.push(d.why);
+      }
+    }
+    if (sentSet.has(message)) {
+      entries.push({ entry: base, at: sent.indexOf(message) });
+      return;
+    }
+    // A replacement: same tool-call id (possibly renamed), or the same role in the place of a
+    // message a step removed and re-added (e.g. an assistant whose malformed calls were cut).
+    const renamed = results.find((r) => r.action === 'renamed');
+    const replacement = fresh.find(
+      (m) => !paired.has(m) && m.role === message.role && id !== undefined && (resultIdOf(m) === id || (renamed && resultIdOf(m) === renamed.toolCallId)),
+    );
+    const removal = removals.find((r) => !r.used && sameRef(r.ref, message));
+    if (removal) removal.used = true;
+    const readded =
+      !replacement && removal && removal.step.added.some((a) => a.role === message.role && a.index === removal.ref.index)
+        ? fresh.find((m) => !paired.has(m) && m.role === message.role && sent.indexOf(m) >= 0 && !(resultIdOf(m) !== undefined && byId.has(resultIdOf(m)!)))
+        : undefined;
+    const substitute = replacement ?? readded;
+    if (substitute) {
+      paired.add(substitute);
+      base.originalTokens = base.tokens;
+      base.tokens = safeTokens(substitute);
+      base.preview = preview(substitute) || base.preview;
+      if (readded && removal) {
+        const d = STEP_MARK[removal.step.step];
+        base.marks.push(d?.mark ?? 'changed');
+        base.details.push(d?.why ?? `changed by ${removal.step.step}`);
+      }
+      if (results.length === 0 && !readded) {
+        base.marks.push('changed');
+        base.details.push('changed on the way to the model');
+      }
+      entries.push({ entry: base, at: sent.indexOf(substitute) });
+      return;
+    }
+    base.sent = false;
+    const d = removal ? STEP_MARK[removal.step.step] : undefined;
+    base.marks.push(d?.mark ?? 'stripped');
+    base.details.push(d?.why ?? 'not sent');
+    entries.push({ entry: base, at: -1 });
+  });
+  // Additions (backfilled results and the like), placed where they are sent.
+  for (const m of fresh) {
+    if (paired.has(m)) continue;
+    const id = resultIdOf(m);
+    const backfilled = m.role === 'tool' && textOf(m.content) === BACKFILL_CONTENT;
+    entries.push({
+      entry: {
+        index: null,
+        role: String(m.role),
+        ...(typeof m.name === 'string' ? { name: m.name } : {}),
+        ...(id !== undefined ? { toolCallId: id } : {}),
+        preview: preview(m),
+        tokens: safeTokens(m),
+        sent: true,
+        marks: [backfilled ? 'backfilled' : 'changed'],
+        details: [backfilled ? 'added: the call had no result (interrupted or lost)' : 'added by the governor'],
+      },
+      at: sent.indexOf(m),
+    });
+  }
+  // Order: as sent; messages that are not sent stay next to their original neighbours.
+  const ordered: TimelineEntry[] = [];
+  const sentEntries = entries.filter((e) => e.at >= 0).sort((a, b) => a.at - b.at);
+  const dropped = entries.filter((e) => e.at < 0);
+  let d = 0;
+  for (const e of sentEntries) {
+    const anchor = e.entry.index;
+    while (d < dropped.length && anchor !== null && (dropped[d].entry.index ?? 0) < anchor) ordered.push(dropped[d++].entry);
+    ordered.push(e.entry);
+  }
+  while (d < dropped.length) ordered.push(dropped[d++].entry);
+  return ordered;
+}

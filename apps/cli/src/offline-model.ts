@@ -1,0 +1,173 @@
+import type { LLMRequest, Message } from '@nanobot/schema';
+import type { ScriptedReply } from '@nanobot/providers/testing';
+
+/** The note the demo writes, relative to the workspace. */
+export const DEMO_NOTE_PATH = 'notes/nanobot-demo.md';
+
+/** What the offline model answers when it does not recognise a request. */
+export const OFFLINE_HELP_REPLY =
+  "I'm nanobot's offline scripted model: no language model is configured, so I only follow simple " +
+  'instructions, but the tools I call are real. Try "list files", "read README.md", ' +
+  '"grep TODO", "write notes/a.md: some text", "run: ls -la" or "demo". ' +
+  'Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL to talk to a real model.';
+
+const RUNTIME_CONTEXT_MARK = '[Runtime Context';
+
+interface ToolStep {
+  name: string;
+  arguments: Record<string, unknown>;
+  content: string;
+}
+
+function textOf(content: Message['content']): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => (part && typeof part === 'object' && part.type === 'text' ? part.text : '')).join('\n');
+}
+
+/** The user's words of the current turn, without the runtime-context block appended to them. */
+function currentRequestText(messages: readonly Message[]): { text: string; index: number } {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'user') continue;
+    const text = textOf(m.content);
+    const cut = text.indexOf(RUNTIME_CONTEXT_MARK);
+    return { text: (cut >= 0 ? text.slice(0, cut) : text).trim(), index: i };
+  }
+  return { text: '', index: -1 };
+}
+
+/** Tool calls of the current turn with their (real) results, in order. */
+function stepsSince(messages: readonly Message[], from: number): ToolStep[] {
+  const results = new Map<string, string>();
+  for (let i = from + 1; i < messages.length; i++) {
+    const m = messages[i];
+    if (m.role === 'tool' && typeof m.tool_call_id === 'string') results.set(m.tool_call_id, textOf(m.content));
+  }
+  const steps: ToolStep[] = [];
+  for (let i = from + 1; i < messages.length; i++) {
+    const m = messages[i];
+    if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
+    for (const call of m.tool_calls) {
+      let args: Record<string, unknown>;
+      try {
+        const raw = call.function?.arguments;
+        args = typeof raw === 'string' ? (JSON.parse(raw) as Record<string, unknown>) : ((raw as Record<string, unknown>) ?? {});
+      } catch {
+        args = {};
+      }
+      steps.push({ name: call.function?.name ?? '', arguments: args, content: results.get(call.id) ?? '' });
+    }
+  }
+  return steps;
+}
+
+function firstLines(text: string, n: number): string {
+  const lines = text.split('\n');
+  return lines.length <= n ? text : `${lines.slice(0, n).join('\n')}\n… (${lines.length - n} more lines)`;
+}
+
+function isError(content: string): boolean {
+  return /^Error\b/.test(content);
+}
+
+function listingEntries(listing: string): string[] {
+  return listing.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('(') && !l.startsWith('Error'));
+}
+
+function pickFile(entries: readonly string[]): string | null {
+  const files = entries.filter((e) => !e.endsWith('/') && !e.endsWith('@') && !e.startsWith('.'));
+  return files.find((f) => /^readme(\.md)?$/i.test(f)) ?? files.find((f) => f.endsWith('.md')) ?? files[0] ?? null;
+}
+
+function readFileFacts(content: string): { lines: number | null; first: string | null } {
+  const total = /\((?:End of file — )?(\d+) lines total\)/.exec(content);
+  const first = /^1\|(.*)$/m.exec(content);
+  return { lines: total ? Number(total[1]) : null, first: first ? first[1].trim() : null };
+}
+
+/** The demo: list → read → write a note → run a command → report, each step on real results. */
+function demoStep(steps: readonly ToolStep[]): ScriptedReply {
+  const done = (name: string) => steps.find((s) => s.name === name);
+  const listed = done('list_dir');
+  if (!listed) {
+    return { content: "Offline demo: I'll look around the workspace with the real tools.", toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] };
+  }
+  const entries = listingEntries(listed.content);
+  const file = pickFile(entries);
+  const read = done('read_file');
+  const wrote = done('write_file');
+  if (!wrote && file && !read) {
+    return { content: `I see ${entries.length} entries. Let me read ${file}.`, toolCalls: [{ name: 'read_file', arguments: { path: file } }] };
+  }
+  const facts = read && !isError(read.content) ? readFileFacts(read.content) : null;
+  if (!wrote) {
+    const body = [
+      '# nanobot demo notes',
+      '',
+      `- The workspace has ${entries.length} entries: ${entries.slice(0, 12).join(', ')}${entries.length > 12 ? ', …' : ''}.`,
+      read
+        ? isError(read.content)
+          ? `- Reading ${file} failed: ${read.content.split('\n')[0]}`
+          : `- ${file} has ${facts?.lines ?? '?'} lines; it starts with: ${facts?.first ?? '(empty)'}`
+        : '- There was no file to read.',
+      '',
+    ].join('\n');
+    return { content: `Writing what I found to ${DEMO_NOTE_PATH}.`, toolCalls: [{ name: 'write_file', arguments: { path: DEMO_NOTE_PATH, content: body } }] };
+  }
+  const ran = done('exec');
+  if (!ran) {
+    const targets = [...(file && read && !isError(read.content) ? [file] : []), DEMO_NOTE_PATH].map((p) => `'${p.replace(/'/g, `'\\''`)}'`);
+    return { content: 'Now a shell command, to double-check the files.', toolCalls: [{ name: 'exec', arguments: { command: `wc -l ${targets.join(' ')}` } }] };
+  }
+  const counted = ran.content.split('\n').map((l) => l.trim()).filter((l) => /^\d+\s/.test(l));
+  const lines = [
+    'Offline demo finished — every result above came from the real tools:',
+    `• list_dir found ${entries.length} entries: ${entries.slice(0, 8).join(', ')}${entries.length > 8 ? ', …' : ''}`,
+    read
+      ? isError(read.content)
+        ? `• read_file ${file} failed: ${read.content.split('\n')[0]}`
+        : `• read_file ${file}: ${facts?.lines ?? '?'} lines, starting "${facts?.first ?? ''}"`
+      : '• there was no file to read',
+    isError(wrote.content) ? `• write_file failed: ${wrote.content.split('\n')[0]}` : `• write_file: ${wrote.content.split('\n')[0]}`,
+    isError(ran.content) ? `• exec failed: ${ran.content.split('\n')[0]}` : `• exec wc -l: ${counted.join('; ') || ran.content.split('\n')[0]}`,
+    '',
+    'Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL to run the same tools with a real model.',
+  ];
+  return { content: lines.join('\n') };
+}
+
+function reportStep(steps: readonly ToolStep[]): ScriptedReply {
+  const last = steps[steps.length - 1];
+  const status = isError(last.content) ? 'failed' : 'returned';
+  return { content: `${last.name} ${status}:\n${firstLines(last.content, 20)}\n\n(offline scripted model)` };
+}
+
+/** Maps a plain request to one tool call, or null when the offline model has nothing to run. */
+function toolFor(text: string): { name: string; arguments: Record<string, unknown> } | null {
+  let m = /^(?:run|exec|shell)\s*[:>]?\s+(.+)$/is.exec(text) ?? /`([^`]+)`/.exec(text);
+  if (m) return { name: 'exec', arguments: { command: m[1].trim() } };
+  m = /\bwrite\s+(\S+?)\s*:\s*([\s\S]+)$/i.exec(text);
+  if (m) return { name: 'write_file', arguments: { path: m[1], content: `${m[2].trim()}\n` } };
+  m = /\b(?:read|cat|open|show)\s+([\w./-]+\.\w+|[\w./-]*\/[\w./-]+)/i.exec(text);
+  if (m) return { name: 'read_file', arguments: { path: m[1] } };
+  m = /\b(?:grep|search(?:\s+for)?)\s+["']?([^"'\s]+)/i.exec(text);
+  if (m) return { name: 'grep', arguments: { pattern: m[1], path: '.', output_mode: 'content' } };
+  if (/\b(list|ls|files|director(y|ies)|folder|what'?s here)\b/i.test(text)) return { name: 'list_dir', arguments: { path: '.' } };
+  return null;
+}
+
+/**
+ * The offline model: a function of the request (for `ScriptedProvider`) that decides the next
+ * step from the user's words and the tool results already in the transcript, so every answer is
+ * built from what the real tools returned. `demo` forces the demo plan whatever was asked.
+ */
+export function offlineModelStep(request: LLMRequest, options: { demo?: boolean } = {}): ScriptedReply {
+  const { text, index } = currentRequestText(request.messages);
+  const steps = stepsSince(request.messages, index);
+  if (options.demo || /\bdemo\b/i.test(text)) return demoStep(steps);
+  if (steps.length > 0) return reportStep(steps);
+  const tool = toolFor(text);
+  if (!tool) return { content: OFFLINE_HELP_REPLY };
+  return { content: `Calling ${tool.name}.`, toolCalls: [tool] };
+}

@@ -1,0 +1,165 @@
+import type { EventSink, RunnerEvent } from '@nanobot/runner';
+import { clip, formatDuration, formatToolArgs } from './format-tool-args.js';
+
+/** Where and how the renderer writes. */
+export interface TerminalRendererOptions {
+  /** Receives the streamed reply text. */
+  out: NodeJS.WritableStream;
+  /** Receives tool activity, status and notices. */
+  err: NodeJS.WritableStream;
+  /** ANSI colours. */
+  color: boolean;
+  /** Animate a status line on `err` while the model thinks (only for terminals). */
+  spinner: boolean;
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const CODES = { dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39], bold: [1, 22] } as const;
+
+/**
+ * Draws runner events for people: the reply streams to `out` as it arrives; a spinner with the
+ * elapsed time runs on `err` while the model thinks or a tool runs; each tool call gets a line
+ * when it starts (name, short arguments) and when it ends (ok/error, duration). Use `sink` as
+ * an `EventSink`; it never throws and never awaits.
+ */
+export class TerminalRenderer {
+  readonly #o: TerminalRendererOptions;
+  #timer: NodeJS.Timeout | null = null;
+  #status = '';
+  #statusStarted = 0;
+  #frame = 0;
+  #statusShown = false;
+  /** Whether the last character written to the terminal was not a newline. */
+  #midLine = false;
+  #running = new Map<string, { name: string; args: string; started: number }>();
+  /** Text streamed by the latest model answer (to know whether the final reply was shown). */
+  lastStreamed = '';
+
+  constructor(options: TerminalRendererOptions) {
+    this.#o = options;
+  }
+
+  /** Colours `text` when colours are on. */
+  paint(style: keyof typeof CODES, text: string): string {
+    if (!this.#o.color) return text;
+    const [on, off] = CODES[style];
+    return `\u001b[${on}m${text}\u001b[${off}m`;
+  }
+
+  /** Writes a full line on `err` (after ending a half-written reply line). */
+  note(line: string): void {
+    this.#clearStatus();
+    this.#endLine();
+    this.#o.err.write(`${line}\n`);
+  }
+
+  /** Writes reply text on `out`. */
+  write(text: string): void {
+    if (text === '') return;
+    this.#clearStatus();
+    this.#o.out.write(text);
+    this.#midLine = !text.endsWith('\n');
+  }
+
+  /** Ends a half-written line so the next output starts at column 0. */
+  #endLine(): void {
+    if (this.#midLine) {
+      this.#o.out.write('\n');
+      this.#midLine = false;
+    }
+  }
+
+  #startStatus(text: string): void {
+    if (!this.#o.spinner) return;
+    this.#status = text;
+    this.#statusStarted = Date.now();
+    if (!this.#timer) {
+      this.#timer = setInterval(() => this.#drawStatus(), 100);
+      this.#timer.unref();
+    }
+    this.#drawStatus();
+  }
+
+  #drawStatus(): void {
+    if (!this.#status) return;
+    if (this.#midLine) return;
+    const secs = ((Date.now() - this.#statusStarted) / 1000).toFixed(1);
+    this.#frame = (this.#frame + 1) % FRAMES.length;
+    this.#o.err.write(`\r\u001b[2K${this.paint('cyan', FRAMES[this.#frame])} ${this.paint('dim', `${this.#status} ${secs}s`)}`);
+    this.#statusShown = true;
+  }
+
+  #clearStatus(): void {
+    if (this.#statusShown) {
+      this.#o.err.write('\r\u001b[2K');
+      this.#statusShown = false;
+    }
+  }
+
+  /** Stops the spinner (call before prompting or exiting). */
+  stop(): void {
+    this.#status = '';
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#clearStatus();
+    this.#endLine();
+  }
+
+  /** The `EventSink` to hand to the agent. */
+  readonly sink: EventSink = (event: RunnerEvent) => {
+    try {
+      this.#handle(event);
+    } catch {
+      // Drawing must never break a turn.
+    }
+  };
+
+  #handle(event: RunnerEvent): void {
+    switch (event.type) {
+      case 'model_start':
+        this.lastStreamed = '';
+        this.#startStatus(event.purpose === 'turn' ? 'thinking…' : `thinking (${event.purpose.replace(/_/g, ' ')})…`);
+        break;
+      case 'model_delta':
+        this.#status = '';
+        this.lastStreamed += event.delta;
+        this.write(event.delta);
+        break;
+      case 'model_end':
+        this.#status = '';
+        this.#clearStatus();
+        this.#endLine();
+        break;
+      case 'tool_start': {
+        const args = formatToolArgs(event.arguments);
+        this.#running.set(event.callId, { name: event.name, args, started: Date.now() });
+        this.note(`  ${this.paint('cyan', '▸')} ${this.paint('bold', event.name)} ${this.paint('dim', args)}`);
+        this.#startStatus(`running ${[...this.#running.values()].map((r) => r.name).join(', ')}…`);
+        break;
+      }
+      case 'tool_end': {
+        const started = this.#running.get(event.callId);
+        this.#running.delete(event.callId);
+        // An interrupted call may report 0 ms; the time since its start line is what the user saw.
+        const took = formatDuration(event.durationMs > 0 || !started ? event.durationMs : Date.now() - started.started);
+        const args = started?.args ? ` ${this.paint('dim', clip(started.args, 40))}` : '';
+        if (event.status === 'ok') this.note(`  ${this.paint('green', '✓')} ${event.name}${args} ${this.paint('dim', `ok, ${took}`)}`);
+        else if (event.status === 'interrupted') this.note(`  ${this.paint('yellow', '⏹')} ${event.name}${args} ${this.paint('yellow', `interrupted after ${took}`)}`);
+        else this.note(`  ${this.paint('red', '✗')} ${event.name}${args} ${this.paint('red', `error, ${took}: ${clip(event.detail, 100)}`)}`);
+        if (this.#running.size > 0) this.#startStatus(`running ${[...this.#running.values()].map((r) => r.name).join(', ')}…`);
+        else this.#startStatus('thinking…');
+        break;
+      }
+      case 'retry':
+        this.note(this.paint('yellow', `  ↻ retrying (${event.reason.replace(/_/g, ' ')})`));
+        break;
+      case 'turn_end':
+        this.stop();
+        if (event.stopReason === 'aborted') this.note(this.paint('yellow', '⏹ turn stopped; the history is kept and stays valid'));
+        else if (event.stopReason !== 'completed') this.note(this.paint('red', `✗ the turn ended: ${event.stopReason}${event.error ? ` — ${clip(event.error, 200)}` : ''}`));
+        break;
+      default:
+        break;
+    }
+  }
+}
