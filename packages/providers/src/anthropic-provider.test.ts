@@ -106,6 +106,12 @@ describe('AnthropicProvider.chat (JSON)', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('a server that never answers times out as a retryable timeout', async () => {
+    server.enqueue(() => undefined);
+    const error = await provider({ timeoutMs: 100, retry: { maxAttempts: 1 } }).chat({ messages: [user('x')] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'timeout', retryable: true });
+  });
+
   it('never retries a 400 invalid_request_error', async () => {
     server.enqueue(replyJson(400, { type: 'error', error: { type: 'invalid_request_error', message: 'messages: roles must alternate' } }));
     const error = await provider().chat({ messages: [user('hi')] }).catch((e: unknown) => e);

@@ -79,7 +79,9 @@ export function toProviderError(error: unknown, provider: string, signal?: Abort
   if (error instanceof ProviderError || error instanceof ProviderAbortError) return error;
   if (signal?.aborted || isAbortError(error)) return new ProviderAbortError(undefined, { cause: error });
   const e = (typeof error === 'object' && error !== null ? error : {}) as ApiErrorLike;
-  const name = str(e.name) ?? '';
+  // The SDKs' error classes keep `name === 'Error'`; their constructor names are the reliable part.
+  const ctor = typeof error === 'object' && error !== null ? (error as { constructor?: { name?: unknown } }).constructor?.name : undefined;
+  const name = typeof ctor === 'string' && ctor.startsWith('API') ? ctor : (str(e.name) ?? '');
   const status = typeof e.status === 'number' ? e.status : undefined;
   const body = apiErrorBody(e);
   const text = body.message ?? messageOf(error);

@@ -82,6 +82,18 @@ describe('OpenAICompatProvider.chat (JSON)', () => {
     expect(res.finishReason).toBe('tool_calls');
   });
 
+  it('reads content parts and refusals', async () => {
+    server.enqueue(replyJson(200, completion({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })), replyJson(200, completion({ content: null, refusal: 'I cannot help with that.' })));
+    expect((await provider().chat({ messages: [user('x')] })).content).toBe('ab');
+    expect((await provider().chat({ messages: [user('x')] })).content).toBe('I cannot help with that.');
+  });
+
+  it('a server that never answers times out as a retryable timeout', async () => {
+    server.enqueue(() => undefined);
+    const error = await provider({ timeoutMs: 100, retry: { maxAttempts: 1 } }).chat({ messages: [user('x')] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'timeout', retryable: true });
+  });
+
   it('rejects an empty choices list with a clear, non-retried error', async () => {
     server.enqueue(replyJson(200, { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [] }));
     const error = await provider().chat({ messages: [user('hi')] }).catch((e: unknown) => e);
@@ -223,6 +235,22 @@ describe('OpenAICompatProvider.stream (SSE)', () => {
     expect(response.toolCalls).toEqual([
       { id: 'c_a', name: 'read_file', arguments: { path: 'a' } },
       { id: 'c_b', name: 'list_dir', arguments: { path: '.' } },
+    ]);
+  });
+
+  it('assembles calls from servers that omit the index and send object arguments', async () => {
+    server.enqueue(
+      replySse([
+        chunk({ role: 'assistant', tool_calls: [{ id: 'x1', type: 'function', function: { name: 'a', arguments: { p: 1 } } }] }),
+        chunk({ tool_calls: [{ id: 'x2', type: 'function', function: { name: 'b', arguments: '{"q":' } }] }),
+        chunk({ tool_calls: [{ function: { arguments: ' 2}' } }] }),
+        chunk({}, 'tool_calls'),
+      ]),
+    );
+    const response = await collectStream(provider().stream({ messages: [user('x')] }));
+    expect(response.toolCalls).toEqual([
+      { id: 'x1', name: 'a', arguments: { p: 1 } },
+      { id: 'x2', name: 'b', arguments: { q: 2 } },
     ]);
   });
 

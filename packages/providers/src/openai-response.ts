@@ -44,11 +44,20 @@ export function parseOpenAICompletion(completion: Json, provider: string, model:
       if (tc.extra_content) extra.extra_content = tc.extra_content;
       if (tc.provider_specific_fields) extra.provider_specific_fields = tc.provider_specific_fields;
       if (tc.function?.provider_specific_fields) extra.function_provider_specific_fields = tc.function.provider_specific_fields;
-      rawCalls.push({ id: tc.id, name: tc.function?.name, arguments: tc.function?.arguments, extra });
+      const args = tc.function?.arguments;
+      rawCalls.push({ id: tc.id, name: tc.function?.name, arguments: args !== null && typeof args === 'object' ? JSON.stringify(args) : args, extra });
     }
     if (choice.message?.function_call) rawCalls.push({ name: choice.message.function_call.name, arguments: choice.message.function_call.arguments });
   }
-  const content = typeof message.content === 'string' ? message.content : null;
+  // Some gateways answer with content parts, and a refusal arrives in its own field.
+  const content =
+    typeof message.content === 'string'
+      ? message.content
+      : Array.isArray(message.content)
+        ? (message.content as Json[]).map((p) => (typeof p?.text === 'string' ? p.text : '')).join('')
+        : typeof message.refusal === 'string'
+          ? message.refusal
+          : null;
   const reasoning = message.reasoning_content ?? message.reasoning;
   return withTextToolCalls(
     {
@@ -112,11 +121,24 @@ export class OpenAIStreamAccumulator {
           this.reasoning.push(r);
           out.push({ type: 'reasoning_delta', delta: r });
         }
-        if (Array.isArray(delta.tool_calls)) for (const tc of delta.tool_calls as Json[]) this.pushCall(tc.index ?? 0, tc, out);
+        if (Array.isArray(delta.tool_calls)) for (const tc of delta.tool_calls as Json[]) this.pushCall(this.callIndex(tc), tc, out);
         if (delta.function_call) this.pushCall(0, { function: delta.function_call }, out);
       }
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
+  }
+
+  /**
+   * Where a fragment belongs. Servers that omit `index` (some local ones) send each call whole
+   * with its own id: a new id starts a new call, no id continues the last one.
+   */
+  private callIndex(tc: Json): number {
+    if (typeof tc.index === 'number') return tc.index;
+    if (typeof tc.id === 'string' && tc.id !== '') {
+      for (const [index, acc] of this.calls) if (acc.id === tc.id) return index;
+      return this.calls.size === 0 ? 0 : Math.max(...this.calls.keys()) + 1;
+    }
+    return this.calls.size === 0 ? 0 : Math.max(...this.calls.keys());
   }
 
   private pushCall(index: number, tc: Json, out: LLMStreamEvent[]): void {
@@ -129,7 +151,9 @@ export class OpenAIStreamAccumulator {
     if (typeof tc.id === 'string' && tc.id !== '' && !acc.id) acc.id = event.id = tc.id;
     const name = tc.function?.name;
     if (typeof name === 'string' && name !== '' && !acc.name) acc.name = event.name = name;
-    const args = tc.function?.arguments;
+    const rawArgs = tc.function?.arguments;
+    // A few servers send the arguments as an object rather than JSON text.
+    const args = rawArgs !== null && typeof rawArgs === 'object' ? JSON.stringify(rawArgs) : rawArgs;
     if (typeof args === 'string' && args !== '') {
       acc.args.push(args);
       event.argumentsDelta = args;

@@ -70,5 +70,5 @@ export class ProviderAbortError extends NanobotError {
 /** True for our abort error, the platform's, and the SDKs' user-abort errors. */
 export function isAbortError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  return error instanceof ProviderAbortError || error.name === 'AbortError' || error.name === 'APIUserAbortError';
+  return error instanceof ProviderAbortError || error.name === 'AbortError' || error.name === 'APIUserAbortError' || error.constructor.name === 'APIUserAbortError';
 }
