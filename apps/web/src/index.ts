@@ -1,1 +1,16 @@
-export {};
+export { startDemo, defaultClientDir } from './server/start-demo.js';
+export type { StartDemoOptions, RunningDemo } from './server/start-demo.js';
+export { startWebServer, createWebServer } from './server/web-server.js';
+export type { WebServerOptions, StartWebServerOptions, RunningWebServer } from './server/web-server.js';
+export { AgentHost, chatItems, isValidSessionKey } from './server/agent-host.js';
+export type { AgentHostOptions, StreamListener } from './server/agent-host.js';
+export { inspectRequest, summarizeMessage } from './server/inspect-request.js';
+export type { InspectInput } from './server/inspect-request.js';
+export { createOfflineModel, OFFLINE_MODEL_NAME } from './server/offline-model.js';
+export type { OfflineModelOptions } from './server/offline-model.js';
+export { resolveModel, OFFLINE_CONTEXT_WINDOW } from './server/resolve-model.js';
+export type { ResolvedModel } from './server/resolve-model.js';
+export { seedDemoWorkspace, seedPreparedSession, preparedSessionMessages } from './server/demo-fixtures.js';
+export { HttpError } from './server/http-error.js';
+export { readJsonBody, MAX_BODY_BYTES } from './server/read-json-body.js';
+export type * from './shared/protocol.js';

@@ -1,0 +1,2 @@
+// Side-effect style imports are bundled by vite.
+declare module '*.css';

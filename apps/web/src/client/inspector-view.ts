@@ -1,0 +1,170 @@
+import type { ActionSummary, BudgetView, InspectorSnapshot, Mark, MessageSummary, TimelineRow } from '../shared/protocol.js';
+import { fmt, h } from './dom.js';
+
+const SEGMENTS: { key: keyof BudgetView; label: string }[] = [
+  { key: 'system', label: 'System' },
+  { key: 'tools', label: 'Tools' },
+  { key: 'history', label: 'History' },
+  { key: 'current', label: 'Current turn' },
+  { key: 'headroom', label: 'Headroom' },
+];
+
+const MARK_LABEL: Record<string, string> = {
+  backfilled: 'backfilled',
+  offloaded: 'offloaded',
+  truncated: 'truncated',
+  'empty-marker': 'empty result',
+  'offload-failed': 'offload failed',
+  compacted: 'compacted',
+  recompacted: 'compacted',
+  renamed: 'id renamed',
+  moved: 'moved',
+  'stripped-calls': 'calls stripped',
+  snipped: 'snipped',
+  stripped: 'stripped',
+  orphan: 'orphan stripped',
+};
+
+/** The budget as one stacked bar (system, tools, history, current turn, headroom) with a legend. */
+export function budgetBar(budget: BudgetView): HTMLElement {
+  const scale = Math.max(budget.limit, budget.used, 1);
+  const over = budget.limit > 0 && budget.used > budget.limit;
+  return h(
+    'div',
+    { class: 'budget', 'data-testid': 'budget' },
+    h(
+      'div',
+      { class: 'budget-head' },
+      h('span', { class: 'budget-title' }, 'Token budget'),
+      h(
+        'span',
+        { class: `budget-total${over ? ' over' : ''}` },
+        budget.limit > 0 ? `${fmt(budget.used)} / ${fmt(budget.limit)} tokens` : `${fmt(budget.used)} tokens · no window set`,
+      ),
+    ),
+    h(
+      'div',
+      { class: 'bar', role: 'img', 'aria-label': 'token budget' },
+      SEGMENTS.filter((s) => s.key !== 'headroom' || budget.limit > 0).map((s) => {
+        const value = budget[s.key] as number;
+        return h('div', {
+          class: `seg seg-${s.key}`,
+          'data-segment': s.key,
+          'data-tokens': value,
+          style: `width:${((value / scale) * 100).toFixed(2)}%`,
+          title: `${s.label}: ${fmt(value)} tokens`,
+        });
+      }),
+    ),
+    h(
+      'div',
+      { class: 'legend' },
+      SEGMENTS.map((s) => h('span', { class: 'legend-item' }, h('i', { class: `dot seg-${s.key}` }), `${s.label} `, h('b', null, fmt(budget[s.key] as number)))),
+    ),
+    budget.transcriptTokens > budget.used
+      ? h('div', { class: 'budget-note' }, `Stored transcript: ${fmt(budget.transcriptTokens)} tokens — the governor sent ${fmt(budget.used)}.`)
+      : null,
+  );
+}
+
+function actionChips(actions: ActionSummary[]): HTMLElement {
+  if (actions.length === 0) return h('div', { class: 'actions', 'data-testid': 'actions' }, h('span', { class: 'muted' }, 'No governance needed: the transcript was sent as stored.'));
+  return h(
+    'div',
+    { class: 'actions', 'data-testid': 'actions' },
+    actions.map((a) => h('span', { class: `chip mark-${a.action}`, 'data-action': a.action, title: a.text }, h('b', null, String(a.count)), ` ${MARK_LABEL[a.action] ?? a.action}`)),
+  );
+}
+
+function markBadge(mark: Mark): HTMLElement {
+  const badge = h('span', { class: `mark mark-${mark.action}`, 'data-mark': mark.action, title: mark.detail ?? '' }, MARK_LABEL[mark.action] ?? mark.action);
+  if (!mark.artifactUrl) return badge;
+  return h('span', { class: 'mark-wrap' }, badge, h('a', { class: 'artifact-link', href: mark.artifactUrl, target: '_blank', rel: 'noopener', 'data-testid': 'artifact-link' }, 'open file ↗'));
+}
+
+function removedRow(row: Extract<TimelineRow, { kind: 'removed' }>): HTMLElement {
+  const label = `${row.messages.length} message${row.messages.length === 1 ? '' : 's'} ${MARK_LABEL[row.reason] ?? row.reason}`;
+  return h(
+    'details',
+    { class: `tl-removed mark-${row.reason}`, 'data-removed': row.reason, 'data-count': row.messages.length },
+    h('summary', null, h('span', { class: `mark mark-${row.reason}` }, MARK_LABEL[row.reason] ?? row.reason), h('span', { class: 'tl-removed-label' }, label), h('span', { class: 'tokens' }, `${fmt(row.tokens)} t`)),
+    h('ol', { class: 'tl-removed-list' }, row.messages.map((m: MessageSummary) => h('li', null, h('span', { class: `role role-${m.role}` }, m.role), h('span', { class: 'summary' }, m.summary)))),
+  );
+}
+
+function messageRow(row: Extract<TimelineRow, { kind: 'message' }>): HTMLElement {
+  return h(
+    'div',
+    { class: `tl-row zone-${row.zone}${row.marks.length > 0 ? ' marked' : ''}`, 'data-index': row.index, 'data-role': row.role, 'data-marks': row.marks.map((m) => m.action).join(' ') },
+    h('span', { class: 'tl-index' }, String(row.index)),
+    h('span', { class: `role role-${row.role}` }, row.role === 'tool' && row.toolName ? `tool · ${row.toolName}` : row.role),
+    h('span', { class: 'summary', title: row.summary }, row.summary),
+    row.marks.map(markBadge),
+    h('span', { class: 'tokens' }, `${fmt(row.tokens)} t`),
+  );
+}
+
+/** The request timeline: sent messages in order, governance marks, and what was removed where. */
+export function timelineView(snapshot: InspectorSnapshot): HTMLElement {
+  const rows: HTMLElement[] = [];
+  let zone = '';
+  for (const row of snapshot.timeline) {
+    if (row.kind === 'message' && row.zone !== zone) {
+      zone = row.zone;
+      rows.push(h('div', { class: `tl-zone zone-${zone}` }, zone === 'current' ? 'current turn' : zone));
+    }
+    rows.push(row.kind === 'removed' ? removedRow(row) : messageRow(row));
+  }
+  return h('div', { class: 'timeline', 'data-testid': 'timeline' }, rows);
+}
+
+/** The system prompt, section by section, each collapsible with its token count. */
+export function sectionsView(snapshot: InspectorSnapshot): HTMLElement {
+  return h(
+    'div',
+    { class: 'sections', 'data-testid': 'sections' },
+    snapshot.sections.map((s, i) =>
+      h('details', { class: 'section', 'data-section': s.name, open: i === 0 }, h('summary', null, h('span', { class: 'section-name' }, s.name.replace(/_/g, ' ')), h('span', { class: 'tokens' }, `${fmt(s.tokens)} t`)), h('pre', null, s.text)),
+    ),
+    h('div', { class: 'muted small' }, `Tools sent: ${snapshot.toolNames.join(', ') || 'none'}`),
+  );
+}
+
+/** Header strip: which request of the turn is shown, with a picker over the turn's requests. */
+export function iterationPicker(snapshots: InspectorSnapshot[], selected: number, onPick: (i: number) => void): HTMLElement {
+  return h(
+    'div',
+    { class: 'iterations' },
+    h('span', { class: 'muted' }, 'Request'),
+    snapshots.map((s, i) =>
+      h('button', { class: `iter${i === selected ? ' active' : ''}`, 'data-iteration': s.iteration + 1, onclick: () => onPick(i), title: `${s.requestCount} of ${s.transcriptCount} messages sent` }, String(s.iteration + 1)),
+    ),
+  );
+}
+
+/** The whole inspector for one snapshot (or an explanation when there is none yet). */
+export function inspectorView(snapshots: InspectorSnapshot[], selected: number, tab: 'request' | 'prompt', handlers: { pick: (i: number) => void; tab: (t: 'request' | 'prompt') => void }): HTMLElement {
+  const snapshot = snapshots[selected];
+  if (!snapshot) {
+    return h(
+      'div',
+      { class: 'inspector-empty' },
+      h('h3', null, 'Context inspector'),
+      h('p', null, 'Send a message: every request the agent makes shows up here — the system prompt by section, the exact message list sent, what the governor stripped, backfilled, offloaded, compacted or snipped, and the token budget.'),
+    );
+  }
+  return h(
+    'div',
+    { class: 'inspector-body', 'data-testid': 'inspector', 'data-iteration': snapshot.iteration + 1 },
+    iterationPicker(snapshots, selected, handlers.pick),
+    budgetBar(snapshot.budget),
+    actionChips(snapshot.actions),
+    h(
+      'div',
+      { class: 'tabs' },
+      h('button', { class: `tab${tab === 'request' ? ' active' : ''}`, onclick: () => handlers.tab('request'), 'data-tab': 'request' }, `Request · ${snapshot.requestCount} of ${snapshot.transcriptCount} messages`),
+      h('button', { class: `tab${tab === 'prompt' ? ' active' : ''}`, onclick: () => handlers.tab('prompt'), 'data-tab': 'prompt' }, `System prompt · ${snapshot.sections.length} sections`),
+    ),
+    tab === 'request' ? timelineView(snapshot) : sectionsView(snapshot),
+  );
+}

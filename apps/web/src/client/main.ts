@@ -1,0 +1,344 @@
+import type { ChatItem, ErrorBody, InspectorSnapshot, ServerInfo, SessionListItem, StreamEvent } from '../shared/protocol.js';
+import { fmt, h } from './dom.js';
+import { inspectorView } from './inspector-view.js';
+import { renderMarkdown } from './render-markdown.js';
+import './styles.css';
+
+/** A chat item as the page holds it: streamed assistant text counts its deltas. */
+type LiveItem = ChatItem & { streaming?: boolean; deltas?: number };
+
+interface State {
+  info: ServerInfo | null;
+  sessions: SessionListItem[];
+  key: string | null;
+  items: LiveItem[];
+  running: boolean;
+  snapshots: InspectorSnapshot[];
+  /** Index into `snapshots`; null follows the newest. */
+  selected: number | null;
+  tab: 'request' | 'prompt';
+  error: string | null;
+}
+
+const state: State = { info: null, sessions: [], key: null, items: [], running: false, snapshots: [], selected: null, tab: 'request', error: null };
+let source: EventSource | null = null;
+
+async function api<T>(path: string, init?: { method?: string; body?: unknown }): Promise<T> {
+  const res = await fetch(path, {
+    method: init?.method ?? 'GET',
+    ...(init?.body !== undefined ? { body: JSON.stringify(init.body), headers: { 'Content-Type': 'application/json' } } : {}),
+  });
+  const data = (await res.json().catch(() => null)) as T | ErrorBody | null;
+  if (!res.ok) throw new Error((data as ErrorBody | null)?.error?.message ?? `HTTP ${res.status}`);
+  return data as T;
+}
+
+// ---- layout -------------------------------------------------------------------------------
+
+const sessionList = h('nav', { class: 'session-list', 'data-testid': 'sessions' });
+const chatLog = h('div', { class: 'chat-log', 'data-testid': 'chat' });
+const input = h('textarea', { class: 'composer-input', rows: 2, placeholder: 'Ask something… e.g. “What is in the workspace?” or “Check the logs”', 'data-testid': 'input' });
+const sendButton = h('button', { class: 'btn primary', type: 'submit', 'data-testid': 'send' }, 'Send');
+const stopButton = h('button', { class: 'btn', type: 'button', 'data-testid': 'stop', onclick: () => void stop() }, 'Stop');
+const statusLine = h('div', { class: 'status-line' });
+const inspector = h('section', { class: 'inspector', 'data-testid': 'inspector-panel' });
+const modelBadge = h('span', { class: 'badge' });
+const chatTitle = h('h2', { class: 'chat-title' }, 'nanobot');
+
+const composer = h(
+  'form',
+  {
+    class: 'composer',
+    onsubmit: (e: Event) => {
+      e.preventDefault();
+      void send();
+    },
+  },
+  input,
+  h('div', { class: 'composer-actions' }, stopButton, sendButton),
+);
+input.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey) {
+    e.preventDefault();
+    void send();
+  }
+});
+
+document.getElementById('app')!.append(
+  h(
+    'div',
+    { class: 'shell' },
+    h(
+      'aside',
+      { class: 'sidebar' },
+      h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, 'nb'), h('span', null, 'nanobot'), h('span', { class: 'brand-sub' }, 'context inspector')),
+      h('button', { class: 'btn block', 'data-testid': 'new-session', onclick: () => void newSession() }, '+ New chat'),
+      h('button', { class: 'btn block ghost', 'data-testid': 'prepared-session', onclick: () => void preparedSession(), title: 'A long stored session with an unanswered tool call: watch the governor snip and backfill' }, '+ Prepared long session'),
+      h('div', { class: 'sidebar-label' }, 'Sessions'),
+      sessionList,
+      h('div', { class: 'sidebar-foot' }, modelBadge),
+    ),
+    h('main', { class: 'chat' }, h('header', { class: 'chat-head' }, chatTitle, statusLine), chatLog, composer),
+    inspector,
+  ),
+);
+
+// ---- rendering ----------------------------------------------------------------------------
+
+function itemView(item: LiveItem): HTMLElement {
+  switch (item.kind) {
+    case 'user':
+      return h('div', { class: 'msg user', 'data-kind': 'user' }, h('div', { class: 'bubble' }, item.text));
+    case 'assistant': {
+      const body = h('div', { class: 'bubble md' }, renderMarkdown(item.text));
+      return h('div', { class: `msg assistant${item.streaming ? ' streaming' : ''}${item.interrupted ? ' interrupted' : ''}`, 'data-kind': 'assistant', 'data-deltas': item.deltas ?? 0 }, body);
+    }
+    case 'tool':
+      return h(
+        'div',
+        { class: `tool tool-${item.status}`, 'data-kind': 'tool', 'data-tool': item.name, 'data-status': item.status },
+        h('div', { class: 'tool-head' }, h('span', { class: 'tool-icon' }, item.status === 'running' ? '⟳' : item.status === 'ok' ? '✓' : '!'), h('span', { class: 'tool-name' }, item.name), h('code', { class: 'tool-args' }, item.args)),
+        item.detail ? h('div', { class: 'tool-detail' }, item.detail) : null,
+      );
+    case 'notice':
+      return h('div', { class: 'notice', 'data-kind': 'notice' }, item.text);
+  }
+}
+
+function nearBottom(): boolean {
+  return chatLog.scrollHeight - chatLog.scrollTop - chatLog.clientHeight < 80;
+}
+
+function renderChat(): void {
+  const stick = nearBottom();
+  chatLog.replaceChildren(
+    ...(state.items.length === 0 ? [h('div', { class: 'chat-empty' }, h('p', null, 'Start chatting. The agent runs real tools in its workspace; the inspector shows every request it sends.'))] : []),
+    ...state.items.map(itemView),
+  );
+  if (stick) chatLog.scrollTop = chatLog.scrollHeight;
+}
+
+function renderStreamingTail(): void {
+  // Streaming touches only the last bubble, not the whole log.
+  const item = state.items[state.items.length - 1];
+  const el = chatLog.lastElementChild as HTMLElement | null;
+  if (!item || item.kind !== 'assistant' || !el || el.dataset.kind !== 'assistant') return renderChat();
+  const stick = nearBottom();
+  el.replaceWith(itemView(item));
+  if (stick) chatLog.scrollTop = chatLog.scrollHeight;
+}
+
+function renderSessions(): void {
+  sessionList.replaceChildren(
+    ...state.sessions.map((s) =>
+      h(
+        'button',
+        { class: `session${s.key === state.key ? ' active' : ''}`, 'data-key': s.key, onclick: () => open(s.key) },
+        h('span', { class: 'session-title' }, s.title),
+        h('span', { class: 'session-meta' }, `${s.messageCount} msgs${s.running ? ' · running' : ''}`),
+      ),
+    ),
+  );
+}
+
+function renderInspector(): void {
+  const selected = state.selected ?? state.snapshots.length - 1;
+  inspector.replaceChildren(
+    inspectorView(state.snapshots, selected, state.tab, {
+      pick: (i) => {
+        state.selected = i === state.snapshots.length - 1 ? null : i;
+        renderInspector();
+      },
+      tab: (t) => {
+        state.tab = t;
+        renderInspector();
+      },
+    }),
+  );
+}
+
+function renderStatus(): void {
+  const current = state.sessions.find((s) => s.key === state.key);
+  chatTitle.textContent = current?.title ?? 'nanobot';
+  const last = state.snapshots[state.snapshots.length - 1];
+  statusLine.textContent = state.error ?? (state.running ? 'Working…' : last ? `Last request: ${fmt(last.budget.used)} tokens` : '');
+  statusLine.className = `status-line${state.error ? ' error' : state.running ? ' busy' : ''}`;
+  statusLine.dataset.testid = 'status';
+  stopButton.disabled = !state.running;
+  sendButton.disabled = state.key === null;
+  if (state.info) {
+    modelBadge.textContent = `${state.info.offline ? 'offline demo model' : state.info.model} · ${fmt(state.info.contextWindowTokens)} window`;
+    modelBadge.className = `badge${state.info.offline ? ' offline' : ''}`;
+  }
+}
+
+// ---- events -------------------------------------------------------------------------------
+
+function finishStreaming(): void {
+  const last = state.items[state.items.length - 1];
+  if (last?.kind === 'assistant' && last.streaming) last.streaming = false;
+}
+
+function onEvent(event: StreamEvent): void {
+  switch (event.type) {
+    case 'snapshot':
+      state.items = event.session.items;
+      state.running = event.session.running;
+      state.snapshots = event.session.inspector ? [event.session.inspector] : [];
+      state.selected = null;
+      renderChat();
+      renderInspector();
+      break;
+    case 'user':
+      finishStreaming();
+      state.items.push({ kind: 'user', text: event.text });
+      state.running = true;
+      renderChat();
+      break;
+    case 'turn_start':
+      state.running = true;
+      state.snapshots = [];
+      state.selected = null;
+      break;
+    case 'delta': {
+      const last = state.items[state.items.length - 1];
+      if (last?.kind === 'assistant' && last.streaming) {
+        last.text += event.text;
+        last.deltas = (last.deltas ?? 0) + 1;
+        renderStreamingTail();
+      } else {
+        state.items.push({ kind: 'assistant', text: event.text, streaming: true, deltas: 1 });
+        renderChat();
+      }
+      break;
+    }
+    case 'assistant':
+      finishStreaming();
+      state.items.push({ kind: 'assistant', text: event.text });
+      renderChat();
+      break;
+    case 'tool_start':
+      finishStreaming();
+      state.items.push({ kind: 'tool', callId: event.callId, name: event.name, args: event.args, status: 'running', detail: '' });
+      renderChat();
+      break;
+    case 'tool_end': {
+      const item = state.items.find((i) => i.kind === 'tool' && i.callId === event.callId);
+      if (item && item.kind === 'tool') {
+        item.status = event.status;
+        item.detail = event.detail;
+      }
+      renderChat();
+      break;
+    }
+    case 'inspector':
+      state.snapshots.push(event.snapshot);
+      renderInspector();
+      break;
+    case 'notice':
+      finishStreaming();
+      state.items.push({ kind: 'notice', text: event.text });
+      renderChat();
+      break;
+    case 'turn_end': {
+      const last = state.items[state.items.length - 1];
+      if (last?.kind === 'assistant' && last.streaming) {
+        if (event.finalContent) last.text = event.finalContent;
+        last.streaming = false;
+      } else if (event.finalContent) {
+        state.items.push({ kind: 'assistant', text: event.finalContent });
+      }
+      if (event.error && event.stopReason !== 'completed') state.items.push({ kind: 'notice', text: `Turn ended (${event.stopReason}): ${event.error}` });
+      state.running = false;
+      renderChat();
+      void refreshSessions();
+      break;
+    }
+  }
+  renderStatus();
+}
+
+const EVENT_TYPES: StreamEvent['type'][] = ['snapshot', 'user', 'turn_start', 'delta', 'assistant', 'tool_start', 'tool_end', 'inspector', 'notice', 'turn_end'];
+
+function open(key: string): void {
+  if (source) source.close();
+  state.key = key;
+  state.items = [];
+  state.snapshots = [];
+  state.selected = null;
+  state.error = null;
+  history.replaceState(null, '', `#${encodeURIComponent(key)}`);
+  const es = new EventSource(`/api/sessions/${encodeURIComponent(key)}/events`);
+  for (const type of EVENT_TYPES) {
+    es.addEventListener(type, (e) => {
+      if (source !== es) return;
+      onEvent(JSON.parse((e as MessageEvent<string>).data) as StreamEvent);
+    });
+  }
+  es.onopen = () => {
+    document.body.dataset.connected = 'true';
+  };
+  source = es;
+  renderSessions();
+  renderChat();
+  renderInspector();
+  renderStatus();
+}
+
+// ---- actions ------------------------------------------------------------------------------
+
+async function refreshSessions(): Promise<void> {
+  try {
+    state.sessions = (await api<{ sessions: SessionListItem[] }>('/api/sessions')).sessions;
+  } catch (error) {
+    state.error = (error as Error).message;
+  }
+  renderSessions();
+  renderStatus();
+}
+
+async function send(): Promise<void> {
+  const text = input.value;
+  if (!state.key || text.trim() === '') return;
+  input.value = '';
+  try {
+    await api(`/api/sessions/${encodeURIComponent(state.key)}/messages`, { method: 'POST', body: { text } });
+    state.error = null;
+  } catch (error) {
+    input.value = text;
+    state.error = (error as Error).message;
+  }
+  renderStatus();
+}
+
+async function stop(): Promise<void> {
+  if (!state.key) return;
+  await api(`/api/sessions/${encodeURIComponent(state.key)}/stop`, { method: 'POST', body: {} }).catch((error: Error) => (state.error = error.message));
+}
+
+async function newSession(): Promise<void> {
+  const { key } = await api<{ key: string }>('/api/sessions', { method: 'POST', body: {} });
+  await refreshSessions();
+  open(key);
+}
+
+async function preparedSession(): Promise<void> {
+  const { key } = await api<{ key: string }>('/api/sessions/prepared', { method: 'POST', body: {} });
+  await refreshSessions();
+  open(key);
+}
+
+async function boot(): Promise<void> {
+  state.info = await api<ServerInfo>('/api/info');
+  await refreshSessions();
+  const wanted = decodeURIComponent(location.hash.slice(1));
+  const key = state.sessions.find((s) => s.key === wanted)?.key ?? state.sessions[0]?.key;
+  if (key) open(key);
+  else await newSession();
+  document.body.dataset.ready = 'true';
+}
+
+void boot().catch((error: Error) => {
+  state.error = `Could not reach the server: ${error.message}`;
+  renderStatus();
+});

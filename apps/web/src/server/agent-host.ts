@@ -1,0 +1,378 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ContextBuilder, RUNTIME_CONTEXT_HEADER, detachRuntimeContext } from '@nanobot/context-builder';
+import type { PromptSection, RuntimeContextMarker } from '@nanobot/context-builder';
+import { FileArtifactStore, govern } from '@nanobot/governor';
+import type { ArtifactStore, GovernReport } from '@nanobot/governor';
+import { ToolRegistry } from '@nanobot/registry';
+import { AgentLoop, MessageBus } from '@nanobot/runner';
+import type { GovernFn, LoopContextBuilder, RunnerEvent } from '@nanobot/runner';
+import type { LLMProvider, Message } from '@nanobot/schema';
+import { JsonlSessionStore } from '@nanobot/session';
+import { createBuiltinTools } from '@nanobot/tools';
+import type { ChatItem, InspectorSnapshot, SessionListItem, SessionView, StreamEvent } from '../shared/protocol.js';
+import { seedPreparedSession } from './demo-fixtures.js';
+import { inspectRequest } from './inspect-request.js';
+
+/** Options of {@link AgentHost}. */
+export interface AgentHostOptions {
+  /** Where the tools work (file tools and exec are confined to it). */
+  workspace: string;
+  /** Where sessions are stored (must be outside the workspace). */
+  sessionsDir: string;
+  provider: LLMProvider;
+  model?: string;
+  /** The model's context window: enables snipping and compaction (and the budget bar's limit). */
+  contextWindowTokens?: number;
+  /** Tokens reserved for the reply. */
+  maxTokens?: number;
+  /** Include the exec tool (default true; confined to the workspace). */
+  exec?: boolean;
+  /** Include web_fetch / web_search (default true). */
+  web?: boolean;
+  /** Unexpected errors (a failed save, a sink bug). Called, not awaited; must not throw. */
+  onError?: (error: unknown, where: string) => void;
+}
+
+/** A listener of one session's stream. Called synchronously, not awaited; must not throw. */
+export type StreamListener = (event: StreamEvent) => void;
+
+const CHANNEL = 'web';
+const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$/;
+
+/** Whether `key` is a session key the server accepts in URLs. */
+export function isValidSessionKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+function textOf(content: Message['content']): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p) => (typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '[image]')).join('\n');
+}
+
+function userText(message: Message): string {
+  const marker = message._runtime_context as RuntimeContextMarker | undefined;
+  let text = textOf(marker ? detachRuntimeContext(message.content ?? null, marker) : (message.content ?? null));
+  const cut = text.indexOf(RUNTIME_CONTEXT_HEADER);
+  if (cut >= 0) text = text.slice(0, cut);
+  return text.trim();
+}
+
+function firstLine(text: string, max = 140): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The chat column's items for a stored transcript. */
+export function chatItems(messages: readonly Message[]): ChatItem[] {
+  const items: ChatItem[] = [];
+  const tools = new Map<string, Extract<ChatItem, { kind: 'tool' }>>();
+  for (const m of messages) {
+    if (m._command === true) {
+      if (m.role === 'assistant') items.push({ kind: 'notice', text: textOf(m.content ?? null) });
+      continue;
+    }
+    if (m.role === 'user') {
+      if (m._hidden_history !== true) items.push({ kind: 'user', text: userText(m) });
+    } else if (m.role === 'assistant') {
+      const text = textOf(m.content ?? null).trim();
+      if (text) items.push({ kind: 'assistant', text, ...(m._interrupted === true ? { interrupted: true } : {}) });
+      for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+        const item: Extract<ChatItem, { kind: 'tool' }> = { kind: 'tool', callId: call.id, name: call.function?.name ?? '?', args: String(call.function?.arguments ?? ''), status: 'interrupted', detail: 'no result recorded' };
+        tools.set(call.id, item);
+        items.push(item);
+      }
+    } else if (m.role === 'tool' && typeof m.tool_call_id === 'string') {
+      const item = tools.get(m.tool_call_id);
+      if (!item) continue;
+      const content = textOf(m.content ?? null);
+      item.status = content.startsWith('Error') ? 'error' : 'ok';
+      item.detail = firstLine(content);
+    }
+  }
+  return items;
+}
+
+function titleOf(metadata: Record<string, unknown>, messages: readonly Message[], key: string): string {
+  if (typeof metadata.title === 'string' && metadata.title.trim()) return metadata.title;
+  const first = messages.find((m) => m.role === 'user' && m._command !== true);
+  const text = first ? firstLine(userText(first), 48) : '';
+  return text || key;
+}
+
+/**
+ * The agent behind the web demo: one `AgentLoop` (built-in tools confined to the workspace,
+ * JSONL sessions, the context builder, the governor) plus what the page needs on top — live
+ * events per session fanned out to listeners, an inspector snapshot of every governed request,
+ * and offloaded tool results served by id. The governor is wrapped, not replaced: each request
+ * is governed by `govern` from @nanobot/governor and then described by {@link inspectRequest}.
+ */
+export class AgentHost {
+  readonly loop: AgentLoop;
+  readonly sessions: JsonlSessionStore;
+  readonly tools: ToolRegistry;
+  readonly provider: LLMProvider;
+  readonly #options: AgentHostOptions;
+  readonly #listeners = new Map<string, Set<StreamListener>>();
+  readonly #pending = new Map<string, InspectorSnapshot[]>();
+  readonly #lastSnapshot = new Map<string, InspectorSnapshot>();
+  readonly #sections = new Map<string, PromptSection[]>();
+  readonly #running = new Map<string, number>();
+  readonly #artifacts = new Map<string, string>();
+  readonly #artifactStore: ArtifactStore;
+  readonly #inflight = new Set<Promise<unknown>>();
+  #outbound: AbortController | null = new AbortController();
+
+  constructor(options: AgentHostOptions) {
+    this.#options = options;
+    this.provider = options.provider;
+    this.sessions = new JsonlSessionStore({ dir: options.sessionsDir, workspace: options.workspace });
+    this.tools = new ToolRegistry();
+    const files = new FileArtifactStore({ workspace: options.workspace });
+    this.#artifactStore = {
+      persist: (request) => {
+        const location = files.persist(request);
+        this.#artifacts.set(artifactId(location), location);
+        return location;
+      },
+      read: (location) => files.read(location),
+    };
+    const builder = new ContextBuilder({ workspace: options.workspace });
+    const contextBuilder: LoopContextBuilder = {
+      buildMessages: async (history, current, buildOptions) => {
+        // The sections are rebuilt from the same inputs, so they are exactly the prompt's parts.
+        const sections = await builder.buildSystemPromptSections(buildOptions);
+        if (buildOptions.sessionKey) this.#sections.set(buildOptions.sessionKey, sections);
+        return builder.buildMessages(history, current, buildOptions);
+      },
+    };
+    const bus = new MessageBus();
+    this.loop = new AgentLoop({
+      bus,
+      provider: options.provider,
+      tools: this.tools,
+      sessions: this.sessions,
+      contextBuilder,
+      workspace: options.workspace,
+      govern: this.#govern,
+      events: (event) => this.#onEvent(event),
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.contextWindowTokens ? { contextWindowTokens: options.contextWindowTokens } : {}),
+      ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+      onError: (error, context) => options.onError?.(error, `loop:${context.stage}`),
+    });
+    const tools = createBuiltinTools({
+      workspace: options.workspace,
+      restrictToWorkspace: true,
+      messageSender: this.loop.messageSender,
+      ...(options.exec === false ? { exec: false } : {}),
+      ...(options.web === false ? { web: false } : {}),
+    });
+    for (const tool of tools) this.tools.register(tool);
+    void this.#forwardOutbound(bus);
+  }
+
+  readonly #govern: GovernFn = (messages, options) => {
+    const result = govern(messages, { artifactStore: this.#artifactStore, ...options });
+    const key = options.sessionKey;
+    if (key !== undefined) {
+      try {
+        const snapshot = inspectRequest({
+          sessionKey: key,
+          iteration: 0,
+          transcript: messages,
+          governed: result.messages,
+          report: result.report,
+          tools: options.tools,
+          inflightStartIndex: options.inflightStartIndex,
+          sections: this.#sections.get(key) ?? null,
+          artifactUrl: (location) => {
+            const id = artifactId(location);
+            return this.#artifacts.has(id) ? `/api/artifacts/${id}` : undefined;
+          },
+        });
+        const queue = this.#pending.get(key) ?? [];
+        queue.push(snapshot);
+        this.#pending.set(key, queue);
+      } catch (error) {
+        // The inspector is a view: failing to describe a request must never fail the request.
+        this.#options.onError?.(error, 'inspect');
+      }
+    }
+    return result as { messages: Message[]; report: GovernReport };
+  };
+
+  #emit(key: string, event: StreamEvent): void {
+    for (const listener of this.#listeners.get(key) ?? []) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#options.onError?.(error, 'listener');
+      }
+    }
+  }
+
+  #onEvent(event: RunnerEvent): void {
+    const key = event.sessionKey;
+    if (key === undefined) return;
+    switch (event.type) {
+      case 'turn_start':
+        this.#emit(key, { type: 'turn_start' });
+        break;
+      case 'governance': {
+        const snapshot = this.#pending.get(key)?.shift();
+        if (snapshot) {
+          const numbered = { ...snapshot, iteration: event.iteration };
+          this.#lastSnapshot.set(key, numbered);
+          this.#emit(key, { type: 'inspector', snapshot: numbered });
+        }
+        break;
+      }
+      case 'model_delta':
+        this.#emit(key, { type: 'delta', text: event.delta });
+        break;
+      case 'tool_start':
+        this.#emit(key, { type: 'tool_start', callId: event.callId, name: event.name, args: stringifyArgs(event.arguments) });
+        break;
+      case 'tool_end':
+        this.#emit(key, { type: 'tool_end', callId: event.callId, name: event.name, status: event.status, detail: event.detail });
+        break;
+      case 'turn_end':
+        this.#pending.delete(key);
+        this.#emit(key, { type: 'turn_end', stopReason: event.stopReason, finalContent: event.finalContent, error: event.error });
+        break;
+      default:
+        break;
+    }
+  }
+
+  async #forwardOutbound(bus: MessageBus): Promise<void> {
+    // Drains the bus so replies never pile up; command answers and message-tool deliveries are
+    // shown as notices (ordinary replies already arrived as streamed text and `turn_end`).
+    const signal = this.#outbound?.signal;
+    for (;;) {
+      let message;
+      try {
+        message = await bus.consumeOutbound(signal);
+      } catch {
+        return;
+      }
+      const key = message.sessionKey ?? message.chatId;
+      const isReply = message.metadata !== undefined && '_stop_reason' in message.metadata;
+      if (!isReply) this.#emit(key, { type: 'notice', text: message.content });
+    }
+  }
+
+  /** Adds a listener for one session's events; returns the unsubscribe function. */
+  subscribe(key: string, listener: StreamListener): () => void {
+    const set = this.#listeners.get(key) ?? new Set();
+    set.add(listener);
+    this.#listeners.set(key, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.#listeners.delete(key);
+    };
+  }
+
+  /** Whether a turn of `key` is queued or running. */
+  isRunning(key: string): boolean {
+    return (this.#running.get(key) ?? 0) > 0;
+  }
+
+  /**
+   * Sends user text to a session. Returns at once; the turn's progress arrives as events. A
+   * message for a session mid-turn is injected into that turn (the loop's behaviour).
+   */
+  send(key: string, text: string): void {
+    this.#running.set(key, (this.#running.get(key) ?? 0) + 1);
+    this.#emit(key, { type: 'user', text });
+    const task = this.loop
+      .submit({ channel: CHANNEL, chatId: key, senderId: 'web-user', content: text, sessionKeyOverride: key })
+      .catch((error: unknown) => this.#options.onError?.(error, 'submit'))
+      .finally(() => {
+        const left = (this.#running.get(key) ?? 1) - 1;
+        if (left > 0) this.#running.set(key, left);
+        else this.#running.delete(key);
+        this.#inflight.delete(task);
+      });
+    this.#inflight.add(task);
+  }
+
+  /** Stops a session's running turn (the loop's `/stop`). */
+  stop(key: string): void {
+    this.loop.dispatch({ channel: CHANNEL, chatId: key, senderId: 'web-user', content: '/stop', sessionKeyOverride: key });
+  }
+
+  /** Resolves when no turn is queued or running. */
+  async idle(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+    await this.loop.idle();
+  }
+
+  /** The session as the page opens it (stored transcript, running state, last inspector view). */
+  async view(key: string): Promise<SessionView> {
+    const { session } = await this.sessions.load(key);
+    return {
+      key,
+      title: titleOf(session.metadata, session.messages, key),
+      items: chatItems(session.messages),
+      running: this.isRunning(key),
+      inspector: this.#lastSnapshot.get(key) ?? null,
+    };
+  }
+
+  /** Every stored session, newest title first as stored keys sort. */
+  async list(): Promise<SessionListItem[]> {
+    const keys = await this.sessions.list();
+    const out: SessionListItem[] = [];
+    for (const key of keys) {
+      if (!isValidSessionKey(key)) continue;
+      const { session } = await this.sessions.load(key);
+      out.push({ key, title: titleOf(session.metadata, session.messages, key), messageCount: session.messages.length, running: this.isRunning(key) });
+    }
+    return out;
+  }
+
+  /** Creates an empty session and returns its key. */
+  async createSession(title?: string): Promise<string> {
+    const key = `web:${randomBytes(4).toString('hex')}`;
+    const { session } = await this.sessions.load(key);
+    if (title) session.metadata = { ...session.metadata, title };
+    await this.sessions.save(session);
+    return key;
+  }
+
+  /** Creates the prepared long session (see `preparedSessionMessages`) and returns its key. */
+  async createPreparedSession(): Promise<string> {
+    const key = `web:prepared-${randomBytes(3).toString('hex')}`;
+    await seedPreparedSession(this.sessions, key);
+    return key;
+  }
+
+  /** An offloaded tool result by the id the inspector linked, or undefined. */
+  artifact(id: string): string | undefined {
+    const location = this.#artifacts.get(id);
+    return location === undefined ? undefined : this.#artifactStore.read(location);
+  }
+
+  /** Stops the loop (running turns end as aborted and are saved). */
+  async close(): Promise<void> {
+    await this.loop.stop();
+    await this.idle();
+    this.#outbound?.abort();
+    this.#outbound = null;
+  }
+}
+
+function artifactId(location: string): string {
+  return createHash('sha256').update(location).digest('hex').slice(0, 24);
+}
+
+function stringifyArgs(args: unknown): string {
+  if (typeof args === 'string') return args;
+  try {
+    return JSON.stringify(args);
+  } catch {
+    return String(args);
+  }
+}

@@ -1,0 +1,112 @@
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultSessionsDir } from '@nanobot/runner';
+import type { LLMProvider } from '@nanobot/schema';
+import { AgentHost } from './agent-host.js';
+import { seedDemoWorkspace } from './demo-fixtures.js';
+import { resolveModel } from './resolve-model.js';
+import { startWebServer } from './web-server.js';
+import type { RunningWebServer } from './web-server.js';
+
+/** Options of {@link startDemo}; everything has a default. */
+export interface StartDemoOptions {
+  /** Default 8765; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  hostname?: string;
+  /** The agent's workspace. Default: a seeded demo workspace under the system temp directory. */
+  workspace?: string;
+  /** Where sessions are stored. Default: beside the demo workspace, or the CLI's default for `workspace`. */
+  sessionsDir?: string;
+  /** The built page. Default: `../client` next to this file's compiled location (dist/client). */
+  clientDir?: string;
+  /** Environment read for the model (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** Force the offline scripted model. */
+  offline?: boolean;
+  /** A ready provider (tests); wins over the environment. */
+  provider?: LLMProvider;
+  /** Pause between the offline model's streamed words. */
+  deltaDelayMs?: number;
+  contextWindowTokens?: number;
+  maxTokens?: number;
+  /** Include the exec tool (default true). */
+  exec?: boolean;
+  onError?: (error: unknown, where: string) => void;
+}
+
+/** A running demo. */
+export interface RunningDemo extends RunningWebServer {
+  host: AgentHost;
+  workspace: string;
+  sessionsDir: string;
+}
+
+/** Where `vite build` puts the page, relative to the compiled server (dist/server → dist/client). */
+export function defaultClientDir(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', 'client');
+}
+
+/**
+ * Starts the whole demo: resolves the model (offline scripted model unless an API key is
+ * configured), prepares the workspace, wires an {@link AgentHost} and serves the page. Resolves
+ * once listening; `close()` stops the server and then the agent (running turns are saved).
+ */
+export async function startDemo(options: StartDemoOptions = {}): Promise<RunningDemo> {
+  const env = options.env ?? process.env;
+  const model = await resolveModel(env, {
+    ...(options.offline !== undefined ? { offline: options.offline } : {}),
+    ...(options.deltaDelayMs !== undefined ? { deltaDelayMs: options.deltaDelayMs } : {}),
+  });
+  const provider = options.provider ?? model.provider;
+  let workspace = options.workspace;
+  let sessionsDir = options.sessionsDir;
+  if (workspace === undefined) {
+    const root = join(tmpdir(), 'nanobot-web-demo');
+    workspace = join(root, 'workspace');
+    sessionsDir ??= join(root, 'sessions');
+    await mkdir(workspace, { recursive: true });
+    await seedDemoWorkspace(workspace);
+  }
+  workspace = resolve(workspace);
+  await mkdir(workspace, { recursive: true });
+  sessionsDir = resolve(sessionsDir ?? defaultSessionsDir(workspace));
+  const contextWindowTokens = options.contextWindowTokens ?? model.contextWindowTokens;
+  const maxTokens = options.maxTokens ?? model.maxTokens;
+  const host = new AgentHost({
+    workspace,
+    sessionsDir,
+    provider,
+    model: options.provider ? provider.defaultModel : model.model,
+    contextWindowTokens,
+    maxTokens,
+    ...(options.exec !== undefined ? { exec: options.exec } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  let server: RunningWebServer;
+  try {
+    server = await startWebServer({
+      host,
+      clientDir: options.clientDir ?? defaultClientDir(),
+      info: { model: options.provider ? provider.defaultModel : model.model, provider: provider.name, offline: options.provider ? provider.name === 'offline' : model.offline, contextWindowTokens },
+      port: options.port ?? 8765,
+      hostname: options.hostname ?? '127.0.0.1',
+      ...(options.onError ? { onError: (error: unknown) => options.onError?.(error, 'http') } : {}),
+    });
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
+  return {
+    ...server,
+    host,
+    workspace,
+    sessionsDir,
+    close: async () => {
+      await server.close();
+      await host.close();
+    },
+  };
+}
