@@ -56,6 +56,7 @@ export class OpenAICompatProvider extends BaseProvider {
     this.name = options.name ?? 'openai';
     this.paramOptions = {
       keepReasoningContent: options.keepReasoningContent,
+      nullContentWithToolCalls: options.nullContentWithToolCalls,
       cacheControl: options.cacheControl,
       defaultMaxTokens: options.defaultMaxTokens,
       defaultTemperature: options.defaultTemperature,

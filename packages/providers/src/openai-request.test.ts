@@ -14,6 +14,11 @@ describe('toOpenAIMessages', () => {
     expect(out[1]).toEqual({ role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'c', type: 'function', function: { name: 'ls', arguments: '{"path": "."}' } }] });
   });
 
+  it('can null the text next to tool calls for gateways that reject the mix (reference behaviour)', () => {
+    const out = toOpenAIMessages([{ role: 'user', content: 'go' }, { role: 'assistant', content: 'Looking.', tool_calls: [{ id: 'c', type: 'function', function: { name: 'ls', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'c', content: 'x' }], { nullContentWithToolCalls: true });
+    expect(out[1].content).toBeNull();
+  });
+
   it('applies role alternation on the copy (trailing assistant removed, same-role merged)', () => {
     const input = deepFreeze<Message[]>([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }, { role: 'assistant', content: 'c' }]);
     const out = toOpenAIMessages(input);

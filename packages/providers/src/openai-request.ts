@@ -13,6 +13,11 @@ export interface OpenAIMessageOptions {
   keepReasoningContent?: boolean;
   /** Put Anthropic-style `cache_control` markers on the system prompt and the second-to-last message. */
   cacheControl?: boolean;
+  /**
+   * Send `content: null` on assistant messages that carry tool calls, as the reference does for
+   * gateways that reject the mix (default false: the text is kept).
+   */
+  nullContentWithToolCalls?: boolean;
 }
 
 function markLastBlock(message: Message): Message {
@@ -41,7 +46,8 @@ export function toOpenAIMessages(messages: readonly Message[], options: OpenAIMe
       const fn = call?.function ?? { name: '', arguments: '{}' };
       return { ...call, type: 'function' as const, function: { ...fn, arguments: toolArgumentsJsonForReplay(fn.arguments) } };
     });
-    return calls.length > 0 ? { ...message, tool_calls: calls } : (({ tool_calls: _t, ...rest }) => rest as Message)(message);
+    if (calls.length === 0) return (({ tool_calls: _t, ...rest }) => rest as Message)(message);
+    return options.nullContentWithToolCalls ? { ...message, content: null, tool_calls: calls } : { ...message, tool_calls: calls };
   });
   // Merging can produce "" again (two empty turns), so empty content is re-checked afterwards.
   out = sanitizeEmptyContent(enforceRoleAlternation(out));
