@@ -83,7 +83,7 @@ export interface AgentLoopOptions {
   historyMaxMessages?: number;
   /** Called (not awaited) with unexpected errors (a failed save, a throwing compact step). Must not throw. */
   onError?: (error: unknown, context: { sessionKey: string; stage: string }) => void;
-  /** Clock for `/status` uptime. */
+  /** Clock for `/status` uptime (called synchronously; must not throw). */
   now?: () => number;
 }
 

@@ -50,7 +50,11 @@ export interface SubagentManagerOptions {
   failOnToolError?: boolean;
   /** Running subagents allowed per origin session (default 1). */
   maxConcurrentPerSession?: number;
-  /** The subagent's system prompt; default: {@link defaultSubagentPrompt}. */
+  /**
+   * The subagent's system prompt; default: {@link defaultSubagentPrompt}. Called synchronously
+   * once per subagent; must not mutate the request; a throw fails that subagent (its result
+   * reads `Error: …`).
+   */
   systemPrompt?: (request: SubagentRequest) => string;
   /** Runner events of subagent runs (their `sessionKey` is `subagent:<id>`). */
   events?: EventSink | readonly EventSink[];
@@ -190,11 +194,11 @@ export class SubagentManager {
 
   async #run(id: string, request: SubagentRequest, signal: AbortSignal): Promise<{ text: string; ok: boolean }> {
     const options = this.#options;
-    const messages: Message[] = [
-      { role: 'system', content: (options.systemPrompt ?? defaultSubagentPrompt)(request) },
-      { role: 'user', content: request.task },
-    ];
     try {
+      const messages: Message[] = [
+        { role: 'system', content: (options.systemPrompt ?? defaultSubagentPrompt)(request) },
+        { role: 'user', content: request.task },
+      ];
       const result = await this.#runner.run({
         initialMessages: messages,
         provider: options.provider,
