@@ -46,6 +46,37 @@ describe('govern on random corrupted histories', () => {
     );
   });
 
+  it('fits long tool loops into tight budgets, keeping the user turn first', () => {
+    const loop = fc.record({
+      earlier: fc.nat(6),
+      calls: fc.array(fc.tuple(fc.constantFrom('exec', 'read_file', 'write_file', 'mcp_git_status'), fc.integer({ min: 5, max: 700 })), { minLength: 3, maxLength: 60 }),
+      share: fc.double({ min: 0, max: 1, noNaN: true }),
+      inflight: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(loop, ({ earlier, calls, share, inflight }) => {
+        const history: Message[] = [{ role: 'system', content: 'You are nanobot.' }];
+        for (let i = 0; i < earlier; i++) history.push({ role: 'user', content: `old question ${i}` }, { role: 'assistant', content: `old answer ${i}` });
+        const start = history.length;
+        history.push({ role: 'user', content: 'run the long task' });
+        calls.forEach(([name, words], i) => {
+          history.push({ role: 'assistant', content: '', tool_calls: [{ id: `t${i}`, type: 'function', function: { name, arguments: '{}' } }] });
+          history.push({ role: 'tool', tool_call_id: `t${i}`, name, content: `out${i} `.repeat(words) });
+        });
+        deepFreeze(history);
+        const floor = promptTokens([history[0], history[start]], { tools: TOOLS });
+        const total = promptTokens(history, { tools: TOOLS });
+        const budget = Math.floor(floor + share * (total - floor));
+        const options = { contextBlockLimit: budget, contextWindowTokens: 1_000_000, tools: TOOLS, inflightStartIndex: inflight ? start : history.length, compactedToolCallIds: new Set<string>() };
+        const { messages } = govern(history, options);
+        expect(checkLegality(messages, { budget, tools: TOOLS })).toEqual([]);
+        expect(messages[1].role).toBe('user');
+        expect(checkLegality(enforceRoleAlternation(messages), { request: true })).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('keeps the input objects for messages it does not change', () => {
     fc.assert(
       fc.property(arbitraryHistory, (history) => {

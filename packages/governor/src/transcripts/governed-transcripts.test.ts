@@ -9,7 +9,7 @@ import { checkLegality } from '../check-legality.js';
 import { enforceRoleAlternation } from '../enforce-role-alternation.js';
 import { govern } from '../govern.js';
 import { anthropicTurnViolations } from '../test-support/anthropic-turns.js';
-import { SUITE_BUDGETS, budgetOptions, loadTranscript, transcriptFiles, userTurnPrefixLengths } from '../test-support/transcripts.js';
+import { SUITE_BUDGETS, budgetOptions, loadTranscript, manifestEntry, transcriptFiles, userTurnPrefixLengths } from '../test-support/transcripts.js';
 
 const files = transcriptFiles();
 
@@ -84,6 +84,22 @@ function checkOne(prefix: readonly Message[], tokens: number | null, where: stri
 describe('govern on the 16 recorded transcripts', () => {
   it('finds the 16 transcripts', () => {
     expect(files).toHaveLength(16);
+  });
+
+  it('the same checks reject the raw recordings wherever the manifest lists a wire defect', () => {
+    const wireDefects = ['missing_tool_result', 'duplicate_tool_call_id', 'ends_with_unanswered_tool_calls'];
+    let defective = 0;
+    for (const file of files) {
+      const raw = loadTranscript(file);
+      const counts = manifestEntry(file).stats.defect_counts;
+      const expected = wireDefects.some((d) => (counts[d] ?? 0) > 0);
+      if (expected) defective++;
+      expect(checkLegality(raw).length > 0, file).toBe(expected);
+      // Consecutive user turns or a leading assistant break the strict role rules as recorded.
+      if ((counts.consecutive_user ?? 0) > 0) expect(checkLegality(raw, { request: true }).some((v) => v.rule === 'consecutive-same-role'), file).toBe(true);
+      if (expected || (counts.consecutive_user ?? 0) > 0) expect(anthropicTurnViolations(raw), file).not.toEqual([]);
+    }
+    expect(defective).toBe(7);
   });
 
   describe.each(files)('%s', (file) => {
