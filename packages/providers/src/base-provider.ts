@@ -19,8 +19,18 @@ export interface BaseProviderOptions {
    * images (default true): text-only models and gateways answer 400 to image parts.
    */
   stripImagesOnReject?: boolean;
-  /** Longest silence between two stream events before the stream counts as stalled (default 90 000 ms). */
+  /** Longest silence between two stream events before the stream counts as stalled (default `NANOBOT_STREAM_IDLE_TIMEOUT_S` or 90 s). */
   streamIdleTimeoutMs?: number;
+}
+
+/**
+ * A duration in seconds from the environment (the reference's knobs), or `fallbackMs` when unset,
+ * not a positive number, or above `maxS`.
+ */
+export function envSeconds(name: string, fallbackMs: number, maxS = Infinity, env: Record<string, string | undefined> = process.env): number {
+  const raw = env[name];
+  const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isFinite(value) && value > 0 ? Math.min(value, maxS) * 1000 : fallbackMs;
 }
 
 const IMAGE_RETRY_KINDS = new Set(['bad_request', 'not_found', 'unknown']);
@@ -47,7 +57,7 @@ export abstract class BaseProvider implements LLMProvider {
     this.defaultModel = options.model;
     this.retryOptions = options.retry ?? {};
     this.stripImagesOnReject = options.stripImagesOnReject ?? true;
-    this.streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? 90_000;
+    this.streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? envSeconds('NANOBOT_STREAM_IDLE_TIMEOUT_S', 90_000, 3600);
   }
 
   /** One non-streaming attempt; must throw `ProviderError`/`ProviderAbortError` on failure. */

@@ -4,7 +4,7 @@ export { toProviderError } from './classify-error.js';
 export { retryAfterFromHeaders, retryAfterFromText } from './retry-after.js';
 export { withRetry, withStreamRetry, retryDelayMs, retryWaitMessage, abortableSleep } from './with-retry.js';
 export type { RetryOptions, RetryNotice } from './with-retry.js';
-export { BaseProvider } from './base-provider.js';
+export { BaseProvider, envSeconds } from './base-provider.js';
 export type { BaseProviderOptions } from './base-provider.js';
 export { ProviderStream } from './provider-stream.js';
 export type { StreamSource, StreamOwner } from './provider-stream.js';

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { LLMRequest, LLMResponse } from '@nanobot/schema';
-import { BaseProvider } from './base-provider.js';
+import { BaseProvider, envSeconds } from './base-provider.js';
 import type { BaseProviderOptions } from './base-provider.js';
 import type { StreamSource } from './provider-stream.js';
 import { toProviderError } from './classify-error.js';
@@ -17,7 +17,7 @@ export interface OpenAICompatProviderOptions extends BaseProviderOptions, OpenAI
   baseUrl?: string;
   /** Extra headers on every request (OpenRouter's `HTTP-Referer`, gateway auth, …). */
   headers?: Record<string, string>;
-  /** Wait for response headers, in ms (default 120 000). Streams are watched by `streamIdleTimeoutMs`. */
+  /** Wait for response headers, in ms (default `NANOBOT_OPENAI_COMPAT_TIMEOUT_S` or 120 s). Streams are watched by `streamIdleTimeoutMs`. */
   timeoutMs?: number;
   /** Name reported in responses and errors (default `openai`). */
   name?: string;
@@ -69,7 +69,7 @@ export class OpenAICompatProvider extends BaseProvider {
         apiKey: options.apiKey ?? (options.baseUrl ? 'not-needed' : undefined),
         baseURL: options.baseUrl,
         defaultHeaders: options.headers,
-        timeout: options.timeoutMs ?? 120_000,
+        timeout: options.timeoutMs ?? envSeconds('NANOBOT_OPENAI_COMPAT_TIMEOUT_S', 120_000),
         // Our policy owns retrying; SDK retries would multiply every attempt by three.
         maxRetries: 0,
       });

@@ -5,6 +5,7 @@ import { ProviderAbortError, ProviderError } from './provider-error.js';
 import { retryAfterFromHeaders, retryAfterFromText } from './retry-after.js';
 import { toProviderError } from './classify-error.js';
 import type { LLMStreamEvent } from '@nanobot/schema';
+import { envSeconds } from './base-provider.js';
 
 const err = (retryable: boolean, retryAfterMs?: number) => new ProviderError('x', { kind: retryable ? 'server' : 'bad_request', retryable, retryAfterMs });
 
@@ -118,5 +119,13 @@ describe('withRetry', () => {
     const p = withRetry(async () => { throw err(true); }, {}, c.signal);
     c.abort();
     await expect(p).rejects.toBeInstanceOf(ProviderAbortError);
+  });
+});
+
+describe('envSeconds (reference timeout knobs)', () => {
+  it('reads positive seconds, caps them, and falls back on junk', () => {
+    expect(envSeconds('T', 90_000, 3600, { T: '30' })).toBe(30_000);
+    expect(envSeconds('T', 90_000, 3600, { T: '99999' })).toBe(3_600_000);
+    for (const junk of ['0', '-5', 'abc', '', undefined]) expect(envSeconds('T', 90_000, 3600, { T: junk })).toBe(90_000);
   });
 });
