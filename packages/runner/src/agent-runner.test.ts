@@ -503,6 +503,16 @@ describe('events and hooks', () => {
     expect(result.finalContent).toBe('second');
   });
 
+  it('tool progress and streamed reasoning become events; reasoning is stored on the message', async () => {
+    const slow = defineTool({ name: 'slow', description: 's', parameters: OBJ, execute: (_a, ctx) => { ctx.emit({ type: 'progress', message: 'half way', progress: 1, total: 2 }); return 'done'; } });
+    const events: RunnerEvent[] = [];
+    const model = new ScriptedProvider([{ reasoning: 'I should call slow.', toolCalls: [{ id: 's1', name: 'slow', arguments: {} }] }, 'finished']);
+    const result = await new AgentRunner().run(spec(model, registryWith(slow), { events: (e) => void events.push(e) }));
+    expect(events.find((e) => e.type === 'reasoning_delta')).toMatchObject({ delta: 'I should call slow.' });
+    expect(events.find((e) => e.type === 'tool_progress')).toMatchObject({ callId: 's1', name: 'slow', data: { type: 'progress', message: 'half way', tool: 'slow', toolCallId: 's1' } });
+    expect(result.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: 'I should call slow.' });
+  });
+
   it('think tags are split out of the content into reasoning_content', async () => {
     const model = scripted([textStep('<think>pondering</think>The answer.')]);
     const result = await new AgentRunner().run(spec(model, registryWith()));
