@@ -1,0 +1,75 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from './test-support/fake-openai-server.js';
+import { cleanEnv, runCli, tempDir } from './test-support/spawn-cli.js';
+
+let server: FakeOpenAiServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+/** A "model" that lists the workspace, then answers with what the tool returned. */
+function script(body: Record<string, any>): { content?: string; toolCalls?: { id: string; name: string; arguments: string }[] } {
+  const toolMessage = (body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
+  if (!toolMessage) return { content: 'Looking.', toolCalls: [{ id: 'call_a', name: 'list_dir', arguments: '{"path": "."}' }] };
+  return { content: `The workspace holds: ${toolMessage.content.split('\n').join(', ')}. Done.` };
+}
+
+describe('nanobot run against an OpenAI-compatible server (OPENAI_BASE_URL)', () => {
+  it('streams the reply and runs the tool the model asked for', async () => {
+    server = await startFakeOpenAiServer(script);
+    const workspace = tempDir('ws');
+    writeFileSync(join(workspace, 'apple.txt'), 'a\n');
+    writeFileSync(join(workspace, 'pear.txt'), 'p\n');
+    const result = await runCli(['run', '-m', 'what is here?', '-w', workspace, '--sessions-dir', tempDir('s'), '--model', 'fake-model'], {
+      env: cleanEnv({ OPENAI_BASE_URL: server.url }),
+    });
+    expect(result.stderr).not.toMatch(/offline/);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`model: fake-model (openai at ${server.url})`);
+    expect(result.stderr).toMatch(/▸ list_dir path=\./);
+    expect(result.stdout).toContain('The workspace holds: apple.txt, pear.txt. Done.');
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests.every((r) => r.stream === true)).toBe(true);
+    expect(server.requests[0].model).toBe('fake-model');
+    expect(server.requests[0].tools.map((t: { function: { name: string } }) => t.function.name)).toContain('list_dir');
+    // The second request carries the real tool result.
+    const tool = server.requests[1].messages.find((m: { role: string }) => m.role === 'tool');
+    expect(tool).toMatchObject({ tool_call_id: 'call_a', content: 'apple.txt\npear.txt' });
+  });
+
+  it('--json shows the streamed deltas; --no-stream uses whole JSON answers', async () => {
+    server = await startFakeOpenAiServer(script);
+    const workspace = tempDir('ws');
+    writeFileSync(join(workspace, 'kiwi.txt'), 'k\n');
+    const env = cleanEnv({ OPENAI_BASE_URL: server.url, NANOBOT_MODEL: 'fake-model' });
+    const streamed = await runCli(['run', '--json', '-m', 'what is here?', '-w', workspace, '--sessions-dir', tempDir('s')], { env });
+    expect(streamed.code).toBe(0);
+    const events = streamed.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; delta?: string });
+    expect(events[0]).toMatchObject({ type: 'cli_start', offline: false, provider: 'openai', model: 'fake-model' });
+    const deltas = events.filter((e) => e.type === 'model_delta').map((e) => e.delta);
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.join('')).toContain('The workspace holds: kiwi.txt. Done.');
+
+    const before = server.requests.length;
+    const whole = await runCli(['run', '--no-stream', '-m', 'what is here?', '-w', workspace, '--sessions-dir', tempDir('s')], { env });
+    expect(whole.code).toBe(0);
+    expect(whole.stdout).toContain('The workspace holds: kiwi.txt. Done.');
+    expect(server.requests.slice(before).map((r) => r.stream ?? false)).toEqual([false, false]);
+  });
+
+  it('a config file can point at the server instead of the environment', async () => {
+    server = await startFakeOpenAiServer(script);
+    const workspace = tempDir('ws');
+    writeFileSync(join(workspace, 'fig.txt'), 'f\n');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(workspace, '.nanobot'));
+    writeFileSync(join(workspace, '.nanobot', 'config.json'), JSON.stringify({ provider: 'openai', baseUrl: server.url, model: 'from-config', sessionsDir: tempDir('s') }));
+    const result = await runCli(['run', '-m', 'what is here?', '-w', workspace], { env: cleanEnv() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('fig.txt');
+    expect(server.requests[0].model).toBe('from-config');
+  });
+});

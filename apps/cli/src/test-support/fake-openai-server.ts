@@ -1,0 +1,93 @@
+// An OpenAI-compatible chat-completions server on 127.0.0.1 for tests: answers from a script
+// (a function of the request body), as JSON or as an SSE stream, and records every request.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+export interface FakeReply {
+  content?: string;
+  toolCalls?: { id: string; name: string; arguments: string }[];
+}
+
+export interface FakeOpenAiServer {
+  url: string;
+  requests: Record<string, any>[];
+  close(): Promise<void>;
+}
+
+function chunk(id: string, delta: Record<string, unknown>, finish: string | null): string {
+  return `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model: 'fake-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+}
+
+function answer(res: ServerResponse, body: Record<string, any>, reply: FakeReply, n: number): void {
+  const id = `chatcmpl-${n}`;
+  const finish = reply.toolCalls && reply.toolCalls.length > 0 ? 'tool_calls' : 'stop';
+  if (!body.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id,
+        object: 'chat.completion',
+        created: 1,
+        model: 'fake-model',
+        choices: [
+          {
+            index: 0,
+            finish_reason: finish,
+            message: {
+              role: 'assistant',
+              content: reply.content ?? null,
+              ...(reply.toolCalls ? { tool_calls: reply.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}),
+            },
+          },
+        ],
+        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      }),
+    );
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.write(chunk(id, { role: 'assistant', content: '' }, null));
+  // Text in several pieces, so the client really assembles a stream.
+  for (const piece of (reply.content ?? '').match(/\S+\s*|\s+/g) ?? []) res.write(chunk(id, { content: piece }, null));
+  (reply.toolCalls ?? []).forEach((call, index) => {
+    res.write(chunk(id, { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null));
+    const half = Math.ceil(call.arguments.length / 2);
+    for (const part of [call.arguments.slice(0, half), call.arguments.slice(half)]) {
+      if (part) res.write(chunk(id, { tool_calls: [{ index, function: { arguments: part } }] }, null));
+    }
+  });
+  res.write(chunk(id, {}, finish));
+  res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model: 'fake-model', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+  res.end('data: [DONE]\n\n');
+}
+
+/** Starts the server; `script(body, n)` decides each answer (n counts requests from 0). */
+export async function startFakeOpenAiServer(script: (body: Record<string, any>, n: number) => FakeReply): Promise<FakeOpenAiServer> {
+  const requests: Record<string, any>[] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => (raw += d));
+    req.on('end', () => {
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        return;
+      }
+      const body = JSON.parse(raw) as Record<string, any>;
+      const n = requests.length;
+      requests.push({ ...body, _headers: req.headers });
+      answer(res, body, script(body, n), n);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
