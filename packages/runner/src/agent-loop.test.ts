@@ -194,6 +194,34 @@ describe('AgentLoop turns', () => {
     expect(model.requests.length).toBe(1);
   });
 
+  it('messages arriving mid-turn keep their order: text is injected, a command and what follows wait their turn', async () => {
+    const bus = new MessageBus();
+    const sessions = tempStore();
+    const ref = {} as { loop: AgentLoop };
+    const busy = defineTool({
+      name: 'busy',
+      description: 'b',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => {
+        for (const content of ['also A', '/help', 'then B']) ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content });
+        return 'busy done';
+      },
+    });
+    const tools = new ToolRegistry();
+    tools.register(busy);
+    const model = scripted([toolsStep(call('busy', {}, 'b1')), textStep('first reply'), textStep('reply to B')]);
+    ref.loop = new AgentLoop({ bus, provider: model, tools, sessions });
+    ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'start' });
+    await ref.loop.idle();
+    const outs = bus.drainOutbound().map((m) => m.content);
+    expect(outs[0]).toBe('first reply');
+    expect(outs[1].startsWith('🐈 nanobot commands:')).toBe(true);
+    expect(outs[2]).toBe('reply to B');
+    expect(model.requests[1].messages.at(-1)).toEqual({ role: 'user', content: 'also A' });
+    const { session } = await sessions.load('cli:c');
+    expect(session.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['start', 'also A', '/help', 'then B']);
+  });
+
   it('a dangling user turn from a crash is closed at RESTORE', async () => {
     const session = new Session({ key: 'k', messages: [{ role: 'user', content: 'lost' }, { role: 'assistant', content: '', tool_calls: [{ id: 'z', type: 'function', function: { name: 'x', arguments: '{}' } }] }] });
     expect(repairTail(session)).toBe(true);

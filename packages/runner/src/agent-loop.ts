@@ -96,8 +96,6 @@ interface ActiveTurn {
   deliveredToOrigin: boolean;
 }
 
-const MAX_PENDING = 20;
-
 /** How the turn that handled a submitted message ended. */
 export interface TurnOutcome {
   sessionKey: string;
@@ -282,13 +280,22 @@ export class AgentLoop {
         return this.#schedule(key, message);
       }
     }
+    // While a turn runs (and nothing else is queued for the session) every later message waits
+    // in its pending list: follow-ups are injected into the turn, the rest (commands, messages
+    // arriving after the last injection point) become the next turns in arrival order. Unlike
+    // the reference, a long pending list never falls back to a separate task, which could
+    // overtake the messages before it.
     const active = this.#active.get(key);
-    const parsed = user && message.channel !== 'system' ? parseSlashCommand(message.content, LOOP_COMMANDS) : { kind: 'text' as const };
-    if (active && active.accepting && parsed.kind === 'text' && this.#scheduler.pendingFor(key) === 1 && active.pending.length < MAX_PENDING) {
+    if (active && this.#scheduler.pendingFor(key) === 1) {
       active.pending.push(message);
       return;
     }
     this.#schedule(key, message);
+  }
+
+  /** Whether the message is a slash command (not injectable into a running turn). */
+  #isCommand(message: InboundMessage): boolean {
+    return isUserInput(message) && message.channel !== 'system' && parseSlashCommand(message.content, LOOP_COMMANDS).kind !== 'text';
   }
 
   #schedule(key: string, message: InboundMessage): void {
@@ -440,7 +447,10 @@ export class AgentLoop {
           ...(typeof message.metadata?.message_id === 'string' ? { messageId: message.metadata.message_id } : {}),
         },
         injections: (limit) => {
-          const taken = active.pending.splice(0, limit);
+          if (!active.accepting) return [];
+          const taken: InboundMessage[] = [];
+          // Only leading non-command messages: a command and what follows it keep their order.
+          while (taken.length < limit && active.pending.length > 0 && !this.#isCommand(active.pending[0])) taken.push(active.pending.shift()!);
           active.injected.push(...taken);
           return taken.map((m) => this.#injected(m));
         },
