@@ -513,6 +513,17 @@ describe('events and hooks', () => {
     expect(result.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: 'I should call slow.' });
   });
 
+  it('without provider usage, input tokens are the governor estimate and marked estimated', async () => {
+    const model = new ScriptedProvider(['hello']);
+    const result = await new AgentRunner().run({ initialMessages: initial(), provider: model, tools: registryWith(), contextWindowTokens: 8000 });
+    expect(result.usage.estimated).toBe(true);
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+    expect(result.usage.contextTokens).toBe(result.usage.inputTokens);
+    const reported = await new AgentRunner().run(spec(scripted([{ content: 'x', usage: { inputTokens: 50, outputTokens: 2 } }]), registryWith()));
+    expect(reported.usage).toMatchObject({ inputTokens: 50, outputTokens: 2, requestCount: 1, contextTokens: 50 });
+    expect(reported.usage.estimated).toBeUndefined();
+  });
+
   it('think tags are split out of the content into reasoning_content', async () => {
     const model = scripted([textStep('<think>pondering</think>The answer.')]);
     const result = await new AgentRunner().run(spec(model, registryWith()));

@@ -203,6 +203,8 @@ class RunState {
   readonly lengthSegments: string[] = [];
   emptyRetries = 0;
   injectionCycles = 0;
+  /** The governor's estimate of the last request's prompt tokens, when it made one. */
+  lastPromptEstimate: number | null = null;
   /** Tool-call ids present in the transcript (built on first use). */
   usedCallIds: Set<string> | null = null;
   hadInjections = false;
@@ -513,6 +515,8 @@ export class AgentRunner {
       sessionKey: spec.sessionKey,
     };
     const result = spec.govern ? spec.govern(messages, options) : govern(messages, { ...spec.governOptions, ...options });
+    const estimate = (result.report as { tokensAfter?: unknown } | null | undefined)?.tokensAfter;
+    state.lastPromptEstimate = typeof estimate === 'number' ? estimate : null;
     state.emit({
       ...state.base(),
       type: 'governance',
@@ -703,10 +707,17 @@ export class AgentRunner {
 
   #addUsage(state: RunState, usage: Usage): void {
     state.usage.requestCount += 1;
-    state.usage.inputTokens += usage.inputTokens ?? 0;
+    let input = usage.inputTokens ?? 0;
+    // Providers that report nothing (local servers, scripts) get the governor's estimate, as
+    // the reference estimates missing usage; the result says so.
+    if (input === 0 && (usage.outputTokens ?? 0) === 0 && state.lastPromptEstimate !== null) {
+      input = state.lastPromptEstimate;
+      state.usage.estimated = true;
+    }
+    state.usage.inputTokens += input;
     state.usage.outputTokens += usage.outputTokens ?? 0;
     state.usage.cachedTokens += usage.cachedTokens ?? 0;
-    state.usage.contextTokens = usage.inputTokens ?? 0;
+    state.usage.contextTokens = input;
   }
 
   #isConcurrencySafe(tools: RunnerToolRegistry, name: string): boolean {

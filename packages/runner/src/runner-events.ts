@@ -103,6 +103,8 @@ export interface AccumulatedUsage {
   cachedTokens: number;
   requestCount: number;
   contextTokens: number;
+  /** Set when some input counts are the governor's estimates (the provider reported no usage). */
+  estimated?: boolean;
 }
 
 /**
