@@ -509,6 +509,7 @@ describe('events and hooks', () => {
     const model = new ScriptedProvider([{ reasoning: 'I should call slow.', toolCalls: [{ id: 's1', name: 'slow', arguments: {} }] }, 'finished']);
     const result = await new AgentRunner().run(spec(model, registryWith(slow), { events: (e) => void events.push(e) }));
     expect(events.find((e) => e.type === 'reasoning_delta')).toMatchObject({ delta: 'I should call slow.' });
+    expect(events.find((e) => e.type === 'tool_call_delta')).toMatchObject({ index: 0, id: 's1', name: 'slow' });
     expect(events.find((e) => e.type === 'tool_progress')).toMatchObject({ callId: 's1', name: 'slow', data: { type: 'progress', message: 'half way', tool: 'slow', toolCallId: 's1' } });
     expect(result.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: 'I should call slow.' });
   });

@@ -663,6 +663,16 @@ export class AgentRunner {
               state.emit({ ...state.base(), type: 'model_delta', iteration, delta: event.delta });
             } else if (event.type === 'reasoning_delta') {
               state.emit({ ...state.base(), type: 'reasoning_delta', iteration, delta: event.delta });
+            } else if (event.type === 'tool_call_delta') {
+              state.emit({
+                ...state.base(),
+                type: 'tool_call_delta',
+                iteration,
+                index: event.index,
+                ...(event.id !== undefined ? { id: event.id } : {}),
+                ...(event.name !== undefined ? { name: event.name } : {}),
+                ...(event.argumentsDelta !== undefined ? { argumentsDelta: event.argumentsDelta } : {}),
+              });
             } else if (event.type === 'done') {
               response = event.response;
               break;

@@ -53,6 +53,15 @@ export type RunnerEvent =
   | (EventBase & { type: 'model_delta'; iteration: number; delta: string })
   | (EventBase & { type: 'reasoning_delta'; iteration: number; delta: string })
   | (EventBase & {
+      type: 'tool_call_delta';
+      iteration: number;
+      /** Position of the call in the response being streamed. */
+      index: number;
+      id?: string;
+      name?: string;
+      argumentsDelta?: string;
+    })
+  | (EventBase & {
       type: 'model_end';
       iteration: number;
       finishReason: string;
