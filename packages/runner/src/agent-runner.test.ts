@@ -441,7 +441,7 @@ describe('events and hooks', () => {
     expect(types[0]).toBe('turn_start');
     expect(types.at(-1)).toBe('turn_end');
     expect(types).toEqual([
-      'turn_start', 'iteration_start', 'governance', 'model_start', 'model_end', 'tool_start', 'tool_end',
+      'turn_start', 'iteration_start', 'governance', 'model_start', 'tool_call_delta', 'tool_call_delta', 'model_end', 'tool_start', 'tool_end',
       'iteration_start', 'governance', 'model_start', 'model_delta', 'model_end', 'turn_end',
     ]);
     expect(errors.length).toBe(slow.length);
