@@ -6,7 +6,7 @@
 // the API's own error wording where it has one, so a failure reads like the 400 it predicts.
 
 /** One content block of a Messages API turn. */
-export type WireBlock = Record<string, unknown> & { type: string };
+export type WireBlock = Record<string, unknown>;
 
 /** One turn of a Messages API request. */
 export interface WireTurn {

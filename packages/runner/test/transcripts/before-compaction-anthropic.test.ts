@@ -84,10 +84,10 @@ describe(`${FILE}: the recorded Anthropic 400, rebuilt and prevented`, () => {
     ['the history cut at 786', cutAtResult],
   ])('%s: the governed copy is accepted', (_name, build) => {
     it.each([
-      ['no budget', {}],
-      ['a 200k window, 32k reply (claude-opus-4-5)', OPUS],
-      ['a 32k window', { contextWindowTokens: 32_000, maxOutputTokens: 4096 }],
-    ] as [string, GovernOptions][])('%s', (_label, options) => {
+      ['no budget', {}, true],
+      ['a 200k window, 32k reply (claude-opus-4-5)', OPUS, true],
+      ['a 32k window', { contextWindowTokens: 32_000, maxOutputTokens: 4096 }, false],
+    ] as [string, GovernOptions, boolean][])('%s', (_label, options, roomForTheCall) => {
       const careless = deepFreeze(build());
       const snapshot = JSON.stringify(careless);
       const governed = enforceRoleAlternation(govern(careless, options).messages);
@@ -108,9 +108,8 @@ describe(`${FILE}: the recorded Anthropic 400, rebuilt and prevented`, () => {
         expect(answer).toBeDefined();
         if (build === lostResult) expect(JSON.stringify(answer)).toContain(JSON.stringify(BACKFILL_CONTENT).slice(1, -1));
       }
-      if (options === OPUS || Object.keys(options).length === 0) {
-        if (build === lostResult) expect(k).toBeGreaterThanOrEqual(0);
-      }
+      // 785 is 49 messages before the turn: with room for it, the lost-result request keeps it.
+      if (build === lostResult && roomForTheCall) expect(k).toBeGreaterThanOrEqual(0);
     });
   });
 });
