@@ -524,7 +524,6 @@ export class AgentRunner {
       report: result.report,
       transcriptCount: messages.length,
       requestCount: result.messages.length,
-      request: result.messages,
     });
     return result.messages;
   }

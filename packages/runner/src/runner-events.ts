@@ -46,8 +46,6 @@ export type RunnerEvent =
       /** Messages in the transcript vs in the governed copy sent to the model. */
       transcriptCount: number;
       requestCount: number;
-      /** The governed copy itself (what the model is sent). Shared, not copied: do not mutate. */
-      request: readonly Message[];
     })
   | (EventBase & { type: 'model_start'; iteration: number; messageCount: number; toolCount: number; purpose: ModelRequestPurpose })
   | (EventBase & { type: 'model_delta'; iteration: number; delta: string })
