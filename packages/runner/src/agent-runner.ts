@@ -362,7 +362,9 @@ export class AgentRunner {
           state.emit({ ...state.base(), type: 'retry', iteration, reason: 'empty_response' });
           continue;
         }
-        const retryMessages = [...governed, { role: 'user', content: FINALIZATION_RETRY_PROMPT }];
+        // Governed again with the prompt in place: appending to the governed copy could push a
+        // request that was exactly at the budget over it.
+        const retryMessages = this.#govern(state, [...state.transcript, { role: 'user', content: FINALIZATION_RETRY_PROMPT }], [], iteration);
         outcome = await this.#request(state, retryMessages, [], iteration, 'finalize_empty');
         if (outcome.kind === 'aborted') return this.#finishAborted(state, outcome.partial);
         response = outcome.response;
@@ -600,7 +602,7 @@ export class AgentRunner {
     state.emit({ ...state.base(), type: 'retry', iteration, reason: 'malformed_tool_calls' });
     const text = (first.response.content ?? '').trim();
     const note = text === '' ? MALFORMED_TOOL_CALLS_PROMPT : `${MALFORMED_TOOL_CALLS_PROMPT}\n\nPrevious assistant text before the malformed calls:\n${text}`;
-    const retryMessages = [...messages, { role: 'user', content: note }];
+    const retryMessages = this.#govern(state, [...state.transcript, { role: 'user', content: note }], tools, iteration);
     const second = await this.#request(state, retryMessages, tools, iteration, 'malformed_retry');
     if (second.kind === 'aborted') return second;
     const cleanedSecond = this.#dropMalformed(second.response);
