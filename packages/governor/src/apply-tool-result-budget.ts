@@ -34,6 +34,18 @@ interface MemoEntry {
 // per-message token caches stay warm across requests.
 const memo = new WeakMap<Message, MemoEntry>();
 
+interface ListMemo {
+  list: readonly Message[];
+  out: Message[];
+  changes: ToolResultChange[];
+  max: number;
+  store: ArtifactStore | null;
+  session: string | null;
+}
+
+// Last normalised list per history (keyed by its first message).
+const listMemo = new WeakMap<Message, ListMemo>();
+
 function describe(id: string, name: string, info: NormalizedToolResult): ToolResultChange[] {
   const out: ToolResultChange[] = [];
   if (info.emptyMarker) out.push({ toolCallId: id, name, action: 'empty-marker' });
@@ -50,9 +62,21 @@ function describe(id: string, name: string, info: NormalizedToolResult): ToolRes
 export function applyToolResultBudgetDetailed(messages: readonly Message[], options: ToolResultBudgetOptions): { messages: Message[]; changes: ToolResultChange[] } {
   const store = options.artifactStore ?? null;
   const session = options.sessionKey ?? null;
-  const changes: ToolResultChange[] = [];
+  const max = options.maxToolResultChars;
+  // A runner governs the same history again with a few messages appended: resume after the
+  // part already normalised (verified by identity) instead of visiting every tool message.
+  const first = messages[0];
+  const prev = first !== undefined && first !== null && typeof first === 'object' ? listMemo.get(first) : undefined;
+  let from = 0;
   let out: Message[] | null = null;
-  for (let i = 0; i < messages.length; i++) {
+  let changes: ToolResultChange[] = [];
+  if (prev !== undefined && prev.max === max && prev.store === store && prev.session === session && isPrefix(prev.list, messages)) {
+    from = prev.list.length;
+    out = prev.out === prev.list ? null : prev.out.slice();
+    changes = prev.changes.slice();
+  }
+  let failed = false;
+  for (let i = from; i < messages.length; i++) {
     const msg = messages[i];
     if (msg.role !== 'tool') {
       out?.push(msg);
@@ -64,14 +88,15 @@ export function applyToolResultBudgetDetailed(messages: readonly Message[], opti
     const hit = memo.get(msg);
     let replacement: Message | null;
     let info: NormalizedToolResult;
-    if (hit && hit.max === options.maxToolResultChars && hit.store === store && hit.session === session && hit.id === id && hit.name === name) {
+    if (hit && hit.max === max && hit.store === store && hit.session === session && hit.id === id && hit.name === name) {
       replacement = hit.out === msg ? null : hit.out;
       info = hit.info;
     } else {
       info = normalizeToolResultDetailed(id, name, msg.content, options);
       replacement = info.content === msg.content ? null : ({ ...msg, content: info.content } as Message);
       // A failed offload is retried on the next request rather than remembered.
-      if (info.offloadError === undefined) memo.set(msg, { max: options.maxToolResultChars, store, session, id, name, out: replacement ?? msg, info });
+      if (info.offloadError === undefined) memo.set(msg, { max, store, session, id, name, out: replacement ?? msg, info });
+      else failed = true;
     }
     if (info.emptyMarker || info.offloadedTo !== undefined || info.truncated || info.offloadError !== undefined) changes.push(...describe(id, name, info));
     if (replacement !== null) {
@@ -81,7 +106,18 @@ export function applyToolResultBudgetDetailed(messages: readonly Message[], opti
       out?.push(msg);
     }
   }
-  return { messages: out ?? (messages as Message[]), changes };
+  const result = out ?? (messages as Message[]);
+  if (first !== undefined && first !== null && typeof first === 'object') {
+    if (failed) listMemo.delete(first);
+    else listMemo.set(first, { list: messages, out: result, changes, max, store, session });
+  }
+  return { messages: result, changes: changes.slice() };
+}
+
+function isPrefix(prefix: readonly Message[], list: readonly Message[]): boolean {
+  if (prefix.length > list.length) return false;
+  for (let i = prefix.length - 1; i >= 0; i--) if (prefix[i] !== list[i]) return false;
+  return true;
 }
 
 /**

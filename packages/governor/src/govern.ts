@@ -9,6 +9,7 @@ import { dropOrphanToolResults } from './drop-orphan-tool-results.js';
 import type { GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult } from './govern-report.js';
 import { inputBudget } from './input-budget.js';
 import { promptTokens } from './internal/estimate.js';
+import { isStructurallyClean } from './internal/structure-scan.js';
 import { resultId } from './internal/tool-calls.js';
 import { microcompactKeepRecent } from './microcompact-keep-recent.js';
 import { regroup } from './regroup-tool-results.js';
@@ -163,19 +164,29 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
     current = next;
   };
 
-  record('stripPlaceholderAssistantMessages', stripPlaceholderAssistantMessages(current));
-  record('stripMalformedToolCalls', stripMalformedToolCalls(current));
-  if (fixed) {
-    const before = current;
-    const next = repairToolCallIds(current);
-    record('repairToolCallIds', next, renamedResults(before, next));
+  // A history that is already clean (the usual case for a runner's next request) skips the
+  // repair steps: each would return it unchanged.
+  const clean = isStructurallyClean(current);
+  const repairSteps: GovernStepName[] = fixed
+    ? ['stripPlaceholderAssistantMessages', 'stripMalformedToolCalls', 'repairToolCallIds', 'dropOrphanToolResults', 'regroupToolResults', 'backfillMissingToolResults']
+    : ['stripPlaceholderAssistantMessages', 'stripMalformedToolCalls', 'dropOrphanToolResults', 'backfillMissingToolResults'];
+  if (clean) {
+    for (const step of repairSteps) record(step, current);
+  } else {
+    record('stripPlaceholderAssistantMessages', stripPlaceholderAssistantMessages(current));
+    record('stripMalformedToolCalls', stripMalformedToolCalls(current));
+    if (fixed) {
+      const before = current;
+      const next = repairToolCallIds(current);
+      record('repairToolCallIds', next, renamedResults(before, next));
+    }
+    record('dropOrphanToolResults', dropOrphanToolResults(current));
+    if (fixed) {
+      const { messages: next, moved } = regroup(current);
+      record('regroupToolResults', next, moved.map((m) => ({ toolCallId: resultId(m) ?? '', name: typeof m.name === 'string' ? m.name : 'tool', action: 'moved' as const })));
+    }
+    record('backfillMissingToolResults', backfillMissingToolResults(current));
   }
-  record('dropOrphanToolResults', dropOrphanToolResults(current));
-  if (fixed) {
-    const { messages: next, moved } = regroup(current);
-    record('regroupToolResults', next, moved.map((m) => ({ toolCallId: resultId(m) ?? '', name: typeof m.name === 'string' ? m.name : 'tool', action: 'moved' as const })));
-  }
-  record('backfillMissingToolResults', backfillMissingToolResults(current));
 
   const budgeted = applyToolResultBudgetDetailed(current, {
     maxToolResultChars: options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
@@ -206,10 +217,13 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
     { before: compaction.tokensBefore, after: compaction.tokensAfter },
   );
 
+  const beforeSnip = current;
   const snipped = snipHistory(current, { ...ctx, budget, compat: fixed ? 'fixed' : 'reference' });
   record('snipHistory', snipped.messages, [], { before: snipped.tokensBefore, after: snipped.tokensAfter }, snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : []);
-  record('dropOrphanToolResults', dropOrphanToolResults(current));
-  record('backfillMissingToolResults', backfillMissingToolResults(current));
+  // Snipping only cuts a prefix; on an unchanged list the repairs stay no-ops.
+  const snippedUnchanged = snipped.messages === beforeSnip;
+  record('dropOrphanToolResults', snippedUnchanged && clean ? current : dropOrphanToolResults(current));
+  record('backfillMissingToolResults', snippedUnchanged && clean ? current : backfillMissingToolResults(current));
 
   const report: GovernReport = {
     budget,

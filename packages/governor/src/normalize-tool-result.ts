@@ -66,7 +66,8 @@ function persistDetailed(
   const max = options.maxToolResultChars;
   if (!store || !(max > 0)) return null;
   const src = offloadable(content);
-  if (src === null) return null;
+  // UTF-16 length bounds the code-point count, so short texts skip the count.
+  if (src === null || src.text.length <= max) return null;
   const size = codePointLength(src.text);
   if (size <= max) return null;
   const location = store.persist({ sessionKey: options.sessionKey ?? null, toolCallId: options.toolCallId, body: src.body, extension: src.extension });
@@ -107,7 +108,7 @@ export function normalizeToolResultDetailed(toolCallId: string, toolName: string
   } catch (error) {
     info.offloadError = error instanceof Error ? error.message : String(error);
   }
-  if (typeof content === 'string' && max > 0 && codePointLength(content) > max) {
+  if (typeof content === 'string' && max > 0 && content.length > max && codePointLength(content) > max) {
     info.originalChars ??= codePointLength(content);
     content = truncateText(content, max);
     info.truncated = true;

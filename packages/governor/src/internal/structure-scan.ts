@@ -1,0 +1,79 @@
+// Whether a list is already structurally clean for the repair steps: no placeholder turns,
+// every tool call a valid object with a unique string id, answered exactly once by the tool
+// messages right after its turn, no other tool messages. For such a list every repair step
+// (placeholder/malformed strip, id repair, orphan drop, regroup, backfill) is a no-op, so the
+// governor can skip them. The scan is resumable: a runner governs the same history again with
+// a few messages appended, and only the new messages are scanned (the old ones are verified by
+// identity, a pointer comparison each).
+import type { Message } from '@nanobot/schema';
+import { PLACEHOLDER_TEXTS } from '../constants.js';
+import { pyStrip } from './python.js';
+import { isValidToolCall } from './tool-calls.js';
+
+interface ScanState {
+  list: readonly Message[];
+  declared: Set<string>;
+  open: Set<string> | null;
+  clean: boolean;
+}
+
+const states = new WeakMap<Message, ScanState>();
+
+function step(state: ScanState, msg: Message): void {
+  if (msg === null || typeof msg !== 'object') {
+    state.clean = false;
+    return;
+  }
+  const calls = (msg as { tool_calls?: unknown }).tool_calls;
+  if (msg.role === 'tool') {
+    const id = (msg as { tool_call_id?: unknown }).tool_call_id;
+    if (typeof id !== 'string' || state.open === null || !state.open.delete(id) || calls !== undefined) state.clean = false;
+    return;
+  }
+  if (state.open !== null && state.open.size > 0) state.clean = false;
+  state.open = null;
+  if (calls === undefined || calls === null || (Array.isArray(calls) && calls.length === 0)) {
+    if (msg.role === 'assistant' && typeof msg.content === 'string' && msg.content.includes('[') && PLACEHOLDER_TEXTS.has(pyStrip(msg.content))) {
+      state.clean = false;
+    }
+    return;
+  }
+  if (msg.role !== 'assistant' || !Array.isArray(calls)) {
+    state.clean = false;
+    return;
+  }
+  const open = new Set<string>();
+  for (const call of calls) {
+    const id = (call as { id?: unknown } | null)?.id;
+    if (!isValidToolCall(call) || typeof id !== 'string' || id.length === 0 || state.declared.has(id)) {
+      state.clean = false;
+      return;
+    }
+    state.declared.add(id);
+    open.add(id);
+  }
+  state.open = open;
+}
+
+/** True when the repair steps would all leave `messages` unchanged. */
+export function isStructurallyClean(messages: readonly Message[]): boolean {
+  if (messages.length === 0) return true;
+  const first = messages[0];
+  if (first === null || typeof first !== 'object') return false;
+  let state = states.get(first);
+  let from = 0;
+  if (state !== undefined && state.clean && state.list.length <= messages.length && samePrefix(state.list, messages)) {
+    from = state.list.length;
+  } else {
+    state = { list: messages, declared: new Set(), open: null, clean: true };
+  }
+  for (let i = from; i < messages.length && state.clean; i++) step(state, messages[i]);
+  state.list = messages;
+  states.set(first, state);
+  return state.clean && (state.open === null || state.open.size === 0);
+}
+
+function samePrefix(prefix: readonly Message[], list: readonly Message[]): boolean {
+  for (let i = prefix.length - 1; i >= 0; i--) if (prefix[i] !== list[i]) return false;
+  return true;
+}
