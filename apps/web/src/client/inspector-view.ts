@@ -104,17 +104,53 @@ function messageRow(row: Extract<TimelineRow, { kind: 'message' }>): HTMLElement
   );
 }
 
+const COLLAPSE_AFTER = 8;
+const KEEP_HEAD = 2;
+const KEEP_TAIL = 3;
+
+/** Long runs of history sent unchanged fold into one expandable row, so the actions stand out. */
+function foldUnchanged(rows: HTMLElement[], run: Extract<TimelineRow, { kind: 'message' }>[]): void {
+  if (run.length <= COLLAPSE_AFTER) {
+    rows.push(...run.map(messageRow));
+    return;
+  }
+  const hidden = run.slice(KEEP_HEAD, run.length - KEEP_TAIL);
+  const tokens = hidden.reduce((n, r) => n + r.tokens, 0);
+  rows.push(...run.slice(0, KEEP_HEAD).map(messageRow));
+  rows.push(
+    h(
+      'details',
+      { class: 'tl-folded', 'data-folded': hidden.length },
+      h('summary', null, h('span', { class: 'tl-folded-label' }, `${hidden.length} more messages sent unchanged`), h('span', { class: 'tokens' }, `${fmt(tokens)} t`)),
+      hidden.map(messageRow),
+    ),
+  );
+  rows.push(...run.slice(run.length - KEEP_TAIL).map(messageRow));
+}
+
 /** The request timeline: sent messages in order, governance marks, and what was removed where. */
 export function timelineView(snapshot: InspectorSnapshot): HTMLElement {
   const rows: HTMLElement[] = [];
   let zone = '';
+  let run: Extract<TimelineRow, { kind: 'message' }>[] = [];
+  const flush = (): void => {
+    foldUnchanged(rows, run);
+    run = [];
+  };
   for (const row of snapshot.timeline) {
     if (row.kind === 'message' && row.zone !== zone) {
+      flush();
       zone = row.zone;
       rows.push(h('div', { class: `tl-zone zone-${zone}` }, zone === 'current' ? 'current turn' : zone));
     }
+    if (row.kind === 'message' && row.zone === 'history' && row.marks.length === 0) {
+      run.push(row);
+      continue;
+    }
+    flush();
     rows.push(row.kind === 'removed' ? removedRow(row) : messageRow(row));
   }
+  flush();
   return h('div', { class: 'timeline', 'data-testid': 'timeline' }, rows);
 }
 

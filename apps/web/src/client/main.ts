@@ -22,6 +22,10 @@ interface State {
 
 const state: State = { info: null, sessions: [], key: null, items: [], running: false, snapshots: [], selected: null, tab: 'request', error: null };
 let source: EventSource | null = null;
+// Resolves when the open session's stream has delivered its snapshot: a message sent before that
+// could run (and finish) before the server knows this page is listening, and its events be missed.
+let streamReady: Promise<void> = Promise.resolve();
+let markReady: () => void = () => undefined;
 
 async function api<T>(path: string, init?: { method?: string; body?: unknown }): Promise<T> {
   const res = await fetch(path, {
@@ -182,6 +186,7 @@ function finishStreaming(): void {
 function onEvent(event: StreamEvent): void {
   switch (event.type) {
     case 'snapshot':
+      markReady();
       state.items = event.session.items;
       state.running = event.session.running;
       state.snapshots = event.session.inspector ? [event.session.inspector] : [];
@@ -268,6 +273,7 @@ function open(key: string): void {
   state.selected = null;
   state.error = null;
   history.replaceState(null, '', `#${encodeURIComponent(key)}`);
+  streamReady = new Promise((resolve) => (markReady = resolve));
   const es = new EventSource(`/api/sessions/${encodeURIComponent(key)}/events`);
   for (const type of EVENT_TYPES) {
     es.addEventListener(type, (e) => {
@@ -299,10 +305,13 @@ async function refreshSessions(): Promise<void> {
 
 async function send(): Promise<void> {
   const text = input.value;
-  if (!state.key || text.trim() === '') return;
+  const key = state.key;
+  if (!key || text.trim() === '') return;
   input.value = '';
   try {
-    await api(`/api/sessions/${encodeURIComponent(state.key)}/messages`, { method: 'POST', body: { text } });
+    await streamReady;
+    if (state.key !== key) throw new Error('The session changed before the message was sent.');
+    await api(`/api/sessions/${encodeURIComponent(key)}/messages`, { method: 'POST', body: { text } });
     state.error = null;
   } catch (error) {
     input.value = text;

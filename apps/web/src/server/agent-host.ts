@@ -97,7 +97,7 @@ function titleOf(metadata: Record<string, unknown>, messages: readonly Message[]
   if (typeof metadata.title === 'string' && metadata.title.trim()) return metadata.title;
   const first = messages.find((m) => m.role === 'user' && m._command !== true);
   const text = first ? firstLine(userText(first), 48) : '';
-  return text || key;
+  return text || (messages.length === 0 ? 'New chat' : key);
 }
 
 /**

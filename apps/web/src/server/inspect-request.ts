@@ -58,7 +58,8 @@ function textOf(content: Message['content']): string {
 }
 
 function clip(text: string, max = SUMMARY_CHARS): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Only the head is shown, so only the head is normalised (tool results can be megabytes).
+  const flat = text.slice(0, max * 4).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -218,33 +219,29 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
   const { slots, removals } = trace(input);
   const { systemEnd, currentStart } = budgetZones(input);
 
-  type Keyed = { key: number; row: TimelineRow };
-  const keyed: Keyed[] = [];
-  let lastKey = -1;
+  // Sent messages keep the request's order; each removed message goes in before the first sent
+  // message that came after it in the transcript (a running maximum of origins, so a message
+  // moved earlier by the governor cannot reorder the rest).
+  const rows: TimelineRow[] = [];
+  const sortedRemovals = [...removals].sort((a, b) => a.origin - b.origin);
+  let next = 0;
+  let anchor = -1;
+  const pushRemoval = (removal: Removal): void => {
+    const summary = summarizeMessage(transcript[removal.origin]);
+    const prev = rows[rows.length - 1];
+    if (prev?.kind === 'removed' && prev.reason === removal.reason) prev.messages.push(summary);
+    else rows.push({ kind: 'removed', reason: removal.reason, step: removal.step, messages: [summary], tokens: 0 });
+  };
   governed.forEach((message, index) => {
     const slot = slots[index];
-    const key = slot.origin ?? lastKey + 0.001;
-    lastKey = key;
+    if (slot.origin !== null) anchor = Math.max(anchor, slot.origin);
+    while (next < sortedRemovals.length && sortedRemovals[next].origin < anchor) pushRemoval(sortedRemovals[next++]);
     const zone = index < systemEnd ? 'system' : index >= currentStart ? 'current' : 'history';
     const calls = Array.isArray(message.tool_calls) ? message.tool_calls.map((c) => ({ id: String(c?.id ?? ''), name: String(c?.function?.name ?? '?') })) : [];
-    keyed.push({
-      key,
-      row: { kind: 'message', index, zone, marks: slot.marks, ...summarizeMessage(message), ...(calls.length > 0 ? { toolCalls: calls } : {}) },
-    });
+    rows.push({ kind: 'message', index, zone, marks: slot.marks, ...summarizeMessage(message), ...(calls.length > 0 ? { toolCalls: calls } : {}) });
   });
-  for (const removal of removals) {
-    keyed.push({
-      key: removal.origin - 0.0005,
-      row: { kind: 'removed', reason: removal.reason, step: removal.step, messages: [summarizeMessage(transcript[removal.origin])], tokens: 0 },
-    });
-  }
-  keyed.sort((a, b) => a.key - b.key);
-  const timeline: TimelineRow[] = [];
-  for (const { row } of keyed) {
-    const prev = timeline[timeline.length - 1];
-    if (row.kind === 'removed' && prev?.kind === 'removed' && prev.reason === row.reason) prev.messages.push(...row.messages);
-    else timeline.push(row.kind === 'removed' ? { ...row, messages: [...row.messages] } : row);
-  }
+  while (next < sortedRemovals.length) pushRemoval(sortedRemovals[next++]);
+  const timeline = rows;
   for (const row of timeline) if (row.kind === 'removed') row.tokens = row.messages.reduce((n, m) => n + m.tokens, 0);
 
   let system = 0;

@@ -1,0 +1,160 @@
+// The page in a real headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core),
+// against the real server, agent loop, tools and governor, on the offline scripted model.
+// No Chromium means failure, never a skip: CI installs it (.ci/run), and so must a developer.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDemo } from './test-support/demo-fixture.js';
+
+const CHROMIUM = process.env.NANOBOT_CHROMIUM ?? '/usr/bin/chromium';
+const APP_DIR = resolve(import.meta.dirname, '..');
+const CLIENT_DIR = join(APP_DIR, 'dist', 'client');
+const OUTPUT_DIR = join(APP_DIR, 'test-output');
+
+let demo: Awaited<ReturnType<typeof startTestDemo>>;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set NANOBOT_CHROMIUM. The browser tests never skip.`);
+  }
+  if (!existsSync(join(CLIENT_DIR, 'index.html'))) {
+    throw new Error(`The page is not built (${CLIENT_DIR}/index.html missing): run the app's build (tsc + vite build) before its tests.`);
+  }
+  demo = await startTestDemo({ clientDir: CLIENT_DIR, deltaDelayMs: 4 });
+  profile = mkdtempSync(join(tmpdir(), 'nanobot-web-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1440, height: 900 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  (globalThis as { __pageProblems?: string[] }).__pageProblems = problems;
+  await page.goto(demo.url);
+  await page.waitForSelector('body[data-ready]');
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  await demo?.dispose();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+function pageProblems(): string[] {
+  return (globalThis as { __pageProblems?: string[] }).__pageProblems ?? [];
+}
+
+async function send(text: string): Promise<void> {
+  await page.fill('[data-testid=input]', text);
+  await page.click('[data-testid=send]');
+}
+
+async function waitTurnDone(): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Last request') === true, null, { timeout: 30_000 });
+}
+
+describe('the web demo in Chromium', () => {
+  it('sends a message, shows a tool run and the streamed answer, and draws the budget', async () => {
+    await page.click('[data-testid=new-session]');
+    await page.waitForSelector('.chat-empty');
+    await send('What is in the workspace?');
+    await page.waitForSelector('[data-kind=user] >> text=What is in the workspace?');
+    await page.waitForSelector('[data-kind=tool][data-tool=list_dir][data-status=ok]');
+    await page.waitForSelector('[data-kind=tool][data-tool=read_file][data-status=ok]');
+    await waitTurnDone();
+    const answer = page.locator('[data-kind=assistant]').last();
+    await expect(answer.textContent()).resolves.toContain('Here is what I found.');
+    await expect(answer.textContent()).resolves.toContain('README.md');
+    // Streamed: the bubble was built from many deltas, and is no longer marked as streaming.
+    expect(Number(await answer.getAttribute('data-deltas'))).toBeGreaterThan(5);
+    expect(await answer.getAttribute('class')).not.toContain('streaming');
+
+    // Three requests in this turn (list, read, answer): the inspector follows every one.
+    await expect(page.locator('.iterations .iter').count()).resolves.toBe(3);
+    for (const segment of ['system', 'tools', 'history', 'current', 'headroom']) {
+      await expect(page.locator(`[data-testid=budget] .seg[data-segment=${segment}]`).count()).resolves.toBe(1);
+    }
+    const systemTokens = Number(await page.locator('[data-testid=budget] .seg[data-segment=system]').getAttribute('data-tokens'));
+    expect(systemTokens).toBeGreaterThan(100);
+    await page.click('[data-tab=prompt]');
+    await page.waitForSelector('[data-testid=sections] [data-section=identity]');
+    await page.waitForSelector('[data-testid=sections] [data-section=tool_contract]');
+    await page.click('[data-tab=request]');
+    expect(pageProblems()).toEqual([]);
+  });
+
+  it('marks a backfilled result and snipped history on the prepared long session', async () => {
+    await page.click('[data-testid=prepared-session]');
+    await page.waitForSelector('[data-kind=user] >> text=Compare the notes with the README.');
+    // The stored tool call that never got a result shows as such in the chat.
+    await page.waitForSelector('[data-kind=tool][data-status=interrupted]');
+    await send('What changed since then?');
+    await page.waitForSelector('[data-kind=user] >> text=What changed since then?');
+    await waitTurnDone();
+
+    const backfilled = page.locator('[data-testid=timeline] .tl-row[data-marks~=backfilled]');
+    await expect(backfilled.count()).resolves.toBe(1);
+    await expect(backfilled.textContent()).resolves.toContain('Tool result unavailable');
+    const snipped = page.locator('[data-testid=timeline] [data-removed=snipped]');
+    await expect(snipped.count()).resolves.toBe(1);
+    expect(Number(await snipped.getAttribute('data-count'))).toBeGreaterThan(5);
+    await expect(page.locator('[data-testid=actions] [data-action=snipped]').count()).resolves.toBe(1);
+    await expect(page.locator('[data-testid=actions] [data-action=backfilled]').count()).resolves.toBe(1);
+    await expect(page.locator('[data-testid=budget] .budget-note').textContent()).resolves.toMatch(/Stored transcript: [\d,]+ tokens/);
+
+    // Unchanged history is folded, so budget, actions, the snipped block and the backfilled row
+    // all fit in one screen for the screenshot.
+    await expect(page.locator('[data-testid=timeline] .tl-folded').count()).resolves.toBe(1);
+    await page.locator('[data-testid=inspector-panel]').evaluate((el) => el.scrollTo(0, 0));
+    const box = await backfilled.boundingBox();
+    expect(box && box.y + box.height).toBeLessThan(900);
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT_DIR, 'inspector.png') });
+    expect(existsSync(join(OUTPUT_DIR, 'inspector.png'))).toBe(true);
+    // The snipped messages are listed (struck through) when the block is opened.
+    await snipped.locator('summary').click();
+    await expect(snipped.locator('li').count()).resolves.toBe(Number(await snipped.getAttribute('data-count')));
+    expect(pageProblems()).toEqual([]);
+  });
+
+  it('links an offloaded tool result to the file the server serves', async () => {
+    await page.click('[data-testid=new-session]');
+    await page.waitForSelector('.chat-empty');
+    await send('Check the logs');
+    await page.waitForSelector('[data-kind=tool][data-tool=grep][data-status=ok]');
+    await waitTurnDone();
+    const link = page.locator('[data-testid=timeline] [data-testid=artifact-link]').first();
+    const href = await link.getAttribute('href');
+    expect(href).toMatch(/^\/api\/artifacts\/[a-f0-9]{24}$/);
+    await expect(page.locator('[data-testid=timeline] .tl-row[data-marks~=offloaded]').count()).resolves.toBe(1);
+    const body = await page.evaluate(async (url) => (await fetch(url)).text(), href!);
+    expect(body).toContain('ERROR step 0');
+    await page.screenshot({ path: join(OUTPUT_DIR, 'offload.png') });
+  });
+
+  it('switches between sessions', async () => {
+    const sessions = page.locator('[data-testid=sessions] .session');
+    // The one created on first load (no sessions yet) plus the three this file made.
+    await expect(sessions.count()).resolves.toBe(4);
+    await page.click('[data-testid=sessions] .session:has-text("Prepared long session")');
+    await page.waitForSelector('[data-kind=user] >> text=What changed since then?');
+    await expect(page.locator('[data-testid=sessions] .session.active').textContent()).resolves.toContain('Prepared long session');
+    // The inspector shows that session's last request again.
+    await page.waitForSelector('[data-testid=timeline] .tl-row[data-marks~=backfilled]');
+    await page.click('[data-testid=sessions] .session:has-text("What is in the workspace?")');
+    await page.waitForSelector('[data-kind=tool][data-tool=list_dir]');
+    await expect(page.locator('[data-kind=user] >> text=What changed since then?').count()).resolves.toBe(0);
+    expect(pageProblems()).toEqual([]);
+    expect(demo.errors).toEqual([]);
+  });
+});

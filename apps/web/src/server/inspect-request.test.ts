@@ -1,0 +1,167 @@
+import { BACKFILL_CONTENT, MemoryArtifactStore, govern } from '@nanobot/governor';
+import type { GovernOptions, GovernReport } from '@nanobot/governor';
+import type { Message, ToolDefinition } from '@nanobot/schema';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { TimelineRow } from '../shared/protocol.js';
+import { preparedSessionMessages } from './demo-fixtures.js';
+import { inspectRequest, summarizeMessage } from './inspect-request.js';
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+const TOOLS: ToolDefinition[] = [
+  { type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } },
+  { type: 'function', function: { name: 'grep', description: 'Search', parameters: { type: 'object', properties: { pattern: { type: 'string' } }, required: ['pattern'] } } },
+];
+
+function call(id: string, name = 'read_file', args = '{"path":"a.txt"}'): NonNullable<Message['tool_calls']>[number] {
+  return { id, type: 'function', function: { name, arguments: args } };
+}
+
+function run(transcript: Message[], options: GovernOptions & { inflightStartIndex?: number } = {}, artifactUrl?: (l: string) => string | undefined) {
+  deepFreeze(transcript);
+  const result = govern(transcript, { tools: TOOLS, ...options });
+  const snapshot = inspectRequest({
+    sessionKey: 's',
+    iteration: 0,
+    transcript,
+    governed: result.messages,
+    report: result.report,
+    tools: TOOLS,
+    inflightStartIndex: options.inflightStartIndex ?? transcript.length,
+    sections: null,
+    ...(artifactUrl ? { artifactUrl } : {}),
+  });
+  return { result, snapshot };
+}
+
+const messageRows = (rows: TimelineRow[]) => rows.filter((r): r is Extract<TimelineRow, { kind: 'message' }> => r.kind === 'message');
+const removedRows = (rows: TimelineRow[]) => rows.filter((r): r is Extract<TimelineRow, { kind: 'removed' }> => r.kind === 'removed');
+
+describe('inspectRequest', () => {
+  it('marks a backfilled result where the governor added it', () => {
+    const transcript: Message[] = [
+      { role: 'system', content: 'You are a test.' },
+      { role: 'user', content: 'compare a and b' },
+      { role: 'assistant', content: '', tool_calls: [call('c1'), call('c2', 'read_file', '{"path":"b.txt"}')] },
+      { role: 'tool', tool_call_id: 'c1', name: 'read_file', content: 'A' },
+      { role: 'assistant', content: 'done' },
+      { role: 'user', content: 'and now?' },
+    ];
+    const { result, snapshot } = run(transcript, { inflightStartIndex: 6 });
+    const rows = messageRows(snapshot.timeline);
+    expect(rows).toHaveLength(result.messages.length);
+    const backfilled = rows.filter((r) => r.marks.some((m) => m.action === 'backfilled'));
+    expect(backfilled).toHaveLength(1);
+    expect(backfilled[0]).toMatchObject({ role: 'tool', toolCallId: 'c2', zone: 'history', index: 4 });
+    expect(result.messages[4].content).toBe(BACKFILL_CONTENT);
+    expect(rows.map((r) => r.zone)).toEqual(['system', 'history', 'history', 'history', 'history', 'history', 'current']);
+    expect(snapshot.actions).toEqual([expect.objectContaining({ action: 'backfilled', count: 1 })]);
+    expect(removedRows(snapshot.timeline)).toEqual([]);
+  });
+
+  it('shows snipped history as one removed block right after the system prompt', () => {
+    const transcript: Message[] = [{ role: 'system', content: 'You are a test.' }, ...preparedSessionMessages(20), { role: 'user', content: 'status?' }];
+    const { result, snapshot } = run(transcript, { contextWindowTokens: 4000, maxOutputTokens: 512, inflightStartIndex: transcript.length });
+    const removed = removedRows(snapshot.timeline);
+    expect(removed).toHaveLength(1);
+    expect(removed[0]).toMatchObject({ reason: 'snipped', step: 'snipHistory' });
+    expect(removed[0].messages).toHaveLength(transcript.length - result.messages.length + 1 /* the backfilled result is added */);
+    expect(snapshot.timeline[1]).toBe(removed[0]);
+    expect(removed[0].messages[0].summary).toContain('Turn 1:');
+    expect(removed[0].tokens).toBe(removed[0].messages.reduce((n, m) => n + m.tokens, 0));
+    const { budget } = snapshot;
+    expect(budget.limit).toBe(result.report.budget);
+    expect(budget.used).toBe(budget.system + budget.tools + budget.history + budget.current);
+    expect(budget.headroom).toBe(Math.max(0, budget.limit - budget.used));
+    expect(budget.tools).toBeGreaterThan(0);
+    expect(budget.transcriptTokens).toBeGreaterThan(budget.used);
+    expect(snapshot.actions.map((a) => a.action).sort()).toEqual(['backfilled', 'snipped']);
+  });
+
+  it('shows stripped placeholders and orphan results where they were', () => {
+    const transcript: Message[] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: '[Previous assistant message omitted.]' },
+      { role: 'user', content: 'two' },
+      { role: 'tool', tool_call_id: 'ghost', name: 'grep', content: 'orphan result' },
+      { role: 'assistant', content: 'answer' },
+      { role: 'user', content: 'three' },
+    ];
+    const { snapshot } = run(transcript);
+    const kinds = snapshot.timeline.map((r) => (r.kind === 'removed' ? `-${r.reason}` : r.summary));
+    expect(kinds).toEqual(['sys', 'one', '-stripped', 'two', '-orphan', 'answer', 'three']);
+  });
+
+  it('links an offloaded result to its artifact', () => {
+    const store = new MemoryArtifactStore();
+    const big = 'line of output\n'.repeat(2000);
+    const transcript: Message[] = [
+      { role: 'user', content: 'grep it' },
+      { role: 'assistant', content: '', tool_calls: [call('g1', 'grep', '{"pattern":"x"}')] },
+      { role: 'tool', tool_call_id: 'g1', name: 'grep', content: big },
+    ];
+    const seen: string[] = [];
+    const { snapshot } = run(transcript, { artifactStore: store, maxToolResultChars: 4000, inflightStartIndex: 1 }, (location) => {
+      seen.push(location);
+      return `/artifact/${seen.length}`;
+    });
+    const row = messageRows(snapshot.timeline).find((r) => r.toolCallId === 'g1')!;
+    expect(row.marks).toHaveLength(1);
+    expect(row.marks[0]).toMatchObject({ action: 'offloaded', artifactUrl: '/artifact/1' });
+    expect(row.marks[0].detail).toContain(`${big.length.toLocaleString('en-US')} chars originally`);
+    expect(store.read(seen[0])).toBe(big);
+    expect(row.zone).toBe('current');
+  });
+
+  it('shows the given prompt sections with token counts, else the system prompt whole', () => {
+    const transcript = deepFreeze<Message[]>([{ role: 'system', content: 'alpha\n\n---\n\nbeta' }, { role: 'user', content: 'hi' }]);
+    const { messages, report } = govern(transcript);
+    const base = { sessionKey: 's', iteration: 2, transcript, governed: messages, report, tools: [], inflightStartIndex: 2 };
+    const withSections = inspectRequest({ ...base, sections: [{ name: 'identity', text: 'alpha' }, { name: 'tool_contract', text: 'beta' }] });
+    expect(withSections.sections.map((s) => [s.name, s.text])).toEqual([['identity', 'alpha'], ['tool_contract', 'beta']]);
+    expect(withSections.sections.every((s) => s.tokens > 0)).toBe(true);
+    expect(withSections.budget.tools).toBe(0);
+    const whole = inspectRequest({ ...base, sections: null });
+    expect(whole.sections).toEqual([expect.objectContaining({ name: 'system', text: 'alpha\n\n---\n\nbeta' })]);
+  });
+
+  it('summarises tool calls and multimodal content for display', () => {
+    expect(summarizeMessage({ role: 'assistant', content: 'Looking', tool_calls: [call('x', 'grep', '{"pattern":"TODO"}')] }).summary).toBe('Looking → grep({"pattern":"TODO"})');
+    expect(summarizeMessage({ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'data:' } }] }).summary).toBe('see [image_url]');
+    expect(summarizeMessage({ role: 'assistant', content: null }).summary).toBe('(empty)');
+  });
+
+  it('describes any governed history: one row per sent message, in order, and removed rows only from the transcript (property)', () => {
+    const id = fc.constantFrom('a', 'b', 'c', 'd');
+    const msg: fc.Arbitrary<Message> = fc.oneof(
+      fc.record({ role: fc.constant('user'), content: fc.string({ maxLength: 40 }) }),
+      fc.record({ role: fc.constant('assistant'), content: fc.oneof(fc.string({ maxLength: 40 }), fc.constant('[Previous assistant message omitted.]')) }),
+      fc.record({ role: fc.constant('assistant'), content: fc.constant(''), tool_calls: fc.array(id.map((i) => call(i)), { minLength: 1, maxLength: 3 }) }),
+      fc.record({ role: fc.constant('tool'), tool_call_id: id, name: fc.constant('read_file'), content: fc.string({ maxLength: 400 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(msg, { maxLength: 30 }), fc.option(fc.integer({ min: 2600, max: 6000 }), { nil: undefined }), (history, window) => {
+        const transcript: Message[] = [{ role: 'system', content: 'sys' }, ...history, { role: 'user', content: 'now' }];
+        const { result, snapshot } = run(transcript, { ...(window ? { contextWindowTokens: window, maxOutputTokens: 256 } : {}), inflightStartIndex: transcript.length });
+        const rows = messageRows(snapshot.timeline);
+        expect(rows.map((r) => r.index)).toEqual(result.messages.map((_, i) => i));
+        rows.forEach((r, i) => expect(r.summary).toBe(summarizeMessage(result.messages[i]).summary));
+        const removed = removedRows(snapshot.timeline).reduce((n, r) => n + r.messages.length, 0);
+        expect(removed).toBeLessThanOrEqual(transcript.length);
+        expect(snapshot.budget.used).toBe(snapshot.budget.system + snapshot.budget.tools + snapshot.budget.history + snapshot.budget.current);
+        expect(rows[rows.length - 1].zone).toBe('current');
+        const report: GovernReport = result.report;
+        expect(snapshot.budget.limit).toBe(report.budget);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
