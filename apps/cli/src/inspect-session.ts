@@ -14,12 +14,16 @@ export type TimelineMark =
   | 'moved'
   | 'renamed'
   | 'changed'
-  | 'in-flight';
+  | 'in-flight'
+  | 'not-replayed'
+  | 'consolidated';
 
 /** One row of the timeline: a message of the governed input, or one the governor added. */
 export interface TimelineEntry {
-  /** Position in the governed input (0 is the system prompt); null for a message the governor added. */
+  /** Position in the governed input (0 is the system prompt); null for a message not in it. */
   index: number | null;
+  /** Position in the stored session file's messages (absent for the system prompt and additions). */
+  storedIndex?: number;
   role: string;
   /** Tool name of a result, or the tools an assistant message calls. */
   name?: string;
@@ -173,7 +177,8 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
     sessionKey: input.key,
     estimateTokens: true,
   });
-  const timeline = buildTimeline(messages, sent, report, inflightStartIndex);
+  const replayedFrom = matchReplayed(input.storedMessages, input.history);
+  const timeline = withStoredOnly(buildTimeline(messages, sent, report, inflightStartIndex), input, replayedFrom);
   const counts: Partial<Record<TimelineMark, number>> = {};
   for (const entry of timeline) for (const mark of entry.marks) counts[mark] = (counts[mark] ?? 0) + 1;
   const toolTokens = input.tools.length > 0 ? estimatePromptTokens([], input.tools) - estimatePromptTokens([]) : 0;
@@ -328,4 +333,84 @@ function buildTimeline(input: readonly Message[], sent: readonly Message[], repo
   }
   while (d < dropped.length) ordered.push(dropped[d++].entry);
   return ordered;
+}
+
+function sameRow(stored: Message, row: Message): boolean {
+  if (stored.role !== row.role) return false;
+  if (resultIdOf(stored) !== resultIdOf(row)) return false;
+  const ids = (m: Message) => (Array.isArray(m.tool_calls) ? m.tool_calls.map((c) => c?.id).join(',') : '');
+  if (ids(stored) !== ids(row)) return false;
+  const a = textOf(stored.content);
+  const b = textOf(row.content).slice(0, 40);
+  return b === '' || a.includes(b);
+}
+
+/** For each replayed row, the index of the stored message it was projected from (-1: unknown). */
+function matchReplayed(stored: readonly Message[], history: readonly Message[]): number[] {
+  const out: number[] = [];
+  let j = 0;
+  for (const row of history) {
+    let k = j;
+    while (k < stored.length && !sameRow(stored[k], row)) k++;
+    if (k < stored.length) {
+      out.push(k);
+      j = k + 1;
+    } else out.push(-1);
+  }
+  return out;
+}
+
+/** Adds the stored messages history replay leaves out, with the reason, in stored order. */
+function withStoredOnly(timeline: TimelineEntry[], input: InspectSessionInput, replayedFrom: readonly number[]): TimelineEntry[] {
+  for (const entry of timeline) {
+    if (entry.index !== null && entry.index > 0 && replayedFrom[entry.index - 1] >= 0) entry.storedIndex = replayedFrom[entry.index - 1];
+  }
+  const replayed = new Set(replayedFrom);
+  const first = replayedFrom.find((i) => i >= 0) ?? input.storedMessages.length;
+  let lastOrphan = -1;
+  for (let i = 0; i < first; i++) {
+    const m = input.storedMessages[i];
+    if (m.role === 'tool') {
+      const id = resultIdOf(m);
+      const declared = input.storedMessages.slice(0, i).some((p) => Array.isArray(p.tool_calls) && p.tool_calls.some((c) => c?.id === id));
+      if (!declared) lastOrphan = i;
+    }
+  }
+  const extra: TimelineEntry[] = [];
+  input.storedMessages.forEach((m, i) => {
+    if (replayed.has(i)) return;
+    let mark: TimelineMark = 'not-replayed';
+    let why: string;
+    if (i < input.lastConsolidated) {
+      mark = 'consolidated';
+      why = 'consolidated into memory/history.jsonl (the system prompt may carry its summary)';
+    } else if (m._command) why = 'a slash-command row: never replayed';
+    else if (m.role === 'assistant' && textOf(m.content).trim() === '' && !(Array.isArray(m.tool_calls) && m.tool_calls.length > 0)) why = 'an empty assistant row: never replayed';
+    else if (i < first && lastOrphan >= i) why = `history replay starts after the orphan tool result at stored #${lastOrphan}: everything before it is left out`;
+    else if (i < first) why = 'before the point where history replay starts (a user turn)';
+    else why = 'not replayed';
+    const names = callNames(m);
+    const id = resultIdOf(m);
+    extra.push({
+      index: null,
+      storedIndex: i,
+      role: String(m.role),
+      ...(names ? { name: names } : typeof m.name === 'string' ? { name: m.name } : {}),
+      ...(id !== undefined ? { toolCallId: id } : {}),
+      preview: preview(m),
+      tokens: safeTokens(m),
+      sent: false,
+      marks: [mark],
+      details: [why],
+    });
+  });
+  if (extra.length === 0) return timeline;
+  const out = [...timeline];
+  for (const e of extra) {
+    // Before the first entry stored after it (after the system prompt at least).
+    let at = out.findIndex((x) => x.storedIndex !== undefined && x.storedIndex > e.storedIndex!);
+    if (at < 0) at = out.length;
+    out.splice(Math.max(at, 1), 0, e);
+  }
+  return out;
 }

@@ -23,6 +23,8 @@ const MARK_STYLE: Record<TimelineMark, 'red' | 'yellow' | 'green' | 'cyan' | 'di
   renamed: 'cyan',
   changed: 'cyan',
   'in-flight': 'dim',
+  'not-replayed': 'red',
+  consolidated: 'yellow',
 };
 
 function looksLikePath(arg: string): boolean {
@@ -125,9 +127,9 @@ export function renderInspection(x: SessionInspection, file: string, r: Terminal
   out.push(r.paint('bold', `System prompt: ${x.systemPrompt.sections.length} sections, ${n(x.systemPrompt.tokens)} tokens; tools: ${x.tools.count} definitions, ${n(x.tools.tokens)} tokens`));
   for (const s of x.systemPrompt.sections) out.push(`  ${s.name.padEnd(16)} ${n(s.tokens).padStart(6)} tok  ${r.paint('dim', s.preview)}`);
   out.push('');
-  out.push(r.paint('bold', 'Timeline (# = position in the request; marks say what the governor did)'));
+  out.push(r.paint('bold', 'Timeline (#n = position in the request, + added, - stored but not in the request; ✗ = not sent)'));
   for (const e of x.timeline) {
-    const pos = e.index === null ? '   +' : `#${String(e.index).padStart(3)}`;
+    const pos = e.index !== null ? `#${String(e.index).padStart(3)}` : e.sent ? '   +' : '   -';
     const who = `${e.role}${e.name ? ` ${e.role === 'assistant' ? '→ ' : ''}${e.name}` : ''}`;
     const marks = e.marks.map((m) => r.paint(MARK_STYLE[m], m.toUpperCase())).join(' ');
     const tok = e.originalTokens !== undefined ? `${n(e.originalTokens)}→${n(e.tokens)}` : n(e.tokens);

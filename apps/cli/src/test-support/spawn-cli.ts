@@ -77,20 +77,20 @@ export class CliProcess {
     for (const w of this.#waiters.splice(0)) w();
   }
 
-  /** Resolves once stdout+stderr (from `from` on) match `pattern`; rejects if the process exits first. */
-  async waitFor(pattern: RegExp, from = 0): Promise<void> {
+  /** Resolves once stdout or stderr (after `from`) matches `pattern`; rejects if the process exits first. */
+  async waitFor(pattern: RegExp, from: { out: number; err: number } = { out: 0, err: 0 }): Promise<void> {
     let done = false;
     void this.exited.then(() => (done = true));
     for (;;) {
-      if (pattern.test((this.stdout + '\n' + this.stderr).slice(from))) return;
+      if (pattern.test(this.stdout.slice(from.out)) || pattern.test(this.stderr.slice(from.err))) return;
       if (done || this.child.exitCode !== null) throw new Error(`process exited before ${pattern}:\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
       await new Promise<void>((r) => this.#waiters.push(r));
     }
   }
 
-  /** Combined length of the output so far (to wait only for what comes next). */
-  get mark(): number {
-    return this.stdout.length + 1 + this.stderr.length;
+  /** How much output there is so far (to wait only for what comes next). */
+  get mark(): { out: number; err: number } {
+    return { out: this.stdout.length, err: this.stderr.length };
   }
 
   /** Sends one line on stdin. */

@@ -1,0 +1,87 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sessionFileName } from '@nanobot/session';
+import type { SessionInspection } from './inspect-session.js';
+import { writeGovernanceFixture } from './test-support/session-fixture.js';
+import { cleanEnv, runCli, tempDir } from './test-support/spawn-cli.js';
+
+function setup() {
+  const workspace = tempDir('ws');
+  const sessions = tempDir('sessions');
+  const file = join(sessions, sessionFileName('fixture'));
+  const text = writeGovernanceFixture(file, 'fixture');
+  return { workspace, sessions, file, text, env: cleanEnv({ NANOBOT_WORKSPACE: workspace, NANOBOT_SESSIONS_DIR: sessions }) };
+}
+
+describe('nanobot inspect on a session with orphans and oversized results', () => {
+  it('shows every governance action per message, and writes nothing', async () => {
+    const { workspace, file, text, env } = setup();
+    const result = await runCli(['inspect', 'fixture', '--json', '--context-window', '20000'], { env });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const x = JSON.parse(result.stdout) as SessionInspection & { file: string };
+    expect(x.file).toBe(file);
+    expect(x.counts).toMatchObject({ stripped: 3, backfilled: 1, offloaded: 1, compacted: 3, 'not-replayed': 4 });
+    expect(x.counts.snipped).toBeGreaterThan(0);
+    expect(x.budget).toMatchObject({ contextWindowTokens: 20_000, budget: 20_000 - 4096 - 1024, fits: true });
+    expect(x.budget.tokensAfter).toBeLessThan(x.budget.tokensBefore);
+    expect(x.systemPrompt.sections.map((s) => s.name)).toEqual(expect.arrayContaining(['identity', 'tool_contract']));
+    expect(x.tools.count).toBeGreaterThan(5);
+
+    const byMark = (mark: string) => x.timeline.filter((e) => e.marks.includes(mark as never));
+    // The placeholder reply and the malformed call's orphaned result are stripped; the call itself is kept without it.
+    expect(byMark('stripped').map((e) => `${e.role}:${e.sent}`).sort()).toEqual(['assistant:false', 'assistant:true', 'tool:false']);
+    expect(byMark('stripped').find((e) => e.role === 'tool')?.toolCallId).toBe('bad_1');
+    expect(byMark('backfilled')[0]).toMatchObject({ role: 'tool', toolCallId: 'lost_1', sent: true, index: null });
+    const offloaded = byMark('offloaded')[0];
+    expect(offloaded).toMatchObject({ role: 'tool', toolCallId: 'big_1', sent: true });
+    expect(offloaded.originalTokens!).toBeGreaterThan(offloaded.tokens);
+    expect(offloaded.details[offloaded.marks.indexOf('offloaded')]).toContain(join(workspace, '.nanobot', 'tool-results'));
+    expect(byMark('compacted').map((e) => e.toolCallId)).toEqual(['rep_1', 'rep_2', 'rep_3']);
+    expect(byMark('snipped').every((e) => !e.sent && /^old (question|answer)/.test(e.preview))).toBe(true);
+    // "Why did the model forget turn 0?": replay starts after the orphan result.
+    expect(byMark('not-replayed')[0].details[0]).toMatch(/orphan tool result at stored #3/);
+
+    // Read-only: the session file is byte-identical and nothing was offloaded to disk.
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(existsSync(join(workspace, '.nanobot'))).toBe(false);
+  });
+
+  it('prints the same as text, with the marks, for the latest session by default', async () => {
+    const { env } = setup();
+    const result = await runCli(['inspect', '--context-window', '20000'], { env });
+    expect(result.code).toBe(0);
+    for (const mark of ['STRIPPED', 'BACKFILLED', 'OFFLOADED', 'COMPACTED', 'SNIPPED', 'NOT-REPLAYED']) expect(result.stdout).toContain(mark);
+    expect(result.stdout).toMatch(/^session {2}fixture/m);
+    expect(result.stdout).toMatch(/budget {3}window 20,000 − reply 4,096 − safety 1,024 = 14,880 input tokens/);
+    expect(result.stdout).toMatch(/governance .*snipped \d+.*stripped 3/);
+  });
+
+  it('with a roomy budget nothing is compacted or snipped; a session file can be named by path', async () => {
+    const dir = tempDir('files');
+    mkdirSync(join(dir, 'x'));
+    const path = join(dir, 'x', 'copy.jsonl');
+    writeGovernanceFixture(path, 'copied');
+    const result = await runCli(['inspect', path, '--json', '-w', tempDir('ws'), '--sessions-dir', tempDir('s')], { env: cleanEnv() });
+    expect(result.code).toBe(0);
+    const x = JSON.parse(result.stdout) as SessionInspection;
+    expect(x.session.key).toBe('copied');
+    expect(x.counts.compacted).toBeUndefined();
+    expect(x.counts.snipped).toBeUndefined();
+    expect(x.counts).toMatchObject({ stripped: 3, backfilled: 1, offloaded: 1 });
+    expect(x.budget.fits).toBe(true);
+  });
+
+  it('inspects a session a real run just wrote', async () => {
+    const sessions = tempDir('sessions');
+    const workspace = tempDir('ws');
+    const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, NANOBOT_WORKSPACE: workspace });
+    expect((await runCli(['run', '-m', 'list files'], { env })).code).toBe(0);
+    expect(readdirSync(sessions).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
+    const result = await runCli(['inspect'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('nothing to do: the history is sent as stored');
+    expect(result.stdout).toMatch(/tool list_dir/);
+  });
+});
