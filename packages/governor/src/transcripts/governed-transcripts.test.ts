@@ -1,7 +1,7 @@
 // govern + enforceRoleAlternation on the 16 real recorded sessions in ../shared/transcripts
 // (pi-mono, Claude Code, OpenHands, SWE-agent, tau-bench): the whole transcript and every
 // prefix that ends at a user turn (the request a client sends for that turn), at input budgets
-// of 8k, 32k, 128k, 200k tokens and without one. All prefixes at all budgets: 1,800 governed
+// of 8k, 32k, 128k, 200k tokens and without one. All prefixes at all budgets: 1,785 governed
 // requests, about 15 s on one core, so nothing is sampled.
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
