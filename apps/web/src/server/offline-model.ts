@@ -62,7 +62,7 @@ function pickFile(listing: string): string | null {
     .split('\n')
     .map((l) => l.replace(/^[^\w.]*\s*/u, '').trim())
     .filter((n) => /\.(md|txt|json|ts|js|py|toml|ya?ml)$/i.test(n));
-  return names.find((n) => /readme|notes/i.test(n)) ?? names[0] ?? null;
+  return names.find((n) => /readme/i.test(n)) ?? names.find((n) => /notes/i.test(n)) ?? names[0] ?? null;
 }
 
 function planFor(words: string): Plan {

@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { ScriptedProvider } from '@nanobot/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody, SessionView, StreamEvent } from '../shared/protocol.js';
 import { openSse, postJson, rawRequest, startTestDemo } from '../test-support/demo-fixture.js';
@@ -199,5 +200,42 @@ describe('sessions and artifacts', () => {
     const titles = (list.json as { sessions: { key: string; title: string }[] }).sessions;
     expect(titles).toContainEqual(expect.objectContaining({ key: logs, title: 'Logs' }));
     expect(titles.map((s) => s.key)).toContain(key);
+  });
+});
+
+describe('stopping a turn', () => {
+  it('POST /stop aborts a running turn; the session stays usable', async () => {
+    let calls = 0;
+    // Waits for the abort on the first request, so the stop always lands mid-turn.
+    const provider = new ScriptedProvider(async (request) => {
+      calls += 1;
+      if (calls === 1) await new Promise((resolve) => request.signal?.addEventListener('abort', resolve, { once: true }));
+      return 'fine again';
+    });
+    const own = await startTestDemo({ provider });
+    try {
+      const created = await postJson(`${own.url}/api/sessions`, {});
+      const k = (created.json as { key: string }).key;
+      const url = (tail: string): string => `${own.url}/api/sessions/${encodeURIComponent(k)}${tail}`;
+      const sse = await openSse(url('/events'));
+      await sse.waitFor((e) => e.type === 'snapshot');
+      await postJson(url('/messages'), { text: 'take your time' });
+      await sse.waitFor((e) => e.type === 'turn_start');
+      expect((await postJson(url('/stop'), {})).status).toBe(202);
+      const end = await sse.waitFor((e) => e.type === 'turn_end');
+      expect(end).toMatchObject({ stopReason: 'aborted' });
+      await sse.waitFor((e) => e.type === 'notice' && e.text.startsWith('Stopped'));
+      await own.host.idle();
+      await postJson(url('/messages'), { text: 'again' });
+      const second = await sse.waitFor((e) => e.type === 'turn_end' && e !== end);
+      sse.hangUp();
+      expect(second).toMatchObject({ stopReason: 'completed', finalContent: 'fine again' });
+      const items = ((await rawRequest(url(''))).json as SessionView).items;
+      expect(items[0]).toEqual({ kind: 'user', text: 'take your time' });
+      expect(items.slice(-2)).toEqual([{ kind: 'user', text: 'again' }, { kind: 'assistant', text: 'fine again' }]);
+      expect(own.errors).toEqual([]);
+    } finally {
+      await own.dispose();
+    }
   });
 });
