@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { codePointLength } from '@nanobot/schema';
+import { codePointLength, extractThink } from '@nanobot/schema';
 import type { LLMProvider, LLMRequest, LLMResponse, Message, MessageContent, ToolCall, ToolCallRequest, ToolDefinition, Usage } from '@nanobot/schema';
 import { buildAssistantMessage } from './build-assistant-message.js';
 import { classifyViolation } from './classify-violation.js';
@@ -25,7 +25,6 @@ import {
   lengthRecoveryMessage,
   workspaceEscalationMessage,
 } from './runner-texts.js';
-import { extractThinkTags } from './think-tags.js';
 import { ABORTED, raceSignal } from './race-signal.js';
 import { validateRunSpec } from './validate-inputs.js';
 import { contentText, isEmptyContent } from './tool-outcome.js';
@@ -494,14 +493,15 @@ export class AgentRunner {
 
   #split(response: LLMResponse): { content: string; reasoning: string | null } {
     const raw = response.content ?? '';
-    const inline = extractThinkTags(raw);
+    // Tag-free text is kept byte for byte: continuations after a `length` cut are concatenated.
+    const [inlineReasoning, content] = raw.includes('<') ? extractThink(raw) : [null, raw];
     let reasoning: string | null = response.reasoningContent ?? null;
     if (reasoning === null && response.thinkingBlocks && response.thinkingBlocks.length > 0) {
       const text = response.thinkingBlocks.map((b) => (typeof b.thinking === 'string' ? b.thinking : '')).join('\n');
       reasoning = text === '' ? null : text;
     }
-    if (reasoning === null && inline.reasoning !== '') reasoning = inline.reasoning;
-    return { content: inline.content, reasoning };
+    if (reasoning === null && inlineReasoning) reasoning = inlineReasoning;
+    return { content, reasoning };
   }
 
   #govern(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number): readonly Message[] {

@@ -1,5 +1,5 @@
 import type { Message, ThinkingBlock, ToolCall } from '@nanobot/schema';
-import { stripReasoningTags } from './think-tags.js';
+import { stripReasoningTags } from '@nanobot/schema';
 
 /** Fields of an assistant message as the runner assembles it. */
 export interface AssistantMessageParts {

@@ -31,7 +31,6 @@ export type { AssistantMessageParts } from './build-assistant-message.js';
 export { classifyViolation } from './classify-violation.js';
 export type { Violation } from './classify-violation.js';
 export { workspaceTargetSignature } from './workspace-target-signature.js';
-export { extractThinkTags, stripReasoningTags } from './think-tags.js';
 export { toOpenAIToolCall } from './to-openai-tool-call.js';
 export {
   TOOL_ERROR_HINT,
