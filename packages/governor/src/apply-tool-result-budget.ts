@@ -21,6 +21,7 @@ export interface ToolResultChange {
 }
 
 interface MemoEntry {
+  content: unknown;
   max: number;
   store: ArtifactStore | null;
   session: string | null;
@@ -35,8 +36,10 @@ interface MemoEntry {
 const memo = new WeakMap<Message, MemoEntry>();
 
 interface ListMemo {
+  /** Snapshot of the input (callers may push to their array between calls). */
   list: readonly Message[];
-  out: Message[];
+  /** Snapshot of the output, or null when it was the input unchanged. */
+  out: Message[] | null;
   changes: ToolResultChange[];
   max: number;
   store: ArtifactStore | null;
@@ -72,7 +75,7 @@ export function applyToolResultBudgetDetailed(messages: readonly Message[], opti
   let changes: ToolResultChange[] = [];
   if (prev !== undefined && prev.max === max && prev.store === store && prev.session === session && isPrefix(prev.list, messages)) {
     from = prev.list.length;
-    out = prev.out === prev.list ? null : prev.out.slice();
+    out = prev.out === null ? null : prev.out.slice();
     changes = prev.changes.slice();
   }
   let failed = false;
@@ -88,14 +91,14 @@ export function applyToolResultBudgetDetailed(messages: readonly Message[], opti
     const hit = memo.get(msg);
     let replacement: Message | null;
     let info: NormalizedToolResult;
-    if (hit && hit.max === max && hit.store === store && hit.session === session && hit.id === id && hit.name === name) {
+    if (hit && hit.content === msg.content && hit.max === max && hit.store === store && hit.session === session && hit.id === id && hit.name === name) {
       replacement = hit.out === msg ? null : hit.out;
       info = hit.info;
     } else {
       info = normalizeToolResultDetailed(id, name, msg.content, options);
       replacement = info.content === msg.content ? null : ({ ...msg, content: info.content } as Message);
       // A failed offload is retried on the next request rather than remembered.
-      if (info.offloadError === undefined) memo.set(msg, { max, store, session, id, name, out: replacement ?? msg, info });
+      if (info.offloadError === undefined) memo.set(msg, { content: msg.content, max, store, session, id, name, out: replacement ?? msg, info });
       else failed = true;
     }
     if (info.emptyMarker || info.offloadedTo !== undefined || info.truncated || info.offloadError !== undefined) changes.push(...describe(id, name, info));
@@ -109,7 +112,7 @@ export function applyToolResultBudgetDetailed(messages: readonly Message[], opti
   const result = out ?? (messages as Message[]);
   if (first !== undefined && first !== null && typeof first === 'object') {
     if (failed) listMemo.delete(first);
-    else listMemo.set(first, { list: messages, out: result, changes, max, store, session });
+    else listMemo.set(first, { list: messages.slice(), out: out === null ? null : out.slice(), changes, max, store, session });
   }
   return { messages: result, changes: changes.slice() };
 }

@@ -183,6 +183,16 @@ describe('govern', () => {
     expect(report.tokensBefore).toBeGreaterThan(0);
   });
 
+  it('sees messages pushed onto the same array between calls', () => {
+    const history: Message[] = [{ role: 'user', content: 'go' }, asst('a'), result('a', 'ok')];
+    expect(govern(history).messages).toBe(history);
+    history.push(result('ghost', 'stray'), { role: 'user', content: 'next' });
+    const { messages } = govern(history);
+    expect(messages.map((m) => m.content)).toEqual(['go', '', 'ok', 'next']);
+    history.push(asst('b'));
+    expect(govern(history).messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'b', content: BACKFILL_CONTENT });
+  });
+
   it('rejects input that is not a list of message objects', () => {
     expect(() => govern('nope' as never)).toThrow(ValidationError);
     expect(() => govern([{ role: 'user', content: 'a' }, null] as never)).toThrow(/messages\[1\]/);

@@ -68,7 +68,8 @@ export function isStructurallyClean(messages: readonly Message[]): boolean {
     state = { list: messages, declared: new Set(), open: null, clean: true };
   }
   for (let i = from; i < messages.length && state.clean; i++) step(state, messages[i]);
-  state.list = messages;
+  // A snapshot, not the array: callers may push to their array between calls.
+  state.list = messages.slice();
   states.set(first, state);
   return state.clean && (state.open === null || state.open.size === 0);
 }
