@@ -140,8 +140,8 @@ export class TerminalRenderer {
       case 'tool_end': {
         const started = this.#running.get(event.callId);
         this.#running.delete(event.callId);
-        // An interrupted call may report 0 ms; the time since its start line is what the user saw.
-        const took = formatDuration(event.durationMs > 0 || !started ? event.durationMs : Date.now() - started.started);
+        // An interrupted call reports only its tail; the time since its start line is what the user saw.
+        const took = formatDuration(event.status === 'interrupted' && started ? Date.now() - started.started : event.durationMs);
         const args = started?.args ? ` ${this.paint('dim', clip(started.args, 40))}` : '';
         if (event.status === 'ok') this.note(`  ${this.paint('green', '✓')} ${event.name}${args} ${this.paint('dim', `ok, ${took}`)}`);
         else if (event.status === 'interrupted') this.note(`  ${this.paint('yellow', '⏹')} ${event.name}${args} ${this.paint('yellow', `interrupted after ${took}`)}`);
