@@ -46,6 +46,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   let running = false;
   let closed = false;
   let armed = false; // a Ctrl-C was seen; the next one quits
+  let quitting = false;
   let lastStatus = 0;
   let wake: (() => void) | null = null;
   let quit: ((code: number) => void) | null = null;
@@ -107,6 +108,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
       } finally {
         running = false;
       }
+      if (quitting) return 0;
       const reply = outcome.reply?.content ?? null;
       if (reply !== null && (outcome.result === null || renderer.lastStreamed.trim() !== reply.trim())) renderer.write(`${reply}\n`);
       renderer.stop();
@@ -116,6 +118,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   })();
 
   const code = await Promise.race([worker, finished]);
+  quitting = true;
   unsubscribe();
   rl.close();
   renderer.stop();

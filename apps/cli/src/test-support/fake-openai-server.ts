@@ -4,12 +4,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 
 export interface FakeReply {
   content?: string;
+  /** Stream the content, then keep the response open until the client goes away. */
+  hang?: boolean;
   toolCalls?: { id: string; name: string; arguments: string }[];
 }
 
 export interface FakeOpenAiServer {
   url: string;
   requests: Record<string, any>[];
+  /** Resolves when a client closed a response that was still open (an aborted stream). */
+  aborted: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,6 +52,7 @@ function answer(res: ServerResponse, body: Record<string, any>, reply: FakeReply
   res.write(chunk(id, { role: 'assistant', content: '' }, null));
   // Text in several pieces, so the client really assembles a stream.
   for (const piece of (reply.content ?? '').match(/\S+\s*|\s+/g) ?? []) res.write(chunk(id, { content: piece }, null));
+  if (reply.hang) return;
   (reply.toolCalls ?? []).forEach((call, index) => {
     res.write(chunk(id, { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null));
     const half = Math.ceil(call.arguments.length / 2);
@@ -63,6 +68,8 @@ function answer(res: ServerResponse, body: Record<string, any>, reply: FakeReply
 /** Starts the server; `script(body, n)` decides each answer (n counts requests from 0). */
 export async function startFakeOpenAiServer(script: (body: Record<string, any>, n: number) => FakeReply): Promise<FakeOpenAiServer> {
   const requests: Record<string, any>[] = [];
+  let markAborted: () => void = () => undefined;
+  const aborted = new Promise<void>((r) => (markAborted = r));
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -76,6 +83,9 @@ export async function startFakeOpenAiServer(script: (body: Record<string, any>, 
       const body = JSON.parse(raw) as Record<string, any>;
       const n = requests.length;
       requests.push({ ...body, _headers: req.headers });
+      res.on('close', () => {
+        if (!res.writableEnded) markAborted();
+      });
       answer(res, body, script(body, n), n);
     });
   });
@@ -84,6 +94,7 @@ export async function startFakeOpenAiServer(script: (body: Record<string, any>, 
   return {
     url: `http://127.0.0.1:${address.port}/v1`,
     requests,
+    aborted,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
