@@ -72,4 +72,18 @@ describe('nanobot run against an OpenAI-compatible server (OPENAI_BASE_URL)', ()
     expect(result.stdout).toContain('fig.txt');
     expect(server.requests[0].model).toBe('from-config');
   });
+
+  it('shows what the model delivers with the message tool', async () => {
+    server = await startFakeOpenAiServer((body) => {
+      const done = (body.messages as { role: string }[]).some((m) => m.role === 'tool');
+      return done ? { content: 'Sent.' } : { toolCalls: [{ id: 'call_m', name: 'message', arguments: '{"content": "Reminder: water the plants"}' }] };
+    });
+    const env = cleanEnv({ OPENAI_BASE_URL: server.url, NANOBOT_MODEL: 'fake-model' });
+    const human = await runCli(['run', '-m', 'remind me', '-w', tempDir('ws'), '--sessions-dir', tempDir('s')], { env });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('✉ Reminder: water the plants');
+    const json = await runCli(['run', '--json', '-m', 'remind me', '-w', tempDir('ws'), '--sessions-dir', tempDir('s')], { env });
+    const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string });
+    expect(events.find((e) => e.type === 'cli_message')).toMatchObject({ content: 'Reminder: water the plants' });
+  });
 });

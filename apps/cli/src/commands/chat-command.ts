@@ -73,6 +73,15 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
     }
   };
   const unsubscribe = io.onInterrupt(interrupt);
+  // Deliveries of the `message` tool, and replies of background turns (subagent results), are
+  // not answers to a line typed here: show them as they come.
+  const offOutbound = cli.agent.bus.onOutbound((message) => {
+    if (message.event === 'message_tool') renderer.write(`${renderer.paint('cyan', '✉')} ${message.content}\n`);
+    else if (!running && message.metadata?.render_as !== 'text') {
+      renderer.write(`${renderer.paint('cyan', '↩')} ${message.content}\n`);
+      prompt();
+    }
+  });
   rl.on('SIGINT', interrupt);
   rl.on('line', (line) => {
     queue.push(line);
@@ -120,6 +129,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   const code = await Promise.race([worker, finished]);
   quitting = true;
   unsubscribe();
+  offOutbound();
   rl.close();
   renderer.stop();
   // Waits for a running turn to stop and save (the loop aborts it), then closes MCP servers.

@@ -81,6 +81,12 @@ export async function runCommand(flags: CliFlags, io: CliIo): Promise<number> {
     else renderer!.note(renderer!.paint('dim', `workspace: ${settings.workspace}`));
   }
 
+  // The `message` tool delivers through the bus (and then the loop suppresses the plain reply).
+  const offOutbound = cli.agent.bus.onOutbound((message) => {
+    if (message.event !== 'message_tool') return;
+    if (sink) sink.line({ type: 'cli_message', content: message.content, ...(message.media ? { media: message.media } : {}) });
+    else renderer!.write(`${renderer!.paint('cyan', '✉')} ${message.content}\n`);
+  });
   let interrupts = 0;
   const unsubscribe = io.onInterrupt(() => {
     interrupts += 1;
@@ -96,6 +102,7 @@ export async function runCommand(flags: CliFlags, io: CliIo): Promise<number> {
     outcome = await cli.agent.ask(demo ? DEMO_PROMPT : flags.message!, { sessionKey, channel: 'cli', chatId: 'direct' });
   } finally {
     unsubscribe();
+    offOutbound();
     await cli.close();
   }
   const reply = outcome.reply?.content ?? null;
