@@ -2,6 +2,7 @@ import type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent } from '@nano
 import { toProviderError } from './classify-error.js';
 import type { IdleTimer } from './idle-timer.js';
 import { ProviderAbortError, ProviderError } from './provider-error.js';
+import { withOwnMessages } from './own-messages.js';
 import { stripImageContent } from './strip-image-content.js';
 import { withRetry } from './with-retry.js';
 import { ProviderStream } from './provider-stream.js';
@@ -65,8 +66,13 @@ export abstract class BaseProvider implements LLMProvider {
   /** Opens one streaming attempt with `signal` (the caller's, plus stall detection). */
   abstract openStream(request: LLMRequest, signal: AbortSignal): Promise<StreamSource>;
 
-  /** Sends `request` and returns the whole answer, retrying transient failures. */
-  async chat(request: LLMRequest): Promise<LLMResponse> {
+  /**
+   * Sends `request` and returns the whole answer, retrying transient failures. The message list
+   * is copied on entry, so every attempt sends what was passed even if the caller appends to its
+   * array meanwhile, and nothing of the caller's is kept after the call.
+   */
+  async chat(input: LLMRequest): Promise<LLMResponse> {
+    const request = withOwnMessages(input);
     try {
       return await withRetry(() => this.chatOnce(request), this.retryOptions, request.signal);
     } catch (error) {
@@ -82,7 +88,8 @@ export abstract class BaseProvider implements LLMProvider {
    * failure before the first event is retried like `chat`; after it, it is thrown.
    */
   stream(request: LLMRequest): AsyncIterableIterator<LLMStreamEvent> {
-    return new ProviderStream(this, request);
+    // Copied now: the stream opens (and may retry) later, after the caller may have appended.
+    return new ProviderStream(this, withOwnMessages(request));
   }
 
   /** @internal Used by `ProviderStream`. */

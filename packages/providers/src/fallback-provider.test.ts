@@ -18,6 +18,21 @@ describe('FallbackProvider', () => {
     expect(notices.map((n) => [n.from, n.to])).toEqual([['openai:gpt-x', 'anthropic:claude-z']]);
   });
 
+  it('every candidate gets the messages as they were at the call, even a late-opened stream', async () => {
+    const a = new ScriptedProvider([{ error: scriptedError('timeout') }, { error: scriptedError('server') }]);
+    const b = new ScriptedProvider(['x', 'y']);
+    const fb = new FallbackProvider([a, b]);
+    const messages = [{ role: 'user', content: 'hi' }];
+    const stream = fb.stream({ messages });
+    messages.push({ role: 'user', content: 'pushed before reading' });
+    await collectStream(stream);
+    const pending = fb.chat({ messages });
+    messages.push({ role: 'user', content: 'pushed while the primary failed' });
+    await pending;
+    // Primary: the stream, then the chat; backup: the same two, after the primary failed.
+    expect([...a.requests, ...b.requests].map((r) => r.messages.length)).toEqual([1, 2, 1, 2]);
+  });
+
   it('does not fall back on a 400-class error', async () => {
     const primary = new ScriptedProvider([{ error: scriptedError('bad_request', 'invalid', { status: 400 }) }]);
     const backup = new ScriptedProvider(['never']);

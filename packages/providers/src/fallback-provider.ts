@@ -1,5 +1,6 @@
 import { ConfigurationError } from '@nanobot/schema';
 import type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent } from '@nanobot/schema';
+import { withOwnMessages } from './own-messages.js';
 import { ProviderError } from './provider-error.js';
 
 /** One provider in a fallback chain, optionally with the model to ask it for. */
@@ -98,8 +99,12 @@ export class FallbackProvider implements LLMProvider {
     return true;
   }
 
-  /** Asks each candidate in turn; rejects with the last error when none answered. */
-  async chat(request: LLMRequest): Promise<LLMResponse> {
+  /**
+   * Asks each candidate in turn; rejects with the last error when none answered. Every candidate
+   * gets the messages as they were at the call (the list is copied on entry).
+   */
+  async chat(input: LLMRequest): Promise<LLMResponse> {
+    const request = withOwnMessages(input);
     for (let i = this.firstIndex(); ; i++) {
       const candidate = this.candidates[i];
       const req = this.requestFor(candidate, i, request);
@@ -114,8 +119,13 @@ export class FallbackProvider implements LLMProvider {
     }
   }
 
-  /** Streams from the first candidate that starts answering. */
-  async *stream(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
+  /** Streams from the first candidate that starts answering (messages as they were at the call). */
+  stream(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
+    // Copied now: a generator body runs at the first `next()`, a fallback candidate even later.
+    return this.streamFrom(withOwnMessages(request));
+  }
+
+  private async *streamFrom(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
     for (let i = this.firstIndex(); ; i++) {
       const candidate = this.candidates[i];
       const req = this.requestFor(candidate, i, request);

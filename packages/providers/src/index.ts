@@ -20,6 +20,7 @@ export { sanitizeEmptyContent, EMPTY_CONTENT_PLACEHOLDER } from './sanitize-empt
 export { sanitizeRequestMessages, OPENAI_MESSAGE_KEYS } from './sanitize-request-messages.js';
 export { sanitizeSurrogates, sanitizeSurrogatesDeep } from './sanitize-surrogates.js';
 export { stripImageContent, containsImageContent, IMAGE_NOT_DELIVERED_TEXT } from './strip-image-content.js';
+export { moveToolAttachmentsToUser, toolAttachmentLabel, toolAttachmentPlaceholder } from './move-tool-attachments.js';
 export { toolName, toolCacheMarkerIndices } from './tool-cache-markers.js';
 export { collectStream } from './collect-stream.js';
 export { shouldExecuteTools } from './should-execute-tools.js';

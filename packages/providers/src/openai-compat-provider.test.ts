@@ -186,6 +186,63 @@ describe('OpenAICompatProvider.chat (JSON)', () => {
   });
 });
 
+describe('OpenAICompatProvider: histories OpenAI would reject as stored', () => {
+  // A pi-mono style history: an aborted turn stored as content null, and a `read` of a PNG whose
+  // result carries the image.
+  const png = { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
+  const history = (): Message[] => deepFreeze<Message[]>([
+    { role: 'user', content: 'write the plan' },
+    { role: 'assistant', content: null },
+    { role: 'user', content: 'see the screenshot' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'read', arguments: '{"path":"shot.png"}' } }] },
+    { role: 'tool', tool_call_id: 'toolu_1', name: 'read', content: [{ type: 'text', text: 'Read image file [image/png]' }, png] },
+  ]);
+  const expected = [
+    { role: 'user', content: 'write the plan' },
+    { role: 'assistant', content: '(empty)' },
+    { role: 'user', content: 'see the screenshot' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'read', arguments: '{"path": "shot.png"}' } }] },
+    { role: 'tool', tool_call_id: 'toolu_1', name: 'read', content: 'Read image file [image/png]\n[image: attached to the next user message]' },
+    { role: 'user', content: [{ type: 'text', text: 'Attachments from the read tool result (toolu_1):' }, png] },
+  ];
+
+  it('chat: the aborted turn goes out with text content and the image in a user message after the tool result', async () => {
+    server.enqueue(replyJson(200, completion({ content: 'It shows a diagram.' })));
+    const messages = history();
+    const before = structuredClone(messages);
+    expect((await provider().chat({ messages })).content).toBe('It shows a diagram.');
+    expect(server.requests[0].body.messages).toEqual(expected);
+    expect(messages).toEqual(before);
+  });
+
+  it('stream: the same body', async () => {
+    server.enqueue(replySse(textStream(['A diagram.'])));
+    const res = await collectStream(provider().stream({ messages: history() }));
+    expect(res.content).toBe('A diagram.');
+    expect(server.requests[0].body.messages).toEqual(expected);
+  });
+});
+
+describe('OpenAICompatProvider keeps no reference to the caller\'s message array', () => {
+  it('chat: a retry sends what was passed even if the caller appended to its array during the wait', async () => {
+    server.enqueue(replyJson(500, { error: { message: 'boom' } }), replyJson(200, completion({ content: 'ok' })));
+    const messages: Message[] = [user('first')];
+    const p = provider({ retry: { sleep: async () => void messages.push(user('typed meanwhile')) } });
+    expect((await p.chat({ messages })).content).toBe('ok');
+    expect(server.requests.map((r) => r.body.messages)).toEqual([[{ role: 'user', content: 'first' }], [{ role: 'user', content: 'first' }]]);
+    expect(messages).toHaveLength(2);
+  });
+
+  it('stream: the request is what was passed to stream(), not what the array holds at the first next()', async () => {
+    server.enqueue(replySse(textStream(['ok'])));
+    const messages: Message[] = [user('first')];
+    const stream = provider().stream({ messages });
+    messages.push({ role: 'assistant', content: 'not yet sent' }, user('later'));
+    await collectStream(stream);
+    expect(server.requests[0].body.messages).toEqual([{ role: 'user', content: 'first' }]);
+  });
+});
+
 describe('OpenAICompatProvider.stream (SSE)', () => {
   it('streams text deltas and ends with one done carrying usage', async () => {
     server.enqueue(replySse([...textStream(['Hel', 'lo', ' world']).slice(0, -1), usageChunk(12, 3, 8)]));

@@ -1,6 +1,7 @@
 import { enforceRoleAlternation } from '@nanobot/governor';
 import type { LLMRequest, Message, ToolDefinition } from '@nanobot/schema';
-import { sanitizeEmptyContent } from './sanitize-empty-content.js';
+import { moveToolAttachmentsToUser } from './move-tool-attachments.js';
+import { EMPTY_CONTENT_PLACEHOLDER, sanitizeEmptyContent } from './sanitize-empty-content.js';
 import { OPENAI_MESSAGE_KEYS, sanitizeRequestMessages } from './sanitize-request-messages.js';
 import { toolArgumentsJsonForReplay } from './tool-arguments.js';
 import { toolCacheMarkerIndices } from './tool-cache-markers.js';
@@ -33,10 +34,27 @@ function markLastBlock(message: Message): Message {
 }
 
 /**
+ * Content the API accepts: only an assistant with tool calls may go without it. A missing,
+ * `null` or empty-list content elsewhere (an aborted turn is stored as `{role: 'assistant',
+ * content: null}`) becomes the empty-content placeholder; OpenAI answers 400 "expected a string,
+ * got null" otherwise. The reference sends these as they are.
+ */
+function withRequiredContent(message: Message): Message {
+  const content = message.content;
+  if (!(content === null || content === undefined || (Array.isArray(content) && content.length === 0))) return message;
+  if (message.role === 'assistant' && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
+    return content === null ? message : { ...message, content: null };
+  }
+  return { ...message, content: EMPTY_CONTENT_PLACEHOLDER };
+}
+
+/**
  * Our messages → what an OpenAI-compatible chat-completions endpoint accepts, on a copy:
  * empty-content and surrogate sanitising, `_meta` and other internal keys removed, replayed
- * tool-call arguments repaired into JSON object strings, then role alternation (from
- * @nanobot/governor). Unlike the reference, an assistant's text next to its tool calls is kept.
+ * tool-call arguments repaired into JSON object strings, images in tool results moved to a user
+ * message after the tool results, role alternation (from @nanobot/governor), and every message
+ * without tool calls given content. Unlike the reference, an assistant's text next to its tool
+ * calls is kept.
  */
 export function toOpenAIMessages(messages: readonly Message[], options: OpenAIMessageOptions = {}): Message[] {
   const keys = options.keepReasoningContent === false ? OPENAI_MESSAGE_KEYS.filter((k) => k !== 'reasoning_content') : OPENAI_MESSAGE_KEYS;
@@ -49,8 +67,9 @@ export function toOpenAIMessages(messages: readonly Message[], options: OpenAIMe
     if (calls.length === 0) return (({ tool_calls: _t, ...rest }) => rest as Message)(message);
     return options.nullContentWithToolCalls ? { ...message, content: null, tool_calls: calls } : { ...message, tool_calls: calls };
   });
-  // Merging can produce "" again (two empty turns), so empty content is re-checked afterwards.
-  out = sanitizeEmptyContent(enforceRoleAlternation(out));
+  // Merging can produce "" again (two empty turns), so empty content is checked afterwards; a
+  // content-less turn is filled last so that merging with a neighbour loses no placeholder text.
+  out = sanitizeEmptyContent(enforceRoleAlternation(moveToolAttachmentsToUser(out))).map(withRequiredContent);
   if (options.cacheControl) {
     out = out.slice();
     if (out[0]?.role === 'system') out[0] = markLastBlock(out[0]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LLMRequest, LLMStreamEvent } from '@nanobot/schema';
+import type { LLMRequest, LLMStreamEvent, Message } from '@nanobot/schema';
 import { ScriptedProvider, scriptedError } from './scripted-provider.js';
 import { ProviderAbortError } from './provider-error.js';
 import { collectStream } from './collect-stream.js';
@@ -18,6 +18,20 @@ describe('ScriptedProvider', () => {
     expect(p.requests.map((r) => r.messages[0].content)).toEqual(['one', 'two']);
     expect(p.requests[0]).not.toBe(request);
     p.assertDone();
+  });
+
+  it('logs the request as it was at the call, for stream() too (its body runs at the first next())', async () => {
+    const p = new ScriptedProvider(['a', 'b']);
+    const messages: Message[] = [{ role: 'user', content: 'one' }];
+    const stream = p.stream({ messages });
+    messages.push({ role: 'user', content: 'pushed before reading' });
+    await collectStream(stream);
+    const pending = p.chat({ messages });
+    messages.push({ role: 'user', content: 'pushed while answering' });
+    await pending;
+    expect(p.requests.map((r) => r.messages.length)).toEqual([1, 2]);
+    expect(p.requests[0].messages).not.toBe(messages);
+    expect(p.requests[1].messages).not.toBe(messages);
   });
 
   it('throws a clear error when the script runs out, or repeats the last step if asked', async () => {

@@ -99,9 +99,9 @@ export class ScriptedProvider implements LLMProvider {
     if (this.remaining > 0 && this.remaining !== Infinity) throw new ConfigurationError(`ScriptedProvider: ${this.remaining} scripted step(s) were never requested.`);
   }
 
-  private async nextReply(request: LLMRequest): Promise<ScriptedReply> {
+  private async nextReply(request: LLMRequest, logged: LLMRequest): Promise<ScriptedReply> {
     if (request.signal?.aborted) throw new ProviderAbortError();
-    this.requests.push(snapshot(request));
+    this.requests.push(logged);
     const turn = this.turn++;
     let step: ScriptStep | undefined;
     if (typeof this.steps === 'function') step = this.steps;
@@ -132,13 +132,19 @@ export class ScriptedProvider implements LLMProvider {
 
   /** Answers with the next scripted step. */
   async chat(request: LLMRequest): Promise<LLMResponse> {
-    const reply = await this.nextReply(request);
+    const reply = await this.nextReply(request, snapshot(request));
     return this.response(reply, request);
   }
 
   /** Streams the next scripted step: reasoning, text deltas, tool-call deltas, then `done`. */
-  async *stream(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
-    const reply = await this.nextReply(request);
+  stream(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
+    // The log entry is taken at the call, not at the first `next()`: a generator body runs late,
+    // and by then the caller may have appended to the array it passed.
+    return this.streamReply(request, snapshot(request));
+  }
+
+  private async *streamReply(request: LLMRequest, logged: LLMRequest): AsyncGenerator<LLMStreamEvent> {
+    const reply = await this.nextReply(request, logged);
     const response = this.response(reply, request);
     const events: LLMStreamEvent[] = [];
     if (reply.reasoning) events.push({ type: 'reasoning_delta', delta: reply.reasoning });

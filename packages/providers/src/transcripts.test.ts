@@ -62,7 +62,12 @@ describe('conversions over the 16 recorded transcripts', () => {
         expect(Object.keys(m).every((k) => ['role', 'content', 'tool_calls', 'tool_call_id', 'name', 'reasoning_content', 'extra_content'].includes(k))).toBe(true);
         if (i > 0 && (m.role === 'user' || m.role === 'assistant')) expect(m.role).not.toBe(openai[i - 1].role);
         for (const c of m.tool_calls ?? []) expect(typeof JSON.parse(c.function.arguments)).toBe('object');
+        // OpenAI: content is required except next to tool calls, and a tool message is text only.
+        if (!(m.role === 'assistant' && m.tool_calls?.length)) expect(typeof m.content === 'string' || (Array.isArray(m.content) && m.content.length > 0)).toBe(true);
+        if (m.role === 'tool') expect(typeof m.content === 'string' || (Array.isArray(m.content) && m.content.every((p) => p.type === 'text'))).toBe(true);
       });
+      const images = (list: readonly Message[]) => list.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p.type === 'image_url').length;
+      expect(images(openai)).toBe(images(messages));
       expect(openai.at(-1)!.role).not.toBe('assistant');
 
       expect(JSON.stringify(messages)).toBe(snapshot);
