@@ -47,6 +47,28 @@ describe('govern', () => {
     ]);
   });
 
+  it('reports every kind of change as plain JSON a UI can draw (strict round trip)', () => {
+    const history: Message[] = [{ role: 'system', content: 'sys' }];
+    for (let i = 0; i < 6; i++) history.push({ role: 'user', content: `old ${i} `.repeat(60) }, { role: 'assistant', content: `reply ${i} `.repeat(60) });
+    history.push({ role: 'user', content: 'go' }, result('ghost', 'stray'), asst('r0'), result('r0', 'big '.repeat(3000)));
+    for (let i = 1; i < 12; i++) history.push(asst(i === 5 ? 'r0' : `r${i}`), result(i === 5 ? 'r0' : `r${i}`, `grep line ${i}\n`.repeat(60), 'grep'));
+    history.push(asst('lost'));
+    const { report } = govern(deepFreeze(history), {
+      contextWindowTokens: 3000, maxOutputTokens: 500, maxToolResultChars: 4000, inflightStartIndex: 13,
+      artifactStore: new MemoryArtifactStore(), sessionKey: 'ui', compactedToolCallIds: new Set<string>(),
+    });
+    const changed = report.steps.filter((st) => st.changed).map((st) => st.step);
+    expect(changed).toEqual(expect.arrayContaining(['repairToolCallIds', 'dropOrphanToolResults', 'backfillMissingToolResults', 'applyToolResultBudget', 'compactInflightOverflow', 'snipHistory']));
+    const actions = report.steps.flatMap((st) => st.toolResults.map((t) => t.action));
+    expect(actions).toEqual(expect.arrayContaining(['renamed', 'offloaded', 'compacted']));
+    // Only JSON values: no undefined fields, Sets, Maps, class instances or non-finite numbers.
+    expect(JSON.parse(JSON.stringify(report))).toStrictEqual(report);
+    for (const st of report.steps) {
+      if (st.tokensBefore !== undefined) expect(Number.isFinite(st.tokensBefore) && Number.isFinite(st.tokensAfter)).toBe(true);
+    }
+    expect(report.tokensAfter!).toBeLessThanOrEqual(report.budget);
+  });
+
   it('keeps both call/result pairs when a tool-call id is reused', () => {
     const history = deepFreeze<Message[]>([
       { role: 'user', content: 'one' },

@@ -19,6 +19,7 @@ import { stripMalformedToolCalls } from './strip-malformed-tool-calls.js';
 import { stripPlaceholderAssistantMessages } from './strip-placeholder-assistant-messages.js';
 
 const LOOP_SNIPPED_NOTE = 'kept the last user message and the newest part of its tool loop; the reference would have overflowed';
+const LATER_TURN_NOTE = 'started at a later user turn, the longest whole-turn tail that fits; the reference would have overflowed';
 
 /** Options of {@link govern}. Everything is optional; with none, only the repairs run. */
 export interface GovernOptions {
@@ -219,7 +220,7 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
 
   const beforeSnip = current;
   const snipped = snipHistory(current, { ...ctx, budget, compat: fixed ? 'fixed' : 'reference' });
-  record('snipHistory', snipped.messages, [], { before: snipped.tokensBefore, after: snipped.tokensAfter }, snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : []);
+  record('snipHistory', snipped.messages, [], { before: snipped.tokensBefore, after: snipped.tokensAfter }, snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : snipped.laterTurn ? [LATER_TURN_NOTE] : []);
   // Snipping only cuts a prefix; on an unchanged list the repairs stay no-ops.
   const snippedUnchanged = snipped.messages === beforeSnip;
   record('dropOrphanToolResults', snippedUnchanged && clean ? current : dropOrphanToolResults(current));

@@ -20,6 +20,12 @@ export interface SnipHistoryResult {
   removed: Message[];
   /** Whether the reference's result overflowed and the loop was cut legally instead. */
   loopSnipped: boolean;
+  /**
+   * Whether the reference's result overflowed (its per-message walk undercounts the joined
+   * prompt by a few tokens) and the copy starts at a later user turn instead: the longest
+   * user-started tail that fits.
+   */
+  laterTurn: boolean;
   tokensBefore?: number;
   tokensAfter?: number;
 }
@@ -54,12 +60,13 @@ function legalTail(kept: Message[], rest: readonly Message[]): Message[] {
  * Cuts old history from the front so the prompt fits the budget (reference `snip_history`):
  * system messages are kept (moved to the front), then the newest messages that fit, starting at
  * a user message and never at an orphaned tool result. Where the reference would still
- * overflow because the fitting tail holds no user message (a long tool loop), the default keeps
- * the loop's user message and the newest part of the loop that fits, cut at a legal point.
+ * overflow, the default instead keeps the longest tail that starts at a later user message and
+ * fits; if even the last user turn overflows (a long tool loop), it keeps that user message and
+ * the newest part of the loop that fits, cut at a legal point.
  * Pure: the same array when it already fits; kept messages are the input objects.
  */
 export function snipHistory(messages: readonly Message[], options: SnipHistoryOptions): SnipHistoryResult {
-  const same: SnipHistoryResult = { messages: messages as Message[], removed: [], loopSnipped: false };
+  const same: SnipHistoryResult = { messages: messages as Message[], removed: [], loopSnipped: false, laterTurn: false };
   const budget = options.budget;
   if (messages.length === 0 || !(budget > 0)) return same;
   const before = promptTokens(messages, options);
@@ -73,22 +80,71 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
   const fixed = promptTokens(system, options);
   const remaining = Math.max(0, budget - Math.max(systemTokens, fixed));
 
-  let out = [...system, ...legalTail(tailFitting(rest, 0, remaining, true), rest)];
+  const tail = legalTail(tailFitting(rest, 0, remaining, true), rest);
+  let out = [...system, ...tail];
   let after = promptTokens(out, options);
   let loopSnipped = false;
+  let laterTurn = false;
   if (after > budget && options.compat !== 'reference') {
-    const anchor = rest.findLastIndex((m) => m.role === 'user');
-    if (anchor >= 0) {
-      const candidate = fitLoop(system, rest, anchor, remaining, budget, options);
-      if (candidate !== null && candidate.tokens < after) {
-        out = candidate.messages;
-        after = candidate.tokens;
-        loopSnipped = true;
+    // Prefer whole turns: the longest tail that starts at a later user message and fits. Only
+    // when even the last user turn overflows is its tool loop cut.
+    const later = fitFromLaterUser(system, rest, rest.length - tail.length, budget, options);
+    if (later !== null) {
+      out = later.messages;
+      after = later.tokens;
+      laterTurn = true;
+    } else {
+      const anchor = rest.findLastIndex((m) => m.role === 'user');
+      if (anchor >= 0) {
+        const candidate = fitLoop(system, rest, anchor, remaining, budget, options);
+        if (candidate !== null && candidate.tokens < after) {
+          out = candidate.messages;
+          after = candidate.tokens;
+          loopSnipped = true;
+        }
       }
     }
   }
   const keptSet = new Set(out);
-  return { messages: out, removed: messages.filter((m) => !keptSet.has(m)), loopSnipped, tokensBefore: before, tokensAfter: after };
+  return { messages: out, removed: messages.filter((m) => !keptSet.has(m)), loopSnipped, laterTurn, tokensBefore: before, tokensAfter: after };
+}
+
+/**
+ * The longest `system + rest[u..]` (legal start applied) with `rest[u]` a user message after
+ * `refStart` that fits the budget, or null. Suffix estimates shrink as `u` grows, so a binary
+ * search over the user positions finds the boundary; the result is confirmed exactly.
+ */
+function fitFromLaterUser(
+  system: Message[],
+  rest: readonly Message[],
+  refStart: number,
+  budget: number,
+  options: SnipHistoryOptions,
+): { messages: Message[]; tokens: number } | null {
+  const users: number[] = [];
+  for (let i = refStart + 1; i < rest.length; i++) if (rest[i].role === 'user') users.push(i);
+  const at = (k: number): { messages: Message[]; tokens: number } | null => {
+    const tail = rest.slice(users[k]);
+    const start = findLegalMessageStart(tail);
+    const legal = start > 0 ? tail.slice(start) : tail;
+    if (legal.length === 0) return null;
+    const msgs = [...system, ...legal];
+    return { messages: msgs, tokens: promptTokens(msgs, options) };
+  };
+  let lo = 0;
+  let hi = users.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const c = at(mid);
+    if (c !== null && c.tokens <= budget) hi = mid;
+    else lo = mid + 1;
+  }
+  // Estimates of joined text are not strictly monotone: confirm, stepping on if needed.
+  for (let k = lo; k < users.length; k++) {
+    const c = at(k);
+    if (c !== null && c.tokens <= budget) return c;
+  }
+  return null;
 }
 
 function fitLoop(

@@ -12,7 +12,7 @@ export const STRUCTURAL = new Set(['unanswered-tool-call', 'orphan-tool-result',
 
 /** Why our default output may differ from the reference, derived from the reference output. */
 export const DEVIATION_REASONS = {
-  overBudget: 'reference output overflows the budget (snip_history keeps a whole tool loop without a user message); we snip legally inside the loop',
+  overBudget: 'reference output overflows the budget (snip_history undercounts the joined prompt, or keeps a whole tool loop without a user message); we start at a later user turn, or snip legally inside the loop',
   illegal: 'reference output is illegal for OpenAI/Anthropic (reused or missing call ids, results separated from their call); we repair ids and regroup results',
   noUser: 'reference output keeps no user message although the history has one (a displaced result made snipping cut the user turn); regrouping keeps it',
   repairedInput: 'the history holds reused call ids or results separated from their call; after our repair snipping picks a different legal window within the budget',
