@@ -1,9 +1,23 @@
 import { createRequire } from 'node:module';
+import { bytePairMerge } from './byte-pair-merge.js';
+import { detachString } from './detach-string.js';
 
 /** The slice of js-tiktoken's `Tiktoken` we use. */
 interface Encoder {
   encode(text: string, allowedSpecial?: string[] | 'all', disallowedSpecial?: string[] | 'all'): number[];
   decode(tokens: number[]): string;
+  /** js-tiktoken's rank table (bytes joined by "," → rank); marked internal there, so optional here. */
+  rankMap?: Map<string, number>;
+}
+
+// Pieces longer than this go through our O(n log n) merge: js-tiktoken's is quadratic.
+const LONG_PIECE = 64;
+const utf8 = new TextEncoder();
+
+function encodePiece(encoder: Encoder, piece: string): number[] {
+  const ranks = encoder.rankMap;
+  if (piece.length <= LONG_PIECE || !(ranks instanceof Map)) return encoder.encode(piece, [], []);
+  return bytePairMerge(utf8.encode(piece), (key) => ranks.get(key));
 }
 
 type LoadState = { kind: 'unloaded' } | { kind: 'loaded'; encoder: Encoder; pieces: RegExp } | { kind: 'unavailable'; reason: unknown };
@@ -69,7 +83,7 @@ function countPieces(encoder: Encoder, pieces: RegExp, text: string): number {
   for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
     const piece = m[0];
     if (piece.length > PIECE_CACHE_MAX_LENGTH) {
-      total += encoder.encode(piece, [], []).length;
+      total += encodePiece(encoder, piece).length;
       continue;
     }
     let n = pieceCounts.get(piece);
@@ -77,7 +91,8 @@ function countPieces(encoder: Encoder, pieces: RegExp, text: string): number {
       // A pre-split piece re-splits to itself, so encoding it alone is its BPE count.
       n = encoder.encode(piece, [], []).length;
       if (pieceCounts.size >= PIECE_CACHE_LIMIT) pieceCounts.clear();
-      pieceCounts.set(piece, n);
+      // A match is a view into `text`: cache a copy so the key does not pin the whole text.
+      pieceCounts.set(detachString(piece), n);
     }
     total += n;
   }
@@ -124,7 +139,14 @@ export function utf8Length(text: string): number {
 export function encodeTokens(text: string): number[] | null {
   const encoder = getEncoder();
   if (encoder === null || containsSpecialToken(text)) return null;
-  return encoder.encode(text, [], []);
+  const pieces = (load() as { pieces: RegExp }).pieces;
+  // Piece by piece equals a whole encode (BPE never merges across pre-split pieces).
+  const out: number[] = [];
+  pieces.lastIndex = 0;
+  for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
+    for (const token of encodePiece(encoder, m[0])) out.push(token);
+  }
+  return out;
 }
 
 /** Decodes tokens (U+FFFD where a cut split a multi-byte character, as the reference). */
