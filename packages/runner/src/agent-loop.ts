@@ -1,5 +1,6 @@
 import type { LLMProvider, Message } from '@nanobot/schema';
 import type { Session, SessionStore } from '@nanobot/session';
+import type { OutboundMessage as ToolOutboundMessage } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
 import { KeyedScheduler } from './keyed-scheduler.js';
@@ -7,7 +8,7 @@ import { MessageBus, inboundSessionKey, isUserInput } from './message-bus.js';
 import type { InboundMessage, OutboundMessage } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
 import type { RunnerHooks } from './runner-hooks.js';
-import type { GovernFn, RunnerToolRegistry } from './runner-ports.js';
+import type { GovernedObserver, GovernFn, RunnerToolRegistry } from './runner-ports.js';
 import { EMPTY_FINAL_RESPONSE_MESSAGE, TOOL_INTERRUPTED_RESULT, TURN_INTERRUPTED_REPLY } from './runner-texts.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { validateInbound } from './validate-inputs.js';
@@ -34,15 +35,8 @@ export interface LoopSubagents {
   running(sessionKey?: string): number;
 }
 
-/** A message delivery requested by the `message` tool (structurally @nanobot/tools' `OutboundMessage`). */
-export interface ToolDelivery {
-  readonly channel: string;
-  readonly chatId: string;
-  readonly content: string;
-  readonly media: readonly string[];
-  readonly buttons: readonly (readonly string[])[];
-  readonly origin: { readonly sessionKey?: string; readonly channel?: string; readonly chatId?: string; readonly messageId?: string };
-}
+/** A message delivery requested by the `message` tool: @nanobot/tools' `OutboundMessage`. */
+export type ToolDelivery = ToolOutboundMessage;
 
 /** Options of {@link AgentLoop}. */
 export interface AgentLoopOptions {
@@ -54,6 +48,8 @@ export interface AgentLoopOptions {
   govern?: GovernFn;
   /** Extra options for the default governor (artifact store, token counter, …). */
   governOptions?: AgentRunSpec['governOptions'];
+  /** Sees every governed request of every run (see `GovernedObserver`: sync, not awaited, must not mutate; a throw becomes a `hook_error` event). */
+  onGoverned?: GovernedObserver;
   sessions: SessionStore;
   /** Builds `[system, ...history, current]`; without one the loop uses `systemPrompt`. */
   contextBuilder?: LoopContextBuilder;
@@ -435,6 +431,7 @@ export class AgentLoop {
         tools: options.tools,
         ...(options.govern ? { govern: options.govern } : {}),
         ...(options.governOptions ? { governOptions: options.governOptions } : {}),
+        ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
         sessionKey: key,
         concurrentTools: true,
         signal: active.controller.signal,

@@ -7,6 +7,7 @@ import { defineTool, toolResult } from '@nanobot/tools-core';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunSpec } from './agent-runner.js';
 import type { RunnerEvent } from './runner-events.js';
+import type { GovernedRequest } from './runner-ports.js';
 import { FakeModel, call, scripted, textStep, toolsStep } from './test-support/fake-model.js';
 import { legalityProblems } from './test-support/legality.js';
 import { simpleGovern } from './test-support/simple-govern.js';
@@ -452,6 +453,47 @@ describe('events and hooks', () => {
     await new AgentRunner().run(spec(scripted([textStep('x')]), registryWith(), { events: (e) => void events.push(e) }));
     const gov = events.find((e) => e.type === 'governance');
     expect(gov).toMatchObject({ type: 'governance', report: { backfilled: [], dropped: [] }, transcriptCount: 2, requestCount: 2 });
+  });
+
+  it('the provider and beforeModel get a snapshot: a request held past its turn never grows (real governor)', async () => {
+    const echo = defineTool({ name: 'echo', description: 'e', parameters: OBJ, readOnly: true, execute: () => 'x' });
+    const model = new FakeModel([toolsStep(call('echo', {}, 'c1')), textStep('done')]);
+    const seen: (readonly Message[])[] = [];
+    const { govern: _custom, ...withRealGovernor } = spec(model, registryWith(echo), { hooks: { beforeModel: (ctx) => void seen.push(ctx.messages) } });
+    const result = await new AgentRunner().run(withRealGovernor);
+    expect(result.messages).toHaveLength(5);
+    // The clean history is returned unchanged by the governor, yet the held arrays stay as sent.
+    expect(model.requests.map((r) => r.messages.length)).toEqual([2, 4]);
+    expect(seen.map((m) => m.length)).toEqual([2, 4]);
+    expect(model.requests[0].messages).not.toBe(result.messages);
+  });
+
+  it('onGoverned sees every governed request (purpose, transcript, copy, report); a throw is a hook_error', async () => {
+    const model = new FakeModel([{ content: '' }, { content: '' }, textStep('finally')]);
+    const governed: GovernedRequest[] = [];
+    const events: RunnerEvent[] = [];
+    const result = await new AgentRunner().run(
+      spec(model, registryWith(), {
+        sessionKey: 'cli:x',
+        runId: 'run-1',
+        events: (e) => void events.push(e),
+        onGoverned: (request) => {
+          governed.push(request);
+          throw new Error('inspector bug');
+        },
+      }),
+    );
+    expect(result.finalContent).toBe('finally');
+    expect(governed.map((g) => g.purpose)).toEqual(['turn', 'turn', 'finalize_empty']);
+    expect(governed.map((g) => g.iteration)).toEqual([0, 1, 1]);
+    expect(governed.every((g) => g.sessionKey === 'cli:x' && g.runId === 'run-1' && g.inflightStartIndex === 2)).toBe(true);
+    // The very arrays the provider received, and the report the governance event carried.
+    governed.forEach((g, i) => expect(g.messages).toBe(model.requests[i].messages));
+    const reports = events.filter((e) => e.type === 'governance').map((e) => (e as { report: unknown }).report);
+    expect(governed.map((g) => g.report)).toEqual(reports);
+    expect(governed[2].transcript.at(-1)).toEqual({ role: 'user', content: FINALIZATION_RETRY_PROMPT });
+    expect(governed[0].transcript).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'hook_error').map((e) => (e as { hook: string }).hook)).toEqual(['onGoverned', 'onGoverned', 'onGoverned']);
   });
 
   it('beforeTool can deny a call; afterTool can rewrite a result; a throwing hook is reported, not fatal', async () => {

@@ -7,7 +7,7 @@ import { EventDispatcher } from './event-dispatcher.js';
 import { repeatedExternalLookupError } from './external-lookup.js';
 import { planToolBatches } from './plan-tool-batches.js';
 import type { RunnerHooks, ToolOverride } from './runner-hooks.js';
-import type { GovernFn, RunnerGovernOptions, RunnerToolContext, RunnerToolRegistry } from './runner-ports.js';
+import type { GovernedObserver, GovernFn, RunnerGovernOptions, RunnerToolContext, RunnerToolRegistry } from './runner-ports.js';
 import { govern } from '@nanobot/governor';
 import type { GovernOptions } from '@nanobot/governor';
 import type { AccumulatedUsage, EventSink, ModelRequestPurpose, RunnerEvent, StopReason, ToolEvent, ToolEventStatus } from './runner-events.js';
@@ -65,6 +65,8 @@ export interface AgentRunSpec {
   govern?: GovernFn;
   /** Extra options for the default governor (artifact store for offload, token counter, …). */
   governOptions?: Omit<GovernOptions, keyof RunnerGovernOptions>;
+  /** Sees every governed request (transcript, governed copy, report); see {@link GovernedObserver}. */
+  onGoverned?: GovernedObserver;
   model?: string;
   temperature?: number;
   maxTokens?: number;
@@ -311,7 +313,7 @@ export class AgentRunner {
       state.iteration += 1;
       state.emit({ ...state.base(), type: 'iteration_start', iteration });
       const tools = spec.tools.definitions();
-      const governed = this.#govern(state, state.transcript, tools, iteration);
+      const governed = this.#govern(state, state.transcript, tools, iteration, 'turn');
       await this.#hook(state, 'beforeModel', (h) => h.beforeModel?.({ runId: state.runId, iteration, messages: governed, tools, sessionKey: spec.sessionKey }));
       let outcome = await this.#requestWithMalformedRecovery(state, governed, tools, iteration);
       if (outcome.kind === 'aborted') return this.#finishAborted(state, outcome.partial);
@@ -363,7 +365,7 @@ export class AgentRunner {
         }
         // Governed again with the prompt in place: appending to the governed copy could push a
         // request that was exactly at the budget over it.
-        const retryMessages = this.#govern(state, [...state.transcript, { role: 'user', content: FINALIZATION_RETRY_PROMPT }], [], iteration);
+        const retryMessages = this.#govern(state, [...state.transcript, { role: 'user', content: FINALIZATION_RETRY_PROMPT }], [], iteration, 'finalize_empty');
         outcome = await this.#request(state, retryMessages, [], iteration, 'finalize_empty');
         if (outcome.kind === 'aborted') return this.#finishAborted(state, outcome.partial);
         response = outcome.response;
@@ -436,7 +438,7 @@ export class AgentRunner {
       // Unlike the reference, the summary request goes through the governor too: the raw
       // transcript may hold orphans or exceed the window after a long tool loop.
       const request = [...state.transcript, { role: 'user', content: MAX_ITERATIONS_FINALIZE_PROMPT }];
-      const governed = this.#govern(state, request, [], state.iteration);
+      const governed = this.#govern(state, request, [], state.iteration, 'finalize_max_iterations');
       const outcome = await this.#request(state, governed, [], state.iteration, 'finalize_max_iterations');
       if (outcome.kind === 'aborted') return this.#finishAborted(state, outcome.partial);
       const { response } = outcome;
@@ -504,7 +506,7 @@ export class AgentRunner {
     return { content, reasoning };
   }
 
-  #govern(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number): readonly Message[] {
+  #govern(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number, purpose: ModelRequestPurpose): readonly Message[] {
     const { spec } = state;
     const options: RunnerGovernOptions = {
       contextWindowTokens: spec.contextWindowTokens,
@@ -527,7 +529,28 @@ export class AgentRunner {
       transcriptCount: messages.length,
       requestCount: result.messages.length,
     });
-    return result.messages;
+    // The governor returns its input when nothing changed, and the input may be the live
+    // transcript: the provider and hooks get a snapshot, so later appends never show up in a
+    // request someone still holds (a provider logging it, a queued retry, an inspector).
+    const request = result.messages === messages || result.messages === state.transcript ? messages.slice() : result.messages;
+    if (spec.onGoverned) {
+      try {
+        spec.onGoverned({
+          runId: state.runId,
+          ...(spec.sessionKey !== undefined ? { sessionKey: spec.sessionKey } : {}),
+          iteration,
+          purpose,
+          transcript: messages === state.transcript ? messages.slice() : messages,
+          messages: request,
+          report: result.report,
+          tools,
+          inflightStartIndex: options.inflightStartIndex,
+        });
+      } catch (error) {
+        state.emit({ ...state.base(), type: 'hook_error', hook: 'onGoverned', error: describeError(error) });
+      }
+    }
+    return request;
   }
 
   async #hook(state: RunState, name: string, call: (hook: RunnerHooks) => unknown): Promise<unknown> {
@@ -602,7 +625,7 @@ export class AgentRunner {
     state.emit({ ...state.base(), type: 'retry', iteration, reason: 'malformed_tool_calls' });
     const text = (first.response.content ?? '').trim();
     const note = text === '' ? MALFORMED_TOOL_CALLS_PROMPT : `${MALFORMED_TOOL_CALLS_PROMPT}\n\nPrevious assistant text before the malformed calls:\n${text}`;
-    const retryMessages = this.#govern(state, [...state.transcript, { role: 'user', content: note }], tools, iteration);
+    const retryMessages = this.#govern(state, [...state.transcript, { role: 'user', content: note }], tools, iteration, 'malformed_retry');
     const second = await this.#request(state, retryMessages, tools, iteration, 'malformed_retry');
     if (second.kind === 'aborted') return second;
     const cleanedSecond = this.#dropMalformed(second.response);

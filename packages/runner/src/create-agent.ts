@@ -15,6 +15,7 @@ import { AgentRunner } from './agent-runner.js';
 import type { AgentRunSpec } from './agent-runner.js';
 import { MessageBus } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
+import type { GovernedObserver, GovernFn } from './runner-ports.js';
 import type { RunnerHooks } from './runner-hooks.js';
 import { SubagentManager } from './subagent-manager.js';
 
@@ -58,6 +59,17 @@ export interface CreateAgentOptions {
   /** Extra governor options (e.g. `artifactStore` for offloading huge tool results). */
   governOptions?: AgentRunSpec['governOptions'];
   /**
+   * Replaces the governor for every request of the agent and its subagents (default `govern`
+   * from @nanobot/governor with `governOptions`). Must return a legal copy and not mutate its input.
+   */
+  govern?: GovernFn;
+  /**
+   * Sees every governed request (transcript, governed copy, report, tools) of every session and
+   * subagent, e.g. for an inspector. Synchronous, not awaited, must not mutate what it gets; a
+   * throw is reported as a `hook_error` event and the request goes ahead.
+   */
+  onGoverned?: GovernedObserver;
+  /**
    * COMPACT stage. Default: with `contextWindowTokens` set, a `Consolidator` (from
    * @nanobot/session) archives the oldest turns into `memory/history.jsonl` when the prompt
    * reaches the budget; `false` turns that off.
@@ -99,6 +111,9 @@ export interface Agent {
   /** Stops the loop and cancels subagents; waits for every turn to save. */
   stop(): Promise<void>;
 }
+
+/** System prompt of an agent built with `contextBuilder: false` and no `systemPrompt`. */
+const DEFAULT_SYSTEM_PROMPT = 'You are nanobot, a helpful assistant.';
 
 /** The default sessions directory for a workspace: outside it, keyed by its absolute path. */
 export function defaultSessionsDir(workspace: string): string {
@@ -144,8 +159,14 @@ export function createAgent(options: CreateAgentOptions): Agent {
           ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
           ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
           ...(options.governOptions ? { governOptions: options.governOptions } : {}),
+    ...(options.govern ? { govern: options.govern } : {}),
+    ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
+          ...(options.govern ? { govern: options.govern } : {}),
+          ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
           ...(options.events !== undefined ? { events: options.events } : {}),
         });
+  const contextBuilder = options.contextBuilder === false ? undefined : (options.contextBuilder ?? new ContextBuilder({ workspace }));
+  const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
   let compact: AgentLoopOptions['compact'] | undefined = options.compact === false ? undefined : options.compact;
   if (options.compact === undefined && options.contextWindowTokens !== undefined && options.contextWindowTokens > 0) {
     const consolidator = new Consolidator({
@@ -156,12 +177,23 @@ export function createAgent(options: CreateAgentOptions): Agent {
       maxTokens: options.maxTokens ?? 4096,
       ...(options.model !== undefined ? { model: options.model } : {}),
       tools: () => tools.definitions(),
+      // The probe must count what the loop will send: the same system prompt (workspace files,
+      // memory, skills) built the same way, or consolidation triggers too late.
+      buildMessages: ({ session, history, currentMessage, sessionSummary }) => {
+        if (!contextBuilder) return [{ role: 'system', content: systemPrompt }, ...history, { role: 'user', content: currentMessage }];
+        const colon = session.key.indexOf(':');
+        return contextBuilder.buildMessages(history, currentMessage, {
+          channel: colon > 0 ? session.key.slice(0, colon) : null,
+          sessionKey: session.key,
+          currentRole: 'user',
+          sessionSummary,
+        });
+      },
     });
     compact = async (session) => {
       await consolidator.maybeConsolidateByTokens(session);
     };
   }
-  const contextBuilder = options.contextBuilder === false ? undefined : (options.contextBuilder ?? new ContextBuilder({ workspace }));
   const loop = new AgentLoop({
     bus,
     provider: options.provider,
@@ -169,7 +201,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     sessions,
     runner,
     workspace,
-    ...(contextBuilder ? { contextBuilder } : { systemPrompt: options.systemPrompt ?? 'You are nanobot, a helpful assistant.' }),
+    ...(contextBuilder ? { contextBuilder } : { systemPrompt }),
     ...(subagents ? { subagents } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
@@ -181,6 +213,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
     ...(options.events !== undefined ? { events: options.events } : {}),
     ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
     ...(options.governOptions ? { governOptions: options.governOptions } : {}),
+    ...(options.govern ? { govern: options.govern } : {}),
+    ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
     ...(compact ? { compact } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });

@@ -2,11 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkLegality } from '@nanobot/governor';
+import { checkLegality, govern } from '@nanobot/governor';
 import { ScriptedProvider } from '@nanobot/providers/testing';
-import { JsonlSessionStore } from '@nanobot/session';
+import { JsonlSessionStore, TOKEN_PROBE_MESSAGE } from '@nanobot/session';
 import { createAgent } from './create-agent.js';
+import type { LoopContextBuilder } from './agent-loop.js';
 import type { RunnerEvent } from './runner-events.js';
+import type { GovernedRequest } from './runner-ports.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -94,7 +96,7 @@ describe('end to end with the built-in tools', () => {
     const sessionsDir = temp('runner-sessions-');
     const store = new JsonlSessionStore({ dir: sessionsDir });
     const { session } = await store.load('cli:direct');
-    for (let i = 0; i < 75; i += 1) {
+    for (let i = 0; i < 60; i += 1) {
       session.messages.push({ role: 'user', content: `question ${i}: ${'details '.repeat(60)}` }, { role: 'assistant', content: `answer ${i}: ${'words '.repeat(60)}` });
     }
     await store.save(session);
@@ -116,6 +118,74 @@ describe('end to end with the built-in tools', () => {
     const reloaded = (await new JsonlSessionStore({ dir: sessionsDir }).load('cli:direct')).session;
     expect(reloaded.lastConsolidated).toBeGreaterThan(0);
     expect(readFileSync(join(workspace, 'memory', 'history.jsonl'), 'utf8')).toContain('many detailed questions');
+  });
+
+  it("the consolidator's token probe counts the agent's system prompt, not the bare history", async () => {
+    const workspace = temp('runner-ws-');
+    const sessionsDir = temp('runner-sessions-');
+    const store = new JsonlSessionStore({ dir: sessionsDir });
+    const { session } = await store.load('cli:direct');
+    for (let i = 0; i < 58; i += 1) {
+      session.messages.push({ role: 'user', content: `question ${i}: ${'details '.repeat(60)}` }, { role: 'assistant', content: `answer ${i}: ${'words '.repeat(60)}` });
+    }
+    await store.save(session);
+    // History and tools alone stay under the budget; only with this system prompt does the probe reach it.
+    const bigPrompt = `You are a test agent. ${'Workspace rules and memory. '.repeat(250)}`;
+    const probes: string[] = [];
+    const contextBuilder: LoopContextBuilder = {
+      buildMessages: async (history, current) => {
+        probes.push(current);
+        return [{ role: 'system', content: bigPrompt }, ...history, { role: 'user', content: current }];
+      },
+    };
+    let summaries = 0;
+    const provider = new ScriptedProvider((request) => {
+      if (request.toolChoice === 'none') {
+        summaries += 1;
+        return '- The user asked many detailed questions.';
+      }
+      return 'ok';
+    });
+    const agent = createAgent({ workspace, provider, sessionsDir, web: false, exec: false, contextBuilder, contextWindowTokens: 12000, maxTokens: 500 });
+    await agent.ask('next');
+    await agent.stop();
+    expect(probes).toContain(TOKEN_PROBE_MESSAGE);
+    expect(summaries).toBe(1);
+    expect((await new JsonlSessionStore({ dir: sessionsDir }).load('cli:direct')).session.lastConsolidated).toBeGreaterThan(0);
+    expect(readFileSync(join(workspace, 'memory', 'history.jsonl'), 'utf8')).toContain('many detailed questions');
+  });
+
+  it('govern and onGoverned reach every request of the agent: apps observe the full governed request', async () => {
+    const workspace = temp('runner-ws-');
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ id: 'l1', name: 'list_dir', arguments: { path: '.' } }] },
+      { content: 'listed' },
+    ]);
+    let governCalls = 0;
+    const seen: GovernedRequest[] = [];
+    const events: RunnerEvent[] = [];
+    const agent = createAgent({
+      workspace,
+      provider,
+      sessionsDir: temp('runner-sessions-'),
+      web: false,
+      exec: false,
+      govern: (messages, options) => {
+        governCalls += 1;
+        return govern(messages, options);
+      },
+      onGoverned: (request) => void seen.push(request),
+      events: (e) => void events.push(e),
+    });
+    const outcome = await agent.ask('what is here?', { chatId: 'c7' });
+    await agent.stop();
+    expect(outcome.reply?.content).toBe('listed');
+    expect(governCalls).toBe(2);
+    expect(seen.map((r) => [r.sessionKey, r.purpose, r.iteration])).toEqual([['cli:c7', 'turn', 0], ['cli:c7', 'turn', 1]]);
+    expect(seen[0].messages[0].role).toBe('system');
+    expect(seen[1].messages.map((m) => m.role).slice(-3)).toEqual(['user', 'assistant', 'tool']);
+    expect(seen[1].tools.map((t) => t.function.name)).toContain('list_dir');
+    expect(seen.map((r) => r.report)).toEqual(events.filter((e) => e.type === 'governance').map((e) => (e as { report: unknown }).report));
   });
 
   it('the real tools raise typed boundary errors: workspace refusals escalate, SSRF gets its note', async () => {

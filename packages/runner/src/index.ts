@@ -18,7 +18,7 @@ export type {
   AfterToolContext,
   ToolOverride,
 } from './runner-hooks.js';
-export type { RunnerToolRegistry, RunnerToolContext, GovernFn, RunnerGovernOptions } from './runner-ports.js';
+export type { RunnerToolRegistry, RunnerToolContext, GovernFn, RunnerGovernOptions, GovernedRequest, GovernedObserver } from './runner-ports.js';
 export { planToolBatches } from './plan-tool-batches.js';
 export {
   externalLookupSignature,

@@ -1,4 +1,5 @@
 import type { Message } from '@nanobot/schema';
+import type { ModelRequestPurpose } from './runner-events.js';
 import type { ToolDefinition } from '@nanobot/schema';
 import type { ToolRegistry } from '@nanobot/registry';
 
@@ -41,3 +42,33 @@ export type GovernFn = (
   messages: readonly Message[],
   options: RunnerGovernOptions,
 ) => { messages: readonly Message[]; report: unknown };
+
+/**
+ * One governed model request, as `onGoverned` observers see it. Every field is a snapshot taken
+ * when the request was built: later appends to the run's transcript never show up in it.
+ */
+export interface GovernedRequest {
+  readonly runId: string;
+  readonly sessionKey?: string;
+  readonly iteration: number;
+  /** Why the request is made (a turn, or one of the retry/summary requests). */
+  readonly purpose: ModelRequestPurpose;
+  /** What was governed: the transcript (plus the retry prompt, for retry/summary requests). */
+  readonly transcript: readonly Message[];
+  /** The governed copy; the very array the provider receives. */
+  readonly messages: readonly Message[];
+  /** The governor's report (a `GovernReport` with the default governor). */
+  readonly report: unknown;
+  readonly tools: readonly ToolDefinition[];
+  /** Index in `transcript` where the current turn's own messages start. */
+  readonly inflightStartIndex: number;
+}
+
+/**
+ * Observes every governed request (inspectors, audit logs, request dumps). Called synchronously
+ * right after the governor and before the provider, for every request the run makes (turns,
+ * retries, the max-iterations summary); not awaited. It must not mutate the request (the arrays
+ * are the ones sent). A throw is isolated: it is reported as a `hook_error` event and the
+ * request goes ahead unchanged.
+ */
+export type GovernedObserver = (request: GovernedRequest) => void;

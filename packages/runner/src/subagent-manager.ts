@@ -1,34 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { LLMProvider, Message } from '@nanobot/schema';
+import type { SpawnOutcome, SpawnRequest } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
 import type { MessageBus } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
-import type { GovernFn, RunnerToolRegistry } from './runner-ports.js';
+import type { GovernedObserver, GovernFn, RunnerToolRegistry } from './runner-ports.js';
 
-/** What `spawn` asks for (structurally @nanobot/tools' `SpawnRequest`). */
-export interface SubagentRequest {
-  readonly task: string;
-  readonly label: string;
-  readonly temperature?: number;
-  readonly wait: boolean;
-  readonly origin: {
-    readonly sessionKey?: string;
-    readonly channel?: string;
-    readonly chatId?: string;
-    readonly senderId?: string;
-    readonly messageId?: string;
-    readonly workspace?: string;
-  };
-  readonly signal?: AbortSignal;
-}
+/** What `spawn` asks for: @nanobot/tools' `SpawnRequest` (the manager is its `SubagentSpawner`). */
+export type SubagentRequest = SpawnRequest;
 
-/** What the manager reports to `spawn` (structurally @nanobot/tools' `SpawnOutcome`). */
-export type SubagentOutcome =
-  | { readonly kind: 'started'; readonly id: string }
-  | { readonly kind: 'completed'; readonly id: string; readonly result: string; readonly isError?: boolean }
-  | { readonly kind: 'limit'; readonly running: number; readonly limit: number }
-  | { readonly kind: 'no_runtime' };
+/** What the manager reports to `spawn`: @nanobot/tools' `SpawnOutcome`. */
+export type SubagentOutcome = SpawnOutcome;
 
 /** Options of {@link SubagentManager}. */
 export interface SubagentManagerOptions {
@@ -41,6 +24,8 @@ export interface SubagentManagerOptions {
   govern?: GovernFn;
   /** Extra options for the default governor (artifact store, token counter, …). */
   governOptions?: AgentRunSpec['governOptions'];
+  /** Sees every governed request of every run (see `GovernedObserver`: sync, not awaited, must not mutate; a throw becomes a `hook_error` event). */
+  onGoverned?: GovernedObserver;
   runner?: AgentRunner;
   model?: string;
   maxIterations?: number;
@@ -205,6 +190,7 @@ export class SubagentManager {
         tools: options.tools,
         ...(options.govern ? { govern: options.govern } : {}),
         ...(options.governOptions ? { governOptions: options.governOptions } : {}),
+        ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
         sessionKey: `subagent:${id}`,
         signal,
         failOnToolError: options.failOnToolError ?? true,
