@@ -53,7 +53,8 @@ describe('MemoryStore', () => {
   it('removes leaked think tags; a leak-only entry is stored empty', async () => {
     await memory.appendHistory('<think>secret</think>- [durable] fact');
     await memory.appendHistory('<think>only thinking');
-    expect(historyLines().map((e) => e.content)).toEqual(['- [durable] fact', '']);
+    await memory.appendHistory('<thought>plan</thought>- kept');
+    expect(historyLines().map((e) => e.content)).toEqual(['- [durable] fact', '', '- kept']);
   });
 
   it('truncates entries longer than maxChars', async () => {

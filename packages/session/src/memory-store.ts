@@ -2,12 +2,11 @@ import { appendFile, mkdir, open, readFile, rename, writeFile } from 'node:fs/pr
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Message } from '@nanobot/schema';
-import { truncateText } from '@nanobot/schema';
+import { stripThink, truncateText } from '@nanobot/schema';
 import { detachRuntimeContext, parseCursorFile, parseHistoryEntries, type HistoryEntry, type HistoryWarning, type RuntimeContextMarker } from '@nanobot/context-builder';
 import { withFileLock, type FileLockOptions } from './file-lock.js';
 import { localMinuteTimestamp } from './local-time.js';
 import { contentWithMediaBreadcrumbs } from './media-breadcrumbs.js';
-import { stripThinkTags } from './strip-think.js';
 
 /** Default cap of one history entry (characters). */
 export const HISTORY_ENTRY_MAX_CHARS = 64_000;
@@ -163,8 +162,9 @@ export class MemoryStore {
   async appendHistory(entry: string, options: AppendHistoryOptions = {}): Promise<number> {
     const maxChars = options.maxChars ?? HISTORY_ENTRY_MAX_CHARS;
     let content = entry.trimEnd();
-    // A leak-only entry becomes '' rather than storing the model's reasoning.
-    if (/<think>/i.test(content)) content = stripThinkTags(content);
+    // The reference's strip_think (shared via @nanobot/schema): a leak-only entry becomes ''
+    // rather than storing the model's reasoning.
+    content = stripThink(content);
     if ([...content].length > maxChars) content = truncateText(content, maxChars);
     await mkdir(this.memoryDir, { recursive: true });
     return withFileLock(`${this.historyFile}.lock`, async () => {
