@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
+import { ConfigurationError, ValidationError } from '@nanobot/schema';
 import {
   ContextBuilder,
   LEGACY_SOUL_TEMPLATE,
@@ -374,5 +375,23 @@ describe('runtime context and buildMessages', () => {
     const next = await builder().buildMessages(hist, 'four');
     expect(JSON.stringify(next.slice(0, -1))).toBe(JSON.stringify(first.slice(0, -1)));
     expect(next.at(-1)).toEqual({ role: 'user', content: 'four' });
+  });
+});
+
+describe('bad input', () => {
+  it('a missing workspace or a bad maxFileChars is a ConfigurationError', () => {
+    expect(() => new ContextBuilder({ workspace: '' })).toThrow(ConfigurationError);
+    expect(() => new ContextBuilder({} as never)).toThrow(/needs a workspace/);
+    expect(() => new ContextBuilder({ workspace: ws, maxFileChars: -1 })).toThrow(ConfigurationError);
+    expect(() => new ContextBuilder({ workspace: ws, maxFileChars: 1.5 })).toThrow(/non-negative integer/);
+  });
+
+  it('buildMessages rejects a non-list history, a non-message row and a non-string message, leaving the input as it was', async () => {
+    const history = deepFreeze([{ role: 'user', content: 'hi' }, null]) as unknown as Message[];
+    await expect(builder().buildMessages(history, 'x')).rejects.toThrow(ValidationError);
+    await expect(builder().buildMessages(history, 'x')).rejects.toThrow(/history\[1\]/);
+    await expect(builder().buildMessages('nope' as never, 'x')).rejects.toThrow(/history must be an array/);
+    await expect(builder().buildMessages([], 42 as never)).rejects.toThrow(/currentMessage must be a string/);
+    expect(history).toEqual([{ role: 'user', content: 'hi' }, null]);
   });
 });

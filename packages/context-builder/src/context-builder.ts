@@ -1,7 +1,7 @@
 import { arch, machine, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Message, MessageContent } from '@nanobot/schema';
-import { truncateText, truncateTextToTokens } from '@nanobot/schema';
+import { ConfigurationError, ValidationError, truncateText, truncateTextToTokens } from '@nanobot/schema';
 import { nodeWorkspaceFs, type WorkspaceFs } from './workspace-fs.js';
 import {
   LEGACY_SOUL_TEMPLATE,
@@ -108,7 +108,15 @@ export class ContextBuilder {
   private readonly skillEnvironment: SkillEnvironment;
   private readonly maxFileChars: number | null;
 
+  /** Throws a `ConfigurationError` for a missing workspace or a negative/non-integer `maxFileChars`. */
   constructor(options: ContextBuilderOptions) {
+    if (typeof options?.workspace !== 'string' || options.workspace.trim() === '') {
+      throw new ConfigurationError('ContextBuilder needs a workspace directory (a non-empty string)');
+    }
+    const cap = options.maxFileChars;
+    if (cap !== undefined && cap !== null && !(Number.isInteger(cap) && cap >= 0)) {
+      throw new ConfigurationError(`ContextBuilder maxFileChars must be a non-negative integer or null, got ${String(cap)}`);
+    }
     this.workspace = resolve(options.workspace);
     this.fs = options.fs ?? nodeWorkspaceFs;
     this.runtime = options.runtime ?? defaultRuntime();
@@ -282,9 +290,14 @@ export class ContextBuilder {
   /**
    * `[system, ...history, current]`. When the last message already has the current role, the
    * current message is merged into a copy of it instead (strings joined by a blank line,
-   * otherwise block lists concatenated). `history` is not modified.
+   * otherwise block lists concatenated). `history` is not modified. Throws a `ValidationError`
+   * when `history` is not a list of message objects or `currentMessage` is not a string.
    */
   async buildMessages(history: readonly Message[], currentMessage: string, options: BuildMessagesOptions = {}): Promise<Message[]> {
+    if (!Array.isArray(history)) throw new ValidationError('buildMessages: history must be an array of messages', ['history']);
+    const bad = history.findIndex((m) => m === null || typeof m !== 'object' || typeof (m as { role?: unknown }).role !== 'string');
+    if (bad >= 0) throw new ValidationError(`buildMessages: history[${bad}] is not a message (an object with a role)`, ['history', bad]);
+    if (typeof currentMessage !== 'string') throw new ValidationError('buildMessages: currentMessage must be a string', ['currentMessage']);
     const system: Message = { role: 'system', content: await this.buildSystemPrompt(options) };
     const messages: Message[] = [system, ...history];
     const current = await this.buildCurrentMessage(currentMessage, options);
