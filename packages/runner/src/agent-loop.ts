@@ -71,7 +71,7 @@ export interface AgentLoopOptions {
   events?: EventSink | readonly EventSink[];
   hooks?: RunnerHooks | readonly RunnerHooks[];
   /**
-   * COMPACT stage: e.g. `(s) => consolidator.maybeConsolidate(s)`. Awaited before history is
+   * COMPACT stage: e.g. `(s) => consolidator.maybeConsolidateByTokens(s).then(() => {})`. Awaited before history is
    * loaded; may mutate the session (it owns it during the turn); a throw is logged, not fatal.
    */
   compact?: (session: Session) => Promise<void>;
