@@ -3,6 +3,7 @@
 // figures and ratios measured in this run; asserts nothing about time.
 import { estimatePromptTokens, type Message } from '@nanobot/schema';
 import { govern, type GovernOptions } from '@nanobot/governor';
+import { medianTime } from './median-time.js';
 
 const WORDS = ['the', 'file', 'result', 'config', 'error', 'path', 'value', 'session', 'agent', 'tokens', 'window', 'budget'];
 
@@ -32,16 +33,6 @@ function history(n: number, salt = 0): Message[] {
   return JSON.parse(JSON.stringify(out.slice(0, n))) as Message[];
 }
 
-function time(fn: () => void, repeat = 5): number {
-  const times: number[] = [];
-  for (let i = 0; i < repeat; i++) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
-}
-
 function fastest<T>(setup: () => T, fn: (input: T) => void, repeat: number): number {
   let best = Infinity;
   for (let i = 0; i < repeat; i++) {
@@ -61,11 +52,11 @@ console.log('1) warm under-budget 10k history vs JSON.stringify of it');
 {
   const h = history(10_000, 3);
   for (let i = 0; i < 20; i++) { govern(h, big); JSON.stringify(h); } // warm caches and JIT
-  const g = time(() => { govern(h, big); }, 31);
-  const j = time(() => { JSON.stringify(h); }, 31);
+  const g = medianTime(() => { govern(h, big); }, 31);
+  const j = medianTime(() => { JSON.stringify(h); }, 31);
   console.log(`   govern ${fmt(g)}, JSON.stringify ${fmt(j)}, ratio govern/stringify = ${(g / j).toFixed(2)} (target < 1)`);
   for (let i = 0; i < 10; i++) govern(h);
-  const noBudget = time(() => { govern(h); }, 31);
+  const noBudget = medianTime(() => { govern(h); }, 31);
   console.log(`   without a window (repairs only): ${fmt(noBudget)}, ratio = ${(noBudget / j).toFixed(2)}`);
 }
 
@@ -120,7 +111,7 @@ console.log(`   governor   ratio 10k/1k = ${(own[1] / own[0]).toFixed(2)}x, 100k
 {
   const h = history(100_000, 7);
   const over: GovernOptions = { contextWindowTokens: 200_000, maxOutputTokens: 4096, inflightStartIndex: 90_000, compactedToolCallIds: new Set() };
-  const ms = time(() => { govern(h, over); }, 1);
-  const warm = time(() => { govern(h, { ...over, compactedToolCallIds: new Set() }); }, 3);
+  const ms = medianTime(() => { govern(h, over); }, 1);
+  const warm = medianTime(() => { govern(h, { ...over, compactedToolCallIds: new Set() }); }, 3);
   console.log(`   100k messages over a 200k-token window (compaction + snipping): cold ${fmt(ms)}, warm ${fmt(warm)}`);
 }

@@ -8,21 +8,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Message } from '@nanobot/schema';
 import { govern, type GovernOptions } from '../src/index.js';
+import { medianTime } from './median-time.js';
 
 const dir = join(process.env.NANOBOT_SHARED_DIR ?? resolve(import.meta.dirname, '..', '..', '..', '..', 'shared'), 'transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort();
 const BUDGETS: [string, number | null][] = [['8k', 8_000], ['32k', 32_000], ['128k', 128_000], ['200k', 200_000], ['none', null]];
 const options = (tokens: number | null): GovernOptions => (tokens === null ? {} : { contextWindowTokens: tokens, contextBlockLimit: tokens });
-
-function median(fn: () => void, repeat: number): number {
-  const times: number[] = [];
-  for (let i = 0; i < repeat; i++) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
-}
 
 const ms = (v: number) => (v < 10 ? v.toFixed(2) : v.toFixed(1));
 const cell = (v: number, base: number, width = 16) => ` ${ms(v)} (${(v / base).toFixed(1)}×)`.padStart(width);
@@ -39,14 +30,14 @@ const t0 = performance.now();
 for (const file of files) {
   const text = readFileSync(join(dir, file), 'utf8');
   const messages = JSON.parse(text) as Message[];
-  const stringify = median(() => JSON.stringify(messages), 5);
+  const stringify = medianTime(() => JSON.stringify(messages), 5);
   // Cold: fresh objects, nothing tokenised yet (one run; it is the expensive one).
   const fresh = JSON.parse(text) as Message[];
-  const cold = median(() => govern(fresh, options(200_000)), 1);
+  const cold = medianTime(() => govern(fresh, options(200_000)), 1);
   // Warm: the objects of the cold run, as a runner governs the same history each request.
   const warm = BUDGETS.map(([label, tokens]) => {
     govern(fresh, options(tokens));
-    const t = median(() => govern(fresh, options(tokens)), 5);
+    const t = medianTime(() => govern(fresh, options(tokens)), 5);
     totals.warm.set(label, (totals.warm.get(label) ?? 0) + t);
     return cell(t, stringify);
   });

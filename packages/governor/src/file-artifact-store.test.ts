@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ValidationError } from '@nanobot/schema';
 import { FileArtifactStore } from './file-artifact-store.js';
 import { MemoryArtifactStore } from './memory-artifact-store.js';
 import { normalizeToolResult } from './normalize-tool-result.js';
@@ -60,6 +61,12 @@ describe('FileArtifactStore', () => {
     expect(left).not.toContain('stale');
     expect(left).toContain('b00');
     expect(left).not.toContain('b31');
+  });
+
+  it('rejects a missing or empty workspace when constructed, not on the first offload', () => {
+    for (const bad of [{}, { workspace: '' }, { workspace: 42 }, { workspace: ws, now: 5 }, null]) {
+      expect(() => new FileArtifactStore(bad as never)).toThrow(ValidationError);
+    }
   });
 
   it('throws on I/O failure so the governor can keep the result inline', () => {

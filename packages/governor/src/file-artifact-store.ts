@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ValidationError } from '@nanobot/schema';
 import { TOOL_RESULT_MAX_BUCKETS, TOOL_RESULT_RETENTION_SECONDS, TOOL_RESULTS_DIR } from './constants.js';
 import { safeFilename, type ArtifactRequest, type ArtifactStore } from './artifact-store.js';
 
@@ -50,7 +51,14 @@ export class FileArtifactStore implements ArtifactStore {
   // Bodies already verified on disk, so a warm history costs no file reads.
   readonly #verified = new Map<string, string>();
 
+  /** Throws {@link ValidationError} unless `workspace` is a non-empty string. */
   constructor(options: FileArtifactStoreOptions) {
+    if (typeof options?.workspace !== 'string' || options.workspace === '') {
+      throw new ValidationError('FileArtifactStore: options.workspace must be a non-empty path', ['workspace']);
+    }
+    if (options.now !== undefined && typeof options.now !== 'function') {
+      throw new ValidationError('FileArtifactStore: options.now must be a function', ['now']);
+    }
     this.#workspace = options.workspace;
     this.#now = options.now ?? Date.now;
   }

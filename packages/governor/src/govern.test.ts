@@ -220,6 +220,37 @@ describe('govern', () => {
     expect(() => govern([{ role: 'user', content: 'a' }, null] as never)).toThrow(/messages\[1\]/);
   });
 
+  it('rejects options of the wrong type before touching anything', () => {
+    const history = deepFreeze<Message[]>([{ role: 'user', content: 'go' }, asst('a'), result('a', 'x'.repeat(30_000))]);
+    const ids = new Set<string>(['kept']);
+    const store = new MemoryArtifactStore();
+    const bad: [unknown, RegExp][] = [
+      [null, /options must be an object/],
+      [{ contextWindowTokens: '8000' }, /options\.contextWindowTokens must be a finite number, got "8000"/],
+      [{ contextWindowTokens: Number.NaN }, /contextWindowTokens must be a finite number, got NaN/],
+      [{ maxOutputTokens: Infinity }, /maxOutputTokens must be a finite number, got Infinity/],
+      [{ maxToolResultChars: 'big' }, /maxToolResultChars/],
+      [{ inflightStartIndex: '3' }, /inflightStartIndex/],
+      [{ keepRecentCompactableResults: {} }, /keepRecentCompactableResults/],
+      [{ compactedToolCallIds: ['a'] }, /compactedToolCallIds must be a Set/],
+      [{ tools: 'exec' }, /tools must be an array/],
+      [{ artifactStore: {} }, /artifactStore must have persist\(\) and read\(\)/],
+      [{ tokenCounter: () => 3 }, /tokenCounter must have countPromptTokens\(\)/],
+      [{ sessionKey: 42 }, /sessionKey must be a string/],
+      [{ compat: 'strict' }, /compat must be 'fixed' or 'reference', got "strict"/],
+    ];
+    for (const [options, message] of bad) {
+      // Otherwise valid options around the bad one: a store and the run's id set that must stay untouched.
+      const full = options === null ? null : { artifactStore: store, sessionKey: 's', compactedToolCallIds: ids, contextWindowTokens: 3000, ...(options as object) };
+      expect(() => govern(history, full as never)).toThrow(ValidationError);
+      expect(() => govern(history, full as never)).toThrow(message);
+    }
+    expect([...ids]).toEqual(['kept']);
+    expect(store.read('memory:/.nanobot/tool-results/s/a.txt')).toBeUndefined();
+    // Negative numbers keep their reference meaning (conformance feeds them): no error.
+    expect(govern(history, { contextBlockLimit: -10, contextWindowTokens: 3000, maxToolResultChars: -5 }).report.budget).toBe(0);
+  });
+
   it('offloads oversized results and reports where they went', () => {
     const store = new MemoryArtifactStore();
     const big = 'x'.repeat(5000);

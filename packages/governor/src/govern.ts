@@ -47,7 +47,10 @@ export interface GovernOptions {
   artifactStore?: ArtifactStore | null;
   /** Session bucket for offloaded results. */
   sessionKey?: string | null;
-  /** Exact provider token counter, tried before the estimate (sync; may throw: ignored). */
+  /**
+   * Exact provider token counter, tried before the estimate. Called synchronously (never
+   * awaited); must not mutate the messages or tools; may throw (the estimate is used then).
+   */
   tokenCounter?: TokenCounter | null;
   /** Opt-in older microcompaction: keep only this many newest compactable results intact. */
   keepRecentCompactableResults?: number | null;
@@ -112,6 +115,47 @@ function checkInput(messages: unknown): asserts messages is readonly Message[] {
   }
 }
 
+const NUMERIC_OPTIONS = [
+  'contextWindowTokens', 'maxOutputTokens', 'providerMaxTokens', 'contextBlockLimit',
+  'maxToolResultChars', 'inflightStartIndex', 'keepRecentCompactableResults',
+] as const;
+
+// Wrong types would otherwise be coerced or silently ignored (a string window from an env var,
+// a NaN budget that turns snipping off and puts `null` in the report). Negative numbers keep
+// their reference meaning (budget 0, no size limit), so only the type is checked.
+function checkOptions(options: unknown): asserts options is GovernOptions {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new ValidationError('govern: options must be an object');
+  }
+  const o = options as Record<string, unknown>;
+  for (const key of NUMERIC_OPTIONS) {
+    const v = o[key];
+    if (v !== undefined && v !== null && (typeof v !== 'number' || !Number.isFinite(v))) {
+      throw new ValidationError(`govern: options.${key} must be a finite number, got ${typeof v === 'number' ? v : JSON.stringify(v) ?? typeof v}`, [key]);
+    }
+  }
+  if (o.compactedToolCallIds !== undefined && !(o.compactedToolCallIds instanceof Set)) {
+    throw new ValidationError('govern: options.compactedToolCallIds must be a Set (one per agent run)', ['compactedToolCallIds']);
+  }
+  if (o.tools !== undefined && o.tools !== null && !Array.isArray(o.tools)) {
+    throw new ValidationError('govern: options.tools must be an array of tool definitions', ['tools']);
+  }
+  const store = o.artifactStore as { persist?: unknown; read?: unknown } | null | undefined;
+  if (store !== undefined && store !== null && (typeof store !== 'object' || typeof store.persist !== 'function' || typeof store.read !== 'function')) {
+    throw new ValidationError('govern: options.artifactStore must have persist() and read()', ['artifactStore']);
+  }
+  const counter = o.tokenCounter as { countPromptTokens?: unknown } | null | undefined;
+  if (counter !== undefined && counter !== null && typeof counter.countPromptTokens !== 'function') {
+    throw new ValidationError('govern: options.tokenCounter must have countPromptTokens()', ['tokenCounter']);
+  }
+  if (o.sessionKey !== undefined && o.sessionKey !== null && typeof o.sessionKey !== 'string') {
+    throw new ValidationError('govern: options.sessionKey must be a string', ['sessionKey']);
+  }
+  if (o.compat !== undefined && o.compat !== 'fixed' && o.compat !== 'reference') {
+    throw new ValidationError(`govern: options.compat must be 'fixed' or 'reference', got ${JSON.stringify(o.compat)}`, ['compat']);
+  }
+}
+
 /**
  * Produces the model copy of a history: the reference's `prepare_for_model` steps in its order
  * (placeholders, malformed calls, orphan results, missing results, result size budget,
@@ -119,11 +163,13 @@ function checkInput(messages: unknown): asserts messages is readonly Message[] {
  * the fixes for its weak spots (reused or missing call ids, results separated from their call,
  * tool loops snipped legally). Never mutates `messages`; returns the same array when nothing
  * changed. Synchronous: offload writes go through the (sync) `artifactStore`. Throws
- * {@link ValidationError} for input that is not a list of message objects, and lets a store or
+ * {@link ValidationError} for input that is not a list of message objects or options of the
+ * wrong type (before doing anything), and lets a store or
  * counter bug propagate only where the reference would (offload failures are reported, not thrown).
  */
 export function govern(messages: readonly Message[], options: GovernOptions = {}): GovernResult {
   checkInput(messages);
+  checkOptions(options);
   const fixed = options.compat !== 'reference';
   const budget = inputBudget(options);
   const tokenCache = new Map<readonly Message[], number>();
