@@ -1,7 +1,7 @@
-import type { Message } from '@nanobot/schema';
+import { pythonStr, type Message } from '@nanobot/schema';
 import type { ArtifactStore } from './artifact-store.js';
 import { normalizeToolResultDetailed, type NormalizedToolResult } from './normalize-tool-result.js';
-import { pyStr, pyTruthy } from './internal/python.js';
+import { pyTruthy } from './internal/python.js';
 
 /** Options of {@link applyToolResultBudget}. */
 export interface ToolResultBudgetOptions {
@@ -86,8 +86,8 @@ export function applyToolResultBudgetDetailed(messages: readonly Message[], opti
       continue;
     }
     const rawId = (msg as { tool_call_id?: unknown }).tool_call_id;
-    const id = pyTruthy(rawId) ? pyStr(rawId) : `tool_${i}`;
-    const name = pyTruthy(msg.name) ? pyStr(msg.name) : 'tool';
+    const id = pyTruthy(rawId) ? pythonStr(rawId) : `tool_${i}`;
+    const name = pyTruthy(msg.name) ? pythonStr(msg.name) : 'tool';
     const hit = memo.get(msg);
     let replacement: Message | null;
     let info: NormalizedToolResult;

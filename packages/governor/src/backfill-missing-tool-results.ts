@@ -1,11 +1,10 @@
-import type { Message } from '@nanobot/schema';
+import { pythonStr, type Message } from '@nanobot/schema';
 import { BACKFILL_CONTENT } from './constants.js';
 import { callId, resultId, toolCallList } from './internal/tool-calls.js';
-import { pyStr } from './internal/python.js';
 
 function backfillName(call: unknown): string {
   const fn = (call as { function?: unknown }).function;
-  if (fn !== null && typeof fn === 'object' && !Array.isArray(fn)) return pyStr((fn as { name?: unknown }).name ?? null);
+  if (fn !== null && typeof fn === 'object' && !Array.isArray(fn)) return pythonStr((fn as { name?: unknown }).name ?? null);
   return '';
 }
 

@@ -1,7 +1,7 @@
-import { codePointLength, type Message } from '@nanobot/schema';
+import { codePointLength, type Message, pythonStr } from '@nanobot/schema';
 import { COMPACTABLE_TOOLS, compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MICROCOMPACT_MIN_CHARS } from './constants.js';
 import { isolatedTokens, promptTokens, type EstimateContext } from './internal/estimate.js';
-import { pyStr, pyTruthy } from './internal/python.js';
+import { pyTruthy } from './internal/python.js';
 
 /** Options of {@link compactInflightOverflow}. */
 export interface CompactInflightOptions extends EstimateContext {
@@ -34,7 +34,7 @@ function atLeastChars(text: string, n: number): boolean {
 }
 
 function compacted(msg: Message): Message {
-  const name = pyTruthy(msg.name) ? pyStr(msg.name) : 'tool';
+  const name = pyTruthy(msg.name) ? pythonStr(msg.name) : 'tool';
   const text = compactionMessage(name);
   const hit = memo.get(msg);
   if (hit !== undefined && hit.content === text) return hit;
@@ -45,7 +45,7 @@ function compacted(msg: Message): Message {
 
 function toolId(msg: Message): string | null {
   const raw = (msg as { tool_call_id?: unknown }).tool_call_id;
-  return pyTruthy(raw) ? pyStr(raw) : null;
+  return pyTruthy(raw) ? pythonStr(raw) : null;
 }
 
 /**

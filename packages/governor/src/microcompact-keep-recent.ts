@@ -1,6 +1,6 @@
-import { codePointLength, type Message } from '@nanobot/schema';
+import { codePointLength, type Message, pythonStr } from '@nanobot/schema';
 import { COMPACTABLE_TOOLS, compactionMessage, MICROCOMPACT_KEEP_RECENT, MICROCOMPACT_MIN_CHARS } from './constants.js';
-import { pyStr, pyTruthy } from './internal/python.js';
+import { pyTruthy } from './internal/python.js';
 
 /** Options of {@link microcompactKeepRecent}. */
 export interface MicrocompactKeepRecentOptions {
@@ -36,12 +36,12 @@ export function microcompactKeepRecent(messages: readonly Message[], options: Mi
     const msg = messages[i];
     let next = memo.get(msg);
     if (next === undefined) {
-      next = { ...msg, content: compactionMessage(pyTruthy(msg.name) ? pyStr(msg.name) : 'tool') } as Message;
+      next = { ...msg, content: compactionMessage(pyTruthy(msg.name) ? pythonStr(msg.name) : 'tool') } as Message;
       memo.set(msg, next);
     }
     out[i] = next;
     const id = (msg as { tool_call_id?: unknown }).tool_call_id;
-    compacted.push(pyTruthy(id) ? pyStr(id) : `tool_${i}`);
+    compacted.push(pyTruthy(id) ? pythonStr(id) : `tool_${i}`);
   }
   return { messages: out, compacted };
 }

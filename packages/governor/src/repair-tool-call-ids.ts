@@ -1,16 +1,15 @@
-import type { Message } from '@nanobot/schema';
+import { pythonStr, type Message } from '@nanobot/schema';
 import { callId, resultId, toolCallList } from './internal/tool-calls.js';
-import { pyStr } from './internal/python.js';
 
 function collectIds(messages: readonly Message[]): Set<string> {
   const ids = new Set<string>();
   for (const msg of messages) {
     for (const call of toolCallList(msg)) {
       const raw = (call as { id?: unknown } | null)?.id;
-      if (raw !== undefined && raw !== null) ids.add(pyStr(raw));
+      if (raw !== undefined && raw !== null) ids.add(pythonStr(raw));
     }
     const rid = (msg as { tool_call_id?: unknown }).tool_call_id;
-    if (rid !== undefined && rid !== null) ids.add(pyStr(rid));
+    if (rid !== undefined && rid !== null) ids.add(pythonStr(rid));
   }
   return ids;
 }

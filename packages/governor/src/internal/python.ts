@@ -1,5 +1,6 @@
-// Python semantics the reference relies on (truthiness, str(), str.strip()). Model-visible
-// text (backfilled names, merged contents) depends on them, so they are reproduced exactly.
+// Python semantics the reference relies on (truthiness, str.strip()). Model-visible text
+// (merged contents, placeholder checks) depends on them, so they are reproduced exactly.
+// Python str()/repr() come from @nanobot/schema (`pythonStr`).
 
 /** Python truthiness of a JSON-ish value. */
 export function pyTruthy(value: unknown): boolean {
@@ -9,46 +10,6 @@ export function pyTruthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
   if (typeof value === 'object') return Object.keys(value).length > 0;
   return true;
-}
-
-function pyStringLiteral(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = '';
-  for (const ch of text) {
-    if (ch === '\\') out += '\\\\';
-    else if (ch === quote) out += `\\${quote}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else out += ch;
-  }
-  return quote + out + quote;
-}
-
-function pyFloat(value: number): string {
-  if (Number.isNaN(value)) return 'nan';
-  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-  return String(value);
-}
-
-/** Python `repr()` of a JSON value (dicts as `{'a': 1}`, `None`, `True`). */
-export function pyRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') return pyFloat(value);
-  if (typeof value === 'string') return pyStringLiteral(value);
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  if (typeof value === 'object') {
-    const parts = Object.entries(value).map(([k, v]) => `${pyStringLiteral(k)}: ${pyRepr(v)}`);
-    return `{${parts.join(', ')}}`;
-  }
-  return String(value);
-}
-
-/** Python `str()`: strings as-is, everything else as its repr. */
-export function pyStr(value: unknown): string {
-  return typeof value === 'string' ? value : pyRepr(value);
 }
 
 /** Python `str.isspace()` for one UTF-16 unit (all Python whitespace is in the BMP). */

@@ -1,7 +1,7 @@
 // Read access to tool calls as persisted: histories may hold malformed shapes (a dict or a
 // string instead of a list, non-object calls, int ids), so nothing here trusts the types.
-import type { Message } from '@nanobot/schema';
-import { pyStr, pyTruthy } from './python.js';
+import { pythonStr, type Message } from '@nanobot/schema';
+import { pyTruthy } from './python.js';
 
 /** The raw `tool_calls` value when it is a non-empty list, else an empty array. */
 export function toolCallList(message: Message): readonly unknown[] {
@@ -18,13 +18,13 @@ export function hasToolCallsValue(message: Message): boolean {
 export function callId(call: unknown): string | null {
   if (call === null || typeof call !== 'object' || Array.isArray(call)) return null;
   const id = (call as { id?: unknown }).id;
-  return pyTruthy(id) ? pyStr(id) : null;
+  return pyTruthy(id) ? pythonStr(id) : null;
 }
 
 /** The stringified `tool_call_id` of a result when truthy, else null. */
 export function resultId(message: Message): string | null {
   const id = (message as { tool_call_id?: unknown }).tool_call_id;
-  return pyTruthy(id) ? pyStr(id) : null;
+  return pyTruthy(id) ? pythonStr(id) : null;
 }
 
 /** Name of a call: `function.name` when `function` is an object, else a top-level `name`. */
