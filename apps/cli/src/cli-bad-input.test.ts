@@ -100,7 +100,7 @@ describe('bad input: one clear line, a non-zero exit, nothing lost', () => {
   it('--help documents every flag and env var, and help topics exist', async () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
-    for (const word of ['--workspace', '--config', '--provider', '--model', '--base-url', '--offline', '--sessions-dir', '--context-window', '--max-iterations', '--no-stream', '--no-color', '--message', '--session', '--json', '--demo', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'NANOBOT_MODEL', 'NANOBOT_PROVIDER', 'NANOBOT_WORKSPACE', 'NANOBOT_CONFIG', 'NANOBOT_SESSIONS_DIR', 'NANOBOT_CONTEXT_WINDOW', 'NO_COLOR']) {
+    for (const word of ['--workspace', '--config', '--provider', '--model', '--base-url', '--offline', '--sessions-dir', '--context-window', '--max-iterations', '--no-stream', '--no-color', '--message', '--session', '--json', '--demo', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'NANOBOT_MODEL', 'NANOBOT_PROVIDER', 'NANOBOT_WORKSPACE', 'NANOBOT_CONFIG', 'NANOBOT_SESSIONS_DIR', 'NANOBOT_CONTEXT_WINDOW', 'NO_COLOR']) {
       expect(help.stdout).toContain(word);
     }
     for (const topic of ['run', 'chat', 'inspect', 'tools']) {

@@ -21,7 +21,9 @@ Options (all commands):
   -c, --config <file>       config file (env NANOBOT_CONFIG; default <workspace>/.nanobot/config.json)
       --provider <name>     openai | anthropic | offline (env NANOBOT_PROVIDER)
       --model <id>          model id (env NANOBOT_MODEL)
-      --base-url <url>      OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 (env OPENAI_BASE_URL)
+      --base-url <url>      the provider's endpoint: an OpenAI-compatible server, e.g.
+                            http://127.0.0.1:11434/v1 (env OPENAI_BASE_URL), or the Anthropic API
+                            root with --provider anthropic (env ANTHROPIC_BASE_URL)
       --offline             use the built-in scripted model even if a provider is configured
       --sessions-dir <dir>  where sessions are stored (env NANOBOT_SESSIONS_DIR;
                             default ~/.nanobot/sessions/<hash of the workspace path>)
@@ -41,6 +43,7 @@ Environment:
   OPENAI_API_KEY        use an OpenAI-compatible model (default model gpt-4o-mini)
   OPENAI_BASE_URL       OpenAI-compatible server (Ollama, vLLM, LM Studio…); no key needed
   ANTHROPIC_API_KEY     use an Anthropic model (default model claude-sonnet-4-5)
+  ANTHROPIC_BASE_URL    Anthropic API root (a proxy or gateway); used only for the anthropic provider
   NANOBOT_PROVIDER      openai | anthropic | offline
   NANOBOT_MODEL         model id
   NANOBOT_WORKSPACE     workspace directory

@@ -63,7 +63,10 @@ function chooseModel(flags: CliFlags, env: ResolveSettingsInput['env'], config: 
   }
   if (flags.offline || name === 'offline') return { kind: 'offline', reason: flags.offline ? '--offline was given' : 'the provider is set to "offline"' };
   const model = flags.model ?? (env.NANOBOT_MODEL || undefined) ?? config.model;
+  // Each provider reads its own env variable: an OpenAI-compatible URL must never reach the
+  // Anthropic client (or the reverse) when both are set. Flag and config apply to either.
   const baseUrl = flags['base-url'] ?? (env.OPENAI_BASE_URL || undefined) ?? config.baseUrl;
+  const anthropicBaseUrl = flags['base-url'] ?? (env.ANTHROPIC_BASE_URL || undefined) ?? config.baseUrl;
   const configured = name !== undefined || baseUrl !== undefined || !!env.OPENAI_API_KEY || !!env.ANTHROPIC_API_KEY || config.apiKey !== undefined;
   if (!configured) {
     const extra = model ? ` (a model, "${model}", is named but no provider: set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL)` : '';
@@ -84,12 +87,13 @@ function chooseModel(flags: CliFlags, env: ResolveSettingsInput['env'], config: 
   // The environment wins over the file: the file's key only fills in a missing env key.
   const envKey = resolved.provider === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY;
   const apiKey = envKey || config.apiKey || resolved.apiKey;
+  const chosenBaseUrl = resolved.provider === 'anthropic' ? anthropicBaseUrl : resolved.baseUrl;
   return {
     kind: 'remote',
     provider: resolved.provider,
     model: resolved.model,
     ...(apiKey ? { apiKey } : {}),
-    ...(resolved.baseUrl ? { baseUrl: resolved.baseUrl } : {}),
+    ...(chosenBaseUrl ? { baseUrl: chosenBaseUrl } : {}),
   };
 }
 

@@ -1,14 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ContextBuilder, RUNTIME_CONTEXT_HEADER, detachRuntimeContext } from '@nanobot/context-builder';
 import type { PromptSection, RuntimeContextMarker } from '@nanobot/context-builder';
-import { FileArtifactStore, govern } from '@nanobot/governor';
+import { FileArtifactStore } from '@nanobot/governor';
 import type { ArtifactStore, GovernReport } from '@nanobot/governor';
-import { ToolRegistry } from '@nanobot/registry';
-import { AgentLoop, MessageBus } from '@nanobot/runner';
-import type { GovernFn, LoopContextBuilder, RunnerEvent } from '@nanobot/runner';
+import { createAgent } from '@nanobot/runner';
+import type { ToolRegistry } from '@nanobot/registry';
+import type { AgentLoop, GovernedRequest, LoopContextBuilder, MessageBus, RunnerEvent } from '@nanobot/runner';
 import type { LLMProvider, Message } from '@nanobot/schema';
 import { JsonlSessionStore } from '@nanobot/session';
-import { createBuiltinTools } from '@nanobot/tools';
 import type { ChatItem, InspectorSnapshot, SessionListItem, SessionView, StreamEvent } from '../shared/protocol.js';
 import { seedPreparedSession } from './demo-fixtures.js';
 import { inspectRequest } from './inspect-request.js';
@@ -101,11 +100,11 @@ function titleOf(metadata: Record<string, unknown>, messages: readonly Message[]
 }
 
 /**
- * The agent behind the web demo: one `AgentLoop` (built-in tools confined to the workspace,
- * JSONL sessions, the context builder, the governor) plus what the page needs on top — live
- * events per session fanned out to listeners, an inspector snapshot of every governed request,
- * and offloaded tool results served by id. The governor is wrapped, not replaced: each request
- * is governed by `govern` from @nanobot/governor and then described by {@link inspectRequest}.
+ * The agent behind the web demo: the runner's `createAgent` stack (built-in tools confined to the
+ * workspace, JSONL sessions, the context builder, the governor with a file artifact store; no
+ * subagents, no consolidation) plus what the page needs on top — live events per session fanned
+ * out to listeners, an inspector snapshot of every governed request (the runner's `onGoverned`
+ * observer, described by {@link inspectRequest}), and offloaded tool results served by id.
  */
 export class AgentHost {
   readonly loop: AgentLoop;
@@ -127,7 +126,6 @@ export class AgentHost {
     this.#options = options;
     this.provider = options.provider;
     this.sessions = new JsonlSessionStore({ dir: options.sessionsDir, workspace: options.workspace });
-    this.tools = new ToolRegistry();
     const files = new FileArtifactStore({ workspace: options.workspace });
     this.#artifactStore = {
       persist: (request) => {
@@ -146,61 +144,60 @@ export class AgentHost {
         return builder.buildMessages(history, current, buildOptions);
       },
     };
-    const bus = new MessageBus();
-    this.loop = new AgentLoop({
-      bus,
+    const agent = createAgent({
+      workspace: options.workspace,
       provider: options.provider,
-      tools: this.tools,
       sessions: this.sessions,
       contextBuilder,
-      workspace: options.workspace,
-      govern: this.#govern,
+      // What the governor does to an over-long session must stay visible: no archiving, and no
+      // subagent requests the page could not show.
+      compact: false,
+      subagents: false,
+      restrictToWorkspace: true,
+      ...(options.exec === false ? { exec: false as const } : {}),
+      ...(options.web === false ? { web: false as const } : {}),
+      governOptions: { artifactStore: this.#artifactStore },
+      onGoverned: (request) => this.#onGoverned(request),
       events: (event) => this.#onEvent(event),
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.contextWindowTokens ? { contextWindowTokens: options.contextWindowTokens } : {}),
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
       onError: (error, context) => options.onError?.(error, `loop:${context.stage}`),
     });
-    const tools = createBuiltinTools({
-      workspace: options.workspace,
-      restrictToWorkspace: true,
-      messageSender: this.loop.messageSender,
-      ...(options.exec === false ? { exec: false } : {}),
-      ...(options.web === false ? { web: false } : {}),
-    });
-    for (const tool of tools) this.tools.register(tool);
-    void this.#forwardOutbound(bus);
+    this.loop = agent.loop;
+    this.tools = agent.tools;
+    void this.#forwardOutbound(agent.bus);
   }
 
-  readonly #govern: GovernFn = (messages, options) => {
-    const result = govern(messages, { artifactStore: this.#artifactStore, ...options });
-    const key = options.sessionKey;
-    if (key !== undefined) {
-      try {
-        const snapshot = inspectRequest({
-          sessionKey: key,
-          iteration: 0,
-          transcript: messages,
-          governed: result.messages,
-          report: result.report,
-          tools: options.tools,
-          inflightStartIndex: options.inflightStartIndex,
-          sections: this.#sections.get(key) ?? null,
-          artifactUrl: (location) => {
-            const id = artifactId(location);
-            return this.#artifacts.has(id) ? `/api/artifacts/${id}` : undefined;
-          },
-        });
-        const queue = this.#pending.get(key) ?? [];
-        queue.push(snapshot);
-        this.#pending.set(key, queue);
-      } catch (error) {
-        // The inspector is a view: failing to describe a request must never fail the request.
-        this.#options.onError?.(error, 'inspect');
-      }
+  #onGoverned(request: GovernedRequest): void {
+    const key = request.sessionKey;
+    if (key === undefined) return;
+    try {
+      const snapshot = inspectRequest({
+        sessionKey: key,
+        iteration: request.iteration,
+        transcript: request.transcript,
+        governed: request.messages,
+        report: request.report as GovernReport,
+        tools: request.tools,
+        inflightStartIndex: request.inflightStartIndex,
+        sections: this.#sections.get(key) ?? null,
+        artifactUrl: (location) => {
+          const id = artifactId(location);
+          return this.#artifacts.has(id) ? `/api/artifacts/${id}` : undefined;
+        },
+      });
+      // Runner events reach listeners asynchronously, in order; the observer runs synchronously
+      // right after its request's `governance` event was queued. Emitting the snapshot there keeps
+      // it in order with the turn's other events (a page resets its view on `turn_start`).
+      const queue = this.#pending.get(key) ?? [];
+      queue.push(snapshot);
+      this.#pending.set(key, queue);
+    } catch (error) {
+      // The inspector is a view: failing to describe a request must never fail the request.
+      this.#options.onError?.(error, 'inspect');
     }
-    return result as { messages: Message[]; report: GovernReport };
-  };
+  }
 
   #emit(key: string, event: StreamEvent): void {
     for (const listener of this.#listeners.get(key) ?? []) {
@@ -222,9 +219,8 @@ export class AgentHost {
       case 'governance': {
         const snapshot = this.#pending.get(key)?.shift();
         if (snapshot) {
-          const numbered = { ...snapshot, iteration: event.iteration };
-          this.#lastSnapshot.set(key, numbered);
-          this.#emit(key, { type: 'inspector', snapshot: numbered });
+          this.#lastSnapshot.set(key, snapshot);
+          this.#emit(key, { type: 'inspector', snapshot });
         }
         break;
       }

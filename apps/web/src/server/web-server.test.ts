@@ -77,6 +77,13 @@ describe('a full turn over SSE', () => {
       ['read_file', 'ok'],
     ]);
     expect(sse.events.filter((e) => e.type === 'inspector')).toHaveLength(3);
+    // Each request's snapshot comes after turn_start (the page resets its view there) and after
+    // the previous request's tool runs, numbered by its iteration.
+    const inspectorAt = types.flatMap((t, i) => (t === 'inspector' ? [i] : []));
+    expect(inspectorAt[0]).toBeGreaterThan(types.indexOf('turn_start'));
+    expect(inspectorAt[1]).toBeGreaterThan(types.indexOf('tool_end'));
+    expect(inspectorAt[2]).toBeGreaterThan(types.lastIndexOf('tool_end'));
+    expect(sse.events.flatMap((e) => (e.type === 'inspector' ? [e.snapshot.iteration] : []))).toEqual([0, 1, 2]);
     const streamed = sse.events.filter((e): e is Extract<StreamEvent, { type: 'delta' }> => e.type === 'delta').map((e) => e.text).join('');
     expect(streamed).toContain('Here is what I found.');
     expect(streamed.length).toBeGreaterThan(40);
