@@ -11,6 +11,8 @@ export interface TerminalRendererOptions {
   color: boolean;
   /** Animate a status line on `err` while the model thinks (only for terminals). */
   spinner: boolean;
+  /** The clock, in ms (default `Date.now`; tests pass their own). Called synchronously; must not throw. */
+  now?: () => number;
 }
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -35,8 +37,11 @@ export class TerminalRenderer {
   /** Text streamed by the latest model answer (to know whether the final reply was shown). */
   lastStreamed = '';
 
+  readonly #now: () => number;
+
   constructor(options: TerminalRendererOptions) {
     this.#o = options;
+    this.#now = options.now ?? Date.now;
   }
 
   /** Colours `text` when colours are on. */
@@ -72,7 +77,7 @@ export class TerminalRenderer {
   #startStatus(text: string): void {
     if (!this.#o.spinner) return;
     this.#status = text;
-    this.#statusStarted = Date.now();
+    this.#statusStarted = this.#now();
     if (!this.#timer) {
       this.#timer = setInterval(() => this.#drawStatus(), 100);
       this.#timer.unref();
@@ -83,7 +88,7 @@ export class TerminalRenderer {
   #drawStatus(): void {
     if (!this.#status) return;
     if (this.#midLine) return;
-    const secs = ((Date.now() - this.#statusStarted) / 1000).toFixed(1);
+    const secs = ((this.#now() - this.#statusStarted) / 1000).toFixed(1);
     this.#frame = (this.#frame + 1) % FRAMES.length;
     this.#o.err.write(`\r\u001b[2K${this.paint('cyan', FRAMES[this.#frame])} ${this.paint('dim', `${this.#status} ${secs}s`)}`);
     this.#statusShown = true;
@@ -132,7 +137,7 @@ export class TerminalRenderer {
         break;
       case 'tool_start': {
         const args = formatToolArgs(event.arguments);
-        this.#running.set(event.callId, { name: event.name, args, started: Date.now() });
+        this.#running.set(event.callId, { name: event.name, args, started: this.#now() });
         this.note(`  ${this.paint('cyan', '▸')} ${this.paint('bold', event.name)} ${this.paint('dim', args)}`);
         this.#startStatus(`running ${[...this.#running.values()].map((r) => r.name).join(', ')}…`);
         break;
@@ -140,8 +145,9 @@ export class TerminalRenderer {
       case 'tool_end': {
         const started = this.#running.get(event.callId);
         this.#running.delete(event.callId);
-        // An interrupted call reports only its tail; the time since its start line is what the user saw.
-        const took = formatDuration(event.status === 'interrupted' && started ? Date.now() - started.started : event.durationMs);
+        // The runner reports 0 ms for a call it interrupted: the time since its start line is
+        // what the user saw (and equals the runner's figure should it ever report one).
+        const took = formatDuration(event.status === 'interrupted' && started ? Math.max(event.durationMs, this.#now() - started.started) : event.durationMs);
         const args = started?.args ? ` ${this.paint('dim', clip(started.args, 40))}` : '';
         if (event.status === 'ok') this.note(`  ${this.paint('green', '✓')} ${event.name}${args} ${this.paint('dim', `ok, ${took}`)}`);
         else if (event.status === 'interrupted') this.note(`  ${this.paint('yellow', '⏹')} ${event.name}${args} ${this.paint('yellow', `interrupted after ${took}`)}`);
