@@ -1,15 +1,16 @@
 // estimatePromptTokens on a 10,000-message history: cold (nothing cached) vs warm (the same
 // history plus 10 new messages), checked against a full encode of the joined payload; and the
-// package's import time in a fresh node process (ranks must not load at import).
+// package's import time in a fresh node process (ranks must not load at import); and the heap the
+// token caches retain per message of a recorded-session history.
 // Run: node scripts/bench.mjs schema
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import { clearTokenCaches, countTokens, estimatePromptTokens, pythonJsonDumps, type Message } from '../src/index.js';
+import { clearTokenCaches, countTokens, estimateMessageTokens, estimatePromptTokens, pythonJsonDumps, type Message } from '../src/index.js';
 
 const pkgDir = join(import.meta.dirname, '..');
 
@@ -79,6 +80,52 @@ function time<T>(fn: () => T): [T, number] {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number): string => `${x.toFixed(2)} ms`;
 
+// Retained heap (run in a child process with --expose-gc, see the end): a 10,000-message
+// history built from the recorded sessions, estimated as a governor does (whole prompt, then each
+// message). "Per message" is what the caches keep for the history's messages (it goes when they
+// go); the shared per-piece and join-window caches are bounded and reported apart.
+const jsonSize = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+
+function measureMemory(): void {
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  // Collect until the heap stops shrinking: one full GC can leave garbage that the next frees.
+  const heapUsed = (): number => {
+    let used = Infinity;
+    for (let i = 0; i < 10; i++) {
+      gc();
+      const now = process.memoryUsage().heapUsed;
+      if (now >= used - 4096) return now;
+      used = now;
+    }
+    return used;
+  };
+  const dir = join(process.env.NANOBOT_SHARED_DIR ?? resolve(pkgDir, '..', '..', '..', 'shared'), 'transcripts');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort() : [];
+  if (files.length === 0) {
+    console.log(JSON.stringify({ skipped: `no recorded sessions in ${dir}` }));
+    return;
+  }
+  const n = 10_000;
+  const history: Message[] = [];
+  while (history.length < n) for (const f of files) history.push(...(JSON.parse(readFileSync(join(dir, f), 'utf8')) as Message[]));
+  history.length = n;
+  // In a helper so that no interpreter register of this frame still holds the big JSON text.
+  const jsonBytes = jsonSize(history) / n;
+  countTokens('load the ranks before measuring');
+  const before = heapUsed();
+  estimatePromptTokens(history);
+  for (const m of history) estimateMessageTokens(m);
+  const after = heapUsed();
+  clearTokenCaches();
+  const cleared = heapUsed();
+  console.log(JSON.stringify({ n, jsonBytes, perMessage: (cleared - before) / n, sharedMb: (after - cleared) / 1048576, kept: history.length }));
+}
+
+if (process.argv.includes('--memory')) {
+  measureMemory();
+  process.exit(0);
+}
+
 let ok = true;
 const [, loadMs] = time(() => countTokens('load the ranks'));
 console.log(`ranks load (first count): ${ms(loadMs)}`);
@@ -131,5 +178,16 @@ for (let i = 0; i < 7; i++) {
   importTimes.push(row.ms);
 }
 console.log(`import @nanobot/schema (fresh node, dist): median ${ms(median(importTimes))}, min ${ms(Math.min(...importTimes))} of 7 (target < 50 ms); ranks loaded at import: no`);
+const memRun = spawnSync(process.execPath, ['--expose-gc', '--conditions=source', '--import', 'tsx', import.meta.filename, '--memory'], { encoding: 'utf8' });
+const mem = JSON.parse(memRun.stdout.trim().split('\n').pop() ?? '{}') as { skipped?: string; n: number; jsonBytes: number; perMessage: number; sharedMb: number };
+if (mem.skipped !== undefined) {
+  console.log(`memory: skipped (${mem.skipped})`);
+} else {
+  console.log(
+    `memory (${mem.n.toLocaleString('en')} recorded messages, ${mem.jsonBytes.toFixed(0)} B of JSON each on average; prompt + per-message estimates): ` +
+      `caches retain ${mem.perMessage.toFixed(0)} B per message (${((mem.perMessage * 100_000) / 1048576).toFixed(0)} MB at 100k messages) ` +
+      `+ ${mem.sharedMb.toFixed(1)} MB in the bounded shared piece/join caches`,
+  );
+}
 console.log(ok ? 'OK: warm numbers equal a full encode; ranks load lazily' : 'FAILED: see MISMATCH / ranks above');
 process.exitCode = ok ? 0 : 1;

@@ -17,22 +17,35 @@
 // check the result against a full encode.
 import type { Message } from './message.js';
 import { pythonJsonDumps } from './python-json.js';
-import { countTokens, utf8Length } from './tokenizer.js';
+import { detachString } from './detach-string.js';
+import { messageCacheEntry, type MessageCacheEntry } from './message-cache-entry.js';
+import { countTokens, getEncoder, utf8Length } from './tokenizer.js';
 
-/** One message's share of the prompt payload, with counts cached lazily. */
+/**
+ * One message's share of the prompt payload, reduced to what joining it needs: the text
+ * before its first and after its last sync point (re-tokenised with the neighbours) and the
+ * count of everything between. The full text is not kept: a history's segments live as long
+ * as its messages, and the text is often a joined copy the message does not hold itself.
+ */
 export interface PromptSegment {
-  readonly text: string;
+  /** UTF-8 length of the whole text (the byte-heuristic fallback needs only this). */
   readonly bytes: number;
   /** The text starts with a non-whitespace character: the joining "\n" before it is a sync point. */
   readonly startsNonWs: boolean;
-  /** First and last sync point strictly inside `text`, or -1. */
-  readonly first: number;
-  readonly last: number;
-  headCount?: number | null;
-  interiorCount?: number | null;
-  /** Counts of `endText` (the tail after `last`, or the whole text without sync points). */
-  endCount?: number | null;
-  endNlCount?: number | null;
+  /** The text has a sync point strictly inside it. */
+  readonly synced: boolean;
+  /** Text before the first interior sync point ("" when not `synced`). */
+  readonly head: string;
+  /** Text after the last interior sync point, or the whole text when not `synced`. */
+  readonly tail: string;
+  /** Text between the first and last sync point, kept only until it is counted. */
+  interior: string | null;
+  /** Lazily computed counts (`undefined` until first needed); `null` means refused. */
+  interiorCount: number | null | undefined;
+  headCount: number | null | undefined;
+  /** Counts of `tail` and of `tail + "\n"`. */
+  endCount: number | null | undefined;
+  endNlCount: number | null | undefined;
 }
 
 function isWhitespace(code: number): boolean {
@@ -80,7 +93,10 @@ export function isSyncPoint(text: string, i: number): boolean {
   return isLetterOrNumber(codePointBefore(text, i));
 }
 
-/** Builds a segment for `text`, finding its first and last interior sync points. */
+/**
+ * Builds a segment for `text`, finding its first and last interior sync points. The middle is
+ * counted now when the tokenizer is available (and then dropped), otherwise kept for later.
+ */
 export function makeSegment(text: string): PromptSegment {
   let first = -1;
   let last = -1;
@@ -98,13 +114,22 @@ export function makeSegment(text: string): PromptSegment {
       }
     }
   }
-  return {
-    text,
+  const synced = first !== -1;
+  const segment: PromptSegment = {
     bytes: utf8Length(text),
     startsNonWs: text.length > 0 && !isWhitespace(text.charCodeAt(0)),
-    first,
-    last,
+    synced,
+    head: synced ? detachString(text.slice(0, first)) : '',
+    tail: synced ? detachString(text.slice(last)) : text,
+    interior: synced ? text.slice(first, last) : null,
+    // Declared up front so every segment has one shape (no property backing store).
+    interiorCount: synced ? undefined : 0,
+    headCount: undefined,
+    endCount: undefined,
+    endNlCount: undefined,
   };
+  if (synced && getEncoder() !== null) interiorCount(segment);
+  return segment;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -141,44 +166,18 @@ export function promptParts(message: Record<string, unknown>): string[] {
   return parts;
 }
 
-interface SegmentEntry {
-  content: unknown;
-  toolCalls: unknown;
-  reasoning: unknown;
-  name: unknown;
-  toolCallId: unknown;
-  segment: PromptSegment | null;
-}
-
-// Messages are values: an entry is reused only while the fields it read are the same objects,
-// so replacing a field invalidates it (mutating a content list in place does not — don't).
-const segmentCache = new WeakMap<object, SegmentEntry>();
-
 /** The (cached) prompt segment of one message record, `null` when it contributes no parts. */
 export function promptSegmentOf(message: Message | Record<string, unknown>): PromptSegment | null {
-  const record = message as Record<string, unknown>;
-  const hit = segmentCache.get(record);
-  if (
-    hit !== undefined &&
-    hit.content === record['content'] &&
-    hit.toolCalls === record['tool_calls'] &&
-    hit.reasoning === record['reasoning_content'] &&
-    hit.name === record['name'] &&
-    hit.toolCallId === record['tool_call_id']
-  ) {
-    return hit.segment;
+  return promptSegmentOfEntry(messageCacheEntry(message as Record<string, unknown>));
+}
+
+/** The prompt segment cached on `entry` (built from the entry's field values on first use). */
+export function promptSegmentOfEntry(entry: MessageCacheEntry): PromptSegment | null {
+  if (entry.segment === undefined) {
+    const parts = promptParts({ content: entry.content, tool_calls: entry.toolCalls, reasoning_content: entry.reasoning, name: entry.name, tool_call_id: entry.toolCallId });
+    entry.segment = parts.length === 0 ? null : makeSegment(parts.join('\n'));
   }
-  const parts = promptParts(record);
-  const segment = parts.length === 0 ? null : makeSegment(parts.join('\n'));
-  segmentCache.set(record, {
-    content: record['content'],
-    toolCalls: record['tool_calls'],
-    reasoning: record['reasoning_content'],
-    name: record['name'],
-    toolCallId: record['tool_call_id'],
-    segment,
-  });
-  return segment;
+  return entry.segment;
 }
 
 const GLUE_CACHE_LIMIT = 8192;
@@ -199,25 +198,27 @@ function glueCount(text: string): number | null {
 }
 
 function headCount(seg: PromptSegment): number | null {
-  if (seg.headCount === undefined) seg.headCount = countTokens(seg.text.slice(0, seg.first));
+  if (seg.headCount === undefined) seg.headCount = countTokens(seg.head);
   return seg.headCount;
 }
 
 function interiorCount(seg: PromptSegment): number | null {
-  if (seg.interiorCount === undefined) seg.interiorCount = countTokens(seg.text.slice(seg.first, seg.last));
-  return seg.interiorCount;
-}
-
-function endText(seg: PromptSegment): string {
-  return seg.first === -1 ? seg.text : seg.text.slice(seg.last);
+  if (seg.interiorCount !== undefined) return seg.interiorCount;
+  const n = countTokens(seg.interior ?? '');
+  // Tokenizer unavailable: keep the text to count when it is back. Otherwise the count (or a
+  // refusal for special-token text) is final and the text is not needed any more.
+  if (n === null && getEncoder() === null) return null;
+  seg.interiorCount = n;
+  seg.interior = null;
+  return n;
 }
 
 function endCount(seg: PromptSegment, newline: boolean): number | null {
   if (newline) {
-    if (seg.endNlCount === undefined) seg.endNlCount = countTokens(`${endText(seg)}\n`);
+    if (seg.endNlCount === undefined) seg.endNlCount = countTokens(`${seg.tail}\n`);
     return seg.endNlCount;
   }
-  if (seg.endCount === undefined) seg.endCount = countTokens(endText(seg));
+  if (seg.endCount === undefined) seg.endCount = countTokens(seg.tail);
   return seg.endCount;
 }
 
@@ -287,17 +288,17 @@ export class PromptWalker {
       }
     }
     this.segments++;
-    if (seg.first !== -1) {
+    if (seg.synced) {
       if (this.glue.length === 0) this.add(headCount(seg));
-      else this.add(glueCount(this.glue + seg.text.slice(0, seg.first)));
+      else this.add(glueCount(this.glue + seg.head));
       this.add(interiorCount(seg));
-      this.glue = seg.text.slice(seg.last);
+      this.glue = seg.tail;
       this.glueEnd = seg;
     } else if (this.glue.length === 0) {
-      this.glue = seg.text;
+      this.glue = seg.tail;
       this.glueEnd = seg;
     } else {
-      this.glue += seg.text;
+      this.glue += seg.tail;
       this.glueEnd = null;
     }
   }

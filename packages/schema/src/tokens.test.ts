@@ -5,6 +5,8 @@ import type { ToolDefinition } from './tool-definition.js';
 import { estimateMessageTokens, estimatePromptTokens, estimatePromptTokensChain } from './tokens.js';
 import { deepFreeze, loadCases } from './test-support/conformance.js';
 import { setTokenizerUnavailableForTesting } from './tokenizer.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ValidationError } from './errors.js';
 
 /** Cases where we deliberately differ from the reference, with the reason. */
@@ -87,6 +89,25 @@ describe('estimators', () => {
     expect(estimateMessageTokens(msg)).toBeGreaterThan(5);
   });
 
+  it('both estimates share one per-message entry that any replaced field invalidates', () => {
+    const msg: Message = { role: 'tool', tool_call_id: 'c1', name: 'exec', content: 'ok' };
+    const history: Message[] = [{ role: 'user', content: 'run it' }, msg];
+    estimateMessageTokens(msg);
+    estimatePromptTokens(history);
+    const replacements: Array<[string, unknown]> = [
+      ['content', 'a longer tool result with several words'],
+      ['name', 'exec_longer_name'],
+      ['tool_call_id', 'call_replaced_id_123'],
+      ['reasoning_content', 'some reasoning text'],
+    ];
+    for (const [key, value] of replacements) {
+      (msg as Record<string, unknown>)[key] = value;
+      const fresh = { ...msg };
+      expect(estimateMessageTokens(msg), key).toBe(estimateMessageTokens(fresh));
+      expect(estimatePromptTokens(history), key).toBe(estimatePromptTokens([{ ...history[0]! }, fresh]));
+    }
+  });
+
   it('rejects non-object messages and cyclic values with a typed error', () => {
     expect(() => estimatePromptTokens([42 as unknown as Message])).toThrow(ValidationError);
     expect(() => estimateMessageTokens(null as unknown as Message)).toThrow(ValidationError);
@@ -95,3 +116,42 @@ describe('estimators', () => {
     expect(() => estimateMessageTokens({ role: 'assistant', tool_calls: [cyclic as never] })).toThrow(ValidationError);
   });
 });
+
+describe('cache memory', () => {
+  // The caches must not keep a message's text (or a joined copy of it) alive: a tool call's
+  // JSON is a copy the message does not hold, so a cache that kept it would retain ~20 KB per
+  // message here. Heap sizes, not times: the margin is two orders of magnitude.
+  it('retains far less than the text per message (tool-call JSON is not kept)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heapUsed = (): number => {
+      let used = Infinity;
+      for (let i = 0; i < 10; i++) {
+        gc();
+        const now = process.memoryUsage().heapUsed;
+        if (now >= used - 4096) return now;
+        used = now;
+      }
+      return used;
+    };
+    const n = 500;
+    const history = buildHistory(n);
+    estimatePromptTokens(history.slice(0, 2)); // ranks loaded before the baseline
+    const before = heapUsed();
+    estimatePromptTokens(history);
+    for (const m of history) estimateMessageTokens(m);
+    const perMessage = (heapUsed() - before) / n;
+    expect(perMessage).toBeLessThan(4096);
+    expect(history).toHaveLength(n); // keeps the history alive through the measurement
+  });
+});
+
+function buildHistory(n: number): Message[] {
+  const history: Message[] = [];
+  for (let i = 0; i < n; i++) {
+    // Unique words so the shared per-piece cache stays small next to the texts.
+    const body = Array.from({ length: 2500 }, (_, j) => `w${i}x${j}`).join(' ');
+    history.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path: `f${i}`, content: body }) } }] });
+  }
+  return history;
+}

@@ -4,7 +4,8 @@ import { pythonJsonDumps } from './python-json.js';
 import type { ToolDefinition } from './tool-definition.js';
 import type { TokenCounter, TokenSource } from './token-counter.js';
 import { clearPieceCache, countTokens, getEncoder, utf8Length } from './tokenizer.js';
-import { clearGlueCache, PromptWalker, promptSegmentOf, type WalkState } from './prompt-segments.js';
+import { clearGlueCache, PromptWalker, promptSegmentOf, promptSegmentOfEntry, type WalkState } from './prompt-segments.js';
+import { messageCacheEntry } from './message-cache-entry.js';
 
 /** Per-message overhead the reference adds for role/formatting tokens. */
 export const MESSAGE_TOKEN_OVERHEAD = 4;
@@ -28,19 +29,6 @@ function asMessageRecord(message: unknown, where: string): Record<string, unknow
   }
   return message;
 }
-
-interface MessageEstimateEntry {
-  content: unknown;
-  name: unknown;
-  toolCallId: unknown;
-  toolCalls: unknown;
-  reasoning: unknown;
-  tokens: number;
-}
-
-// Messages are treated as immutable values; the fields the estimate reads are compared by
-// identity on every hit, so replacing a field (`msg.content = …`) invalidates the entry.
-const messageEstimates = new WeakMap<object, MessageEstimateEntry>();
 
 function messageEstimatePayload(message: Record<string, unknown>): string {
   const parts: string[] = [];
@@ -79,17 +67,8 @@ function messageEstimatePayload(message: Record<string, unknown>): string {
  */
 export function estimateMessageTokens(message: Message): number {
   const record = asMessageRecord(message, 'estimateMessageTokens');
-  const hit = messageEstimates.get(record);
-  if (
-    hit !== undefined &&
-    hit.content === record['content'] &&
-    hit.name === record['name'] &&
-    hit.toolCallId === record['tool_call_id'] &&
-    hit.toolCalls === record['tool_calls'] &&
-    hit.reasoning === record['reasoning_content']
-  ) {
-    return hit.tokens;
-  }
+  const entry = messageCacheEntry(record);
+  if (entry.tokens !== undefined) return entry.tokens;
   const payload = messageEstimatePayload(record);
   let tokens: number;
   if (payload.length === 0) {
@@ -98,14 +77,7 @@ export function estimateMessageTokens(message: Message): number {
     const counted = countTokens(payload);
     tokens = counted === null ? utf8Length(payload) + MESSAGE_TOKEN_OVERHEAD : Math.max(MESSAGE_TOKEN_OVERHEAD, counted + MESSAGE_TOKEN_OVERHEAD);
   }
-  messageEstimates.set(record, {
-    content: record['content'],
-    name: record['name'],
-    toolCallId: record['tool_call_id'],
-    toolCalls: record['tool_calls'],
-    reasoning: record['reasoning_content'],
-    tokens,
-  });
+  entry.tokens = tokens;
   return tokens;
 }
 
@@ -139,13 +111,13 @@ function toolsTokens(entry: ToolsEntry, leadingNewline: boolean): number | null 
   return entry.withoutNewline;
 }
 
+// Per walked message, in one flat array (sequential reads keep the prefix scan fast): the
+// message object, then the five fields the estimate reads.
+const STRIDE = 6;
+
 interface PrefixMemo {
-  records: object[];
-  content: unknown[];
-  toolCalls: unknown[];
-  reasoning: unknown[];
-  name: unknown[];
-  toolCallId: unknown[];
+  /** `[record, content, tool_calls, reasoning_content, name, tool_call_id]` per message. */
+  seen: unknown[];
   /** Walker state after message i. */
   states: WalkState[];
 }
@@ -161,37 +133,34 @@ function walkWithMemo(messages: readonly Message[]): PromptWalker {
   let memo = prefixMemos.get(first);
   let k = 0;
   if (memo === undefined) {
-    memo = { records: [], content: [], toolCalls: [], reasoning: [], name: [], toolCallId: [], states: [] };
+    memo = { seen: [], states: [] };
     prefixMemos.set(first, memo);
   } else {
-    const limit = Math.min(n, memo.records.length);
-    while (k < limit) {
+    const { seen } = memo;
+    const limit = Math.min(n, memo.states.length);
+    for (let j = 0; k < limit; k++, j += STRIDE) {
       const record = messages[k] as Record<string, unknown>;
       if (
-        memo.records[k] !== record ||
-        memo.content[k] !== record['content'] ||
-        memo.toolCalls[k] !== record['tool_calls'] ||
-        memo.reasoning[k] !== record['reasoning_content'] ||
-        memo.name[k] !== record['name'] ||
-        memo.toolCallId[k] !== record['tool_call_id']
+        seen[j] !== record ||
+        seen[j + 1] !== record['content'] ||
+        seen[j + 2] !== record['tool_calls'] ||
+        seen[j + 3] !== record['reasoning_content'] ||
+        seen[j + 4] !== record['name'] ||
+        seen[j + 5] !== record['tool_call_id']
       ) {
         break;
       }
-      k++;
     }
-    for (const list of [memo.records, memo.content, memo.toolCalls, memo.reasoning, memo.name, memo.toolCallId, memo.states]) list.length = k;
+    seen.length = k * STRIDE;
+    memo.states.length = k;
   }
   const walker = new PromptWalker(k > 0 ? memo.states[k - 1] : undefined);
   for (let i = k; i < n; i++) {
     const record = asMessageRecord(messages[i], `estimatePromptTokens: messages[${i}]`);
-    const segment = promptSegmentOf(record);
+    const entry = messageCacheEntry(record);
+    const segment = promptSegmentOfEntry(entry);
     if (segment !== null) walker.push(segment);
-    memo.records.push(record);
-    memo.content.push(record['content']);
-    memo.toolCalls.push(record['tool_calls']);
-    memo.reasoning.push(record['reasoning_content']);
-    memo.name.push(record['name']);
-    memo.toolCallId.push(record['tool_call_id']);
+    memo.seen.push(record, entry.content, entry.toolCalls, entry.reasoning, entry.name, entry.toolCallId);
     memo.states.push(walker.state());
   }
   return walker;
@@ -291,8 +260,8 @@ export function estimatePromptTokensChain(
 
 /**
  * Empties the shared token-count caches (per text piece and per join window) so a benchmark
- * can measure a cold estimate. Per-message caches live on the message objects (a WeakMap):
- * new message objects always start cold. Numbers never depend on the caches.
+ * can measure a cold estimate. Per-message caches are keyed weakly by the message objects and
+ * go with them: new message objects always start cold. Numbers never depend on the caches.
  */
 export function clearTokenCaches(): void {
   clearPieceCache();
