@@ -257,6 +257,47 @@ describe('AnthropicProvider.stream (SSE)', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('skips ping events, SSE comments and nameless events; hands on event types it does not know', async () => {
+    const ping = { event: 'ping', data: { type: 'ping' } };
+    server.enqueue(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const frames = anthropicTextStream(['He', 'llo']);
+      res.write(': keep-alive comment\n\n');
+      for (const [i, f] of frames.entries()) {
+        if (i === 2) res.write(`event: ${ping.event}\ndata: ${JSON.stringify(ping.data)}\n\n`);
+        if (i === 3) res.write('data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"IGNORED"}}\n\n');
+        if (i === 3) res.write('event: some_future_event\ndata: {"type":"some_future_event"}\n\n');
+        res.write(`event: ${f.event}\ndata: ${JSON.stringify(f.data)}\n\n`);
+      }
+      res.end();
+    });
+    const res = await collectStream(provider().stream({ messages: [user('x')] }));
+    expect(res.content).toBe('Hello');
+  });
+
+  it('an error event that is not JSON is a clear error, and nothing is half-applied', async () => {
+    server.enqueue(sse([messageStart(), blockStart(0, { type: 'text', text: '' }), blockDelta(0, { type: 'text_delta', text: 'par' }), { event: 'error', data: 'upstream exploded' }]));
+    const { events, error } = await drain(provider().stream({ messages: [user('x')] }));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as Error).message).toContain('upstream exploded');
+    // Thrown as the SDK's own iterator would (an APIError), not as a JSON parse failure.
+    expect((error as ProviderError).cause).toBeInstanceOf(Anthropic.APIError);
+    expect(events.some((e) => e.type === 'done')).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a consumer that stops early closes the HTTP response', async () => {
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    server.enqueue(async (req, res) => {
+      res.on('close', () => closed());
+      await replySse(anthropicTextStream(Array.from({ length: 40 }, (_, i) => `${i} `)), { stallAfter: 6, done: false })(req, res);
+    });
+    for await (const e of provider().stream({ messages: [user('x')] })) if (e.type === 'text_delta') break;
+    await connectionClosed;
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('abort mid-stream rejects with an AbortError', async () => {
     server.enqueue(sse(anthropicTextStream(Array.from({ length: 40 }, (_, i) => `${i} `)), { stallAfter: 4 }));
     const controller = new AbortController();

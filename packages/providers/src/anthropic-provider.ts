@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { LLMRequest, LLMResponse, LLMStreamEvent } from '@nanobot/schema';
 import { buildAnthropicParams } from './anthropic-request.js';
 import type { AnthropicParamOptions } from './anthropic-request.js';
@@ -80,16 +81,40 @@ export class AnthropicProvider extends BaseProvider {
     }
   }
 
-  /** Opens one streaming attempt (used by the shared stream iterator). */
+  /**
+   * Opens one streaming attempt (used by the shared stream iterator). The SDK sends the request
+   * and parses the SSE framing; we read its raw server-sent events and dispatch them ourselves
+   * instead of through its `Stream` iterator. That iterator is one more async generator per event
+   * and, on top of it, our layer cost ~10% of the raw SDK's time on a 1,000-delta stream; reading
+   * one level lower makes the whole path about as cheap as the raw SDK. What the iterator did is
+   * kept: `ping` and nameless events skipped, an `error` event thrown as the SDK's `APIError`.
+   * (A `client` with OpenTelemetry tracing on records the call's span without its body.)
+   */
   async openStream(request: LLMRequest, signal: AbortSignal): Promise<StreamSource> {
     const model = request.model ?? this.defaultModel;
     const params = { ...this.buildParams(request), stream: true };
     const acc = new AnthropicStreamAccumulator(this.name);
-    const events = await this.client.messages.create(params as unknown as Anthropic.MessageCreateParamsStreaming, { signal });
+    const response = await this.client.messages.create(params as unknown as Anthropic.MessageCreateParamsStreaming, { signal }).asResponse();
     return {
-      events: events as AsyncIterable<unknown>,
-      push: (event, out) => acc.push(event as Record<string, unknown>, out),
+      events: Stream.rawEvents(response, new AbortController()),
+      push: (event, out) => {
+        const sse = event as { event: string | null; data: string };
+        if (sse.event === 'error') throw anthropicStreamError(sse.data, response.headers);
+        if (sse.event !== null && sse.event !== 'ping' && sse.data) acc.push(JSON.parse(sse.data) as Record<string, unknown>, out);
+      },
       finish: () => acc.finish(model),
     };
   }
+}
+
+/** An in-stream `error` event as the SDK's own iterator throws it (classified like an HTTP error). */
+function anthropicStreamError(data: string, headers: Headers): Error {
+  let body: unknown = data;
+  try {
+    body = JSON.parse(data);
+  } catch {
+    // Not JSON: the raw text is the error body.
+  }
+  const type = (body as { error?: { type?: unknown } } | null)?.error?.type;
+  return new Anthropic.APIError(undefined, body as object, undefined, headers, (typeof type === 'string' ? type : undefined) as ConstructorParameters<typeof Anthropic.APIError>[4]);
 }
