@@ -28,34 +28,62 @@ export interface ResolvedProviderConfig {
 
 const DEFAULT_MODELS: Record<ProviderKind, string> = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5' };
 
+/** A config string field: absent when `undefined` or `""` (as an unset env variable), else a non-empty string. */
+function stringField(config: ProviderConfig, key: 'model' | 'apiKey' | 'baseUrl'): string | undefined {
+  const value: unknown = config[key];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw new ConfigurationError(`Provider config "${key}" must be a string, got ${value === null ? 'null' : typeof value}.`);
+  return value;
+}
+
+function checkBaseUrl(url: string | undefined, from: string): string | undefined {
+  if (url === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new ConfigurationError(`${from} must be an http(s) URL such as http://127.0.0.1:11434/v1, got "${url}".`);
+  }
+  return url;
+}
+
 /**
  * Resolves configuration with environment fallbacks: `OPENAI_API_KEY`, `OPENAI_BASE_URL`,
- * `ANTHROPIC_API_KEY`. Without an explicit `provider`: a `claude…`/`anthropic/…` model or only an
- * Anthropic key picks Anthropic, anything OpenAI-ish (key or base URL) picks OpenAI-compatible.
- * Throws `ConfigurationError` when nothing is configured.
+ * `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`, which the Anthropic SDK reads too). Each
+ * provider reads only its own variables. Without an explicit `provider`: a `claude…`/`anthropic/…`
+ * model or only an Anthropic key picks Anthropic, anything OpenAI-ish (key or base URL) picks
+ * OpenAI-compatible. `""` counts as unset. Throws `ConfigurationError` when nothing is
+ * configured, or for an unknown provider, a non-string field or a base URL that is not http(s).
  */
 export function resolveProviderConfig(config: ProviderConfig = {}): ResolvedProviderConfig {
   const env = config.env ?? process.env;
+  const model = stringField(config, 'model');
+  const configKey = stringField(config, 'apiKey');
+  const configBase = checkBaseUrl(stringField(config, 'baseUrl'), 'baseUrl');
   const openaiKey = env.OPENAI_API_KEY || undefined;
   const openaiBase = env.OPENAI_BASE_URL || undefined;
   const anthropicKey = env.ANTHROPIC_API_KEY || undefined;
+  const anthropicBase = env.ANTHROPIC_BASE_URL || undefined;
   let provider = config.provider;
-  if (!provider) {
-    if (config.model && /^claude/i.test(config.model)) provider = 'anthropic';
-    else if (config.baseUrl || openaiKey || openaiBase) provider = 'openai';
+  if (provider === undefined) {
+    if (model && /^(claude|anthropic\/)/i.test(model)) provider = 'anthropic';
+    else if (configBase || openaiKey || openaiBase) provider = 'openai';
     else if (anthropicKey) provider = 'anthropic';
-    else if (config.apiKey) provider = 'openai';
+    else if (configKey) provider = 'openai';
   }
-  if (!provider) {
+  if (provider === undefined) {
     throw new ConfigurationError('No model provider configured: set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL (for a local OpenAI-compatible server), or pass { provider, apiKey, baseUrl }.');
   }
   if (provider !== 'openai' && provider !== 'anthropic') throw new ConfigurationError(`Unknown provider "${String(provider)}": use "openai" or "anthropic".`);
-  const apiKey = config.apiKey ?? (provider === 'openai' ? openaiKey : anthropicKey);
-  const baseUrl = config.baseUrl ?? (provider === 'openai' ? openaiBase : undefined);
+  const apiKey = configKey ?? (provider === 'openai' ? openaiKey : anthropicKey);
+  const baseUrl = configBase ?? checkBaseUrl(provider === 'openai' ? openaiBase : anthropicBase, provider === 'openai' ? 'OPENAI_BASE_URL' : 'ANTHROPIC_BASE_URL');
   if (!apiKey && !(provider === 'openai' && baseUrl)) {
     throw new ConfigurationError(`The ${provider} provider needs an API key (${provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY'} or { apiKey }).`);
   }
-  return { provider, model: config.model ?? DEFAULT_MODELS[provider], apiKey, baseUrl };
+  return { provider, model: model ?? DEFAULT_MODELS[provider], apiKey, baseUrl };
 }
 
 /**
