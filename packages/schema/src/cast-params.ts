@@ -2,10 +2,7 @@ import { SchemaError } from './errors.js';
 import { pythonStr } from './python-repr.js';
 import type { JsonSchema } from './tool-definition.js';
 import { matchesType, schemaTypes } from './validate-json-schema-value.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from './is-record.js';
 
 const DECIMAL_DIGIT = /^\p{Nd}$/u;
 

@@ -11,10 +11,7 @@ import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { SchemaError } from './errors.js';
 import type { JsonSchema } from './tool-definition.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from './is-record.js';
 
 // What the mini validator enforces, plus annotations that never affect validity.
 const COVERED = new Set([

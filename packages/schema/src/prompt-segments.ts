@@ -20,6 +20,7 @@ import { pythonJsonDumps } from './python-json.js';
 import { detachString } from './detach-string.js';
 import { messageCacheEntry, type MessageCacheEntry } from './message-cache-entry.js';
 import { countTokens, getEncoder, utf8Length } from './tokenizer.js';
+import { isRecord, pythonTruthy } from './is-record.js';
 
 /**
  * One message's share of the prompt payload, reduced to what joining it needs: the text
@@ -132,17 +133,6 @@ export function makeSegment(text: string): PromptSegment {
   return segment;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function pyTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
-}
-
 /** The reference prompt estimator's parts of one message, or `null` when it has none. */
 export function promptParts(message: Record<string, unknown>): string[] {
   const parts: string[] = [];
@@ -158,7 +148,7 @@ export function promptParts(message: Record<string, unknown>): string[] {
     }
   }
   const toolCalls = message['tool_calls'];
-  if (pyTruthy(toolCalls)) parts.push(pythonJsonDumps(toolCalls));
+  if (pythonTruthy(toolCalls)) parts.push(pythonJsonDumps(toolCalls));
   for (const key of ['reasoning_content', 'name', 'tool_call_id']) {
     const value = message[key];
     if (typeof value === 'string' && value.length > 0) parts.push(value);

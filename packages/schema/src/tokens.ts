@@ -6,22 +6,11 @@ import type { TokenCounter, TokenSource } from './token-counter.js';
 import { clearPieceCache, countTokens, getEncoder, utf8Length } from './tokenizer.js';
 import { clearGlueCache, PromptWalker, promptSegmentOf, promptSegmentOfEntry, type WalkState } from './prompt-segments.js';
 import { messageCacheEntry } from './message-cache-entry.js';
+import { isRecord, pythonTruthy } from './is-record.js';
 
 /** Per-message overhead the reference adds for role/formatting tokens. */
 export const MESSAGE_TOKEN_OVERHEAD = 4;
 const TOOLS_CACHE_LIMIT = 64;
-
-/** Python truthiness of a JSON value (`[]`, `{}`, `""`, `0`, `false`, `null` are falsy). */
-function pyTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function asMessageRecord(message: unknown, where: string): Record<string, unknown> {
   if (!isRecord(message)) {
@@ -52,7 +41,7 @@ function messageEstimatePayload(message: Record<string, unknown>): string {
   const toolCallId = message['tool_call_id'];
   if (typeof toolCallId === 'string' && toolCallId.length > 0) parts.push(toolCallId);
   const toolCalls = message['tool_calls'];
-  if (pyTruthy(toolCalls)) parts.push(pythonJsonDumps(toolCalls));
+  if (pythonTruthy(toolCalls)) parts.push(pythonJsonDumps(toolCalls));
   const reasoning = message['reasoning_content'];
   if (typeof reasoning === 'string' && reasoning.length > 0) parts.push(reasoning);
   return parts.join('\n');

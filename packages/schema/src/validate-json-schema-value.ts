@@ -3,10 +3,7 @@ import { pythonNumber } from './python-json.js';
 import { pythonIn, pythonRepr } from './python-repr.js';
 import type { JsonSchema } from './tool-definition.js';
 import { codePointLength } from './truncate-text.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from './is-record.js';
 
 /** Python truthiness for schema flags such as `nullable`. */
 function truthy(value: unknown): boolean {

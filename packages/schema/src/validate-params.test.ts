@@ -84,6 +84,39 @@ describe('validateParams', () => {
   });
 });
 
+describe('null and nullable (reference §D 84, 86, 87)', () => {
+  const schema: JsonSchema = deepFreeze({
+    type: 'object',
+    properties: {
+      nullableKeyword: { type: 'string', nullable: true },
+      typeArray: { type: ['string', 'null'] },
+      onlyNull: { type: ['null'] },
+      untyped: {},
+      i: { type: 'integer' },
+      a: { type: 'array' },
+      o: { type: 'object' },
+    },
+  });
+
+  it('84: casting keeps null for string, integer, array and object fields; validation then rejects it', () => {
+    const params = { nullableKeyword: null, typeArray: null, i: null, a: null, o: null };
+    expect(castParams(schema, params)).toEqual(params);
+    expect(validateParams(schema, { i: null, a: null, o: null })).toEqual(['i should be integer', 'a should be array', 'o should be object']);
+  });
+
+  it('86: ["null"] and a missing type resolve to no type: values are neither cast nor rejected', () => {
+    expect(castParams(schema, { onlyNull: '5', untyped: '5' })).toEqual({ onlyNull: '5', untyped: '5' });
+    expect(validateParams(schema, { onlyNull: 'x', untyped: 3 })).toEqual([]);
+  });
+
+  it('87: nullable via `nullable: true` or a type array accepts null and still accepts strings', () => {
+    expect(validateParams(schema, { nullableKeyword: null, typeArray: null })).toEqual([]);
+    expect(validateParams(schema, { nullableKeyword: 'ok', typeArray: 'ok' })).toEqual([]);
+    expect(validateParams(schema, { nullableKeyword: 5 })).toEqual(['nullableKeyword should be string']);
+    expect(castParams(schema, { nullableKeyword: 'keep', typeArray: null })).toEqual({ nullableKeyword: 'keep', typeArray: null });
+  });
+});
+
 describe('invariants', () => {
   const schema: JsonSchema = deepFreeze(
     toolParametersSchema({

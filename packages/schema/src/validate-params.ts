@@ -3,10 +3,7 @@ import { needsFullValidation, validateFullJsonSchema } from './full-json-schema.
 import { pythonRepr, pythonTypeName } from './python-repr.js';
 import type { JsonSchema } from './tool-definition.js';
 import { validateJsonSchemaValue } from './validate-json-schema-value.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from './is-record.js';
 
 function hasCycle(value: unknown, onPath: Set<object>): boolean {
   if (typeof value !== 'object' || value === null) return false;
