@@ -1,51 +1,78 @@
 #!/usr/bin/env node
 // `node apps/web/dist/server/main.js [--port 8765] [--host 127.0.0.1] [--workspace DIR]
 // [--sessions DIR] [--context-window N] [--offline]`: starts the web demo and prints its URL.
+// Bad input (an unknown flag, a bad number, a missing workspace, a refused model configuration,
+// a busy port) is one line on stderr and exit 2, before anything is created or started.
 import { parseArgs } from 'node:util';
+import { NanobotError } from '@nanobot/schema';
 import { startDemo } from './start-demo.js';
+
+const HELP = `nanobot web demo
+
+  --port N             port (default 8765, env NANOBOT_WEB_PORT; 0 picks a free one)
+  --host H             interface (default 127.0.0.1)
+  --workspace DIR      agent workspace, must exist (default: a seeded demo workspace in the temp dir)
+  --sessions DIR       session store directory
+  --context-window N   context window in tokens (env NANOBOT_CONTEXT_WINDOW)
+  --offline            use the offline scripted model even if an API key is set
+Model: OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and NANOBOT_MODEL, as the CLI.`;
+
+function refuse(message: string): never {
+  process.stderr.write(`nanobot-web: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  process.exit(2);
+}
 
 function intOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) {
-    console.error(`--${name} must be a non-negative integer, got "${value}"`);
-    process.exit(2);
-  }
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0) refuse(`--${name} must be a non-negative integer, got "${value}"`);
   return n;
 }
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    workspace: { type: 'string' },
-    sessions: { type: 'string' },
-    'context-window': { type: 'string' },
-    offline: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      workspace: { type: 'string' },
+      sessions: { type: 'string' },
+      'context-window': { type: 'string' },
+      offline: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (error) {
+  refuse(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} (see --help)`);
+}
 
 if (values.help) {
-  console.log('nanobot web demo\n\n  --port N             port (default 8765, env NANOBOT_WEB_PORT)\n  --host H             interface (default 127.0.0.1)\n  --workspace DIR      agent workspace (default: a seeded demo workspace in the temp dir)\n  --sessions DIR       session store directory\n  --context-window N   context window in tokens (env NANOBOT_CONTEXT_WINDOW)\n  --offline            use the offline scripted model even if an API key is set');
+  console.log(HELP);
   process.exit(0);
 }
 
 const port = intOption(values.port ?? process.env.NANOBOT_WEB_PORT, 'port');
 const contextWindowTokens = intOption(values['context-window'], 'context-window');
-const demo = await startDemo({
-  ...(port !== undefined ? { port } : {}),
-  ...(values.host !== undefined ? { hostname: values.host } : {}),
-  ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
-  ...(values.sessions !== undefined ? { sessionsDir: values.sessions } : {}),
-  ...(contextWindowTokens ? { contextWindowTokens } : {}),
-  ...(values.offline ? { offline: true } : {}),
-  onError: (error, where) => console.error(`[nanobot-web] ${where}:`, error),
-});
-const info = demo.host.provider;
-console.log(`nanobot web demo on ${demo.url}  (model: ${info.defaultModel} via ${info.name}; workspace: ${demo.workspace})`);
-if (info.name === 'offline') console.log('Offline scripted model: set OPENAI_API_KEY, OPENAI_BASE_URL or ANTHROPIC_API_KEY (and NANOBOT_MODEL) for a real one.');
-
+const hostname = values.host ?? '127.0.0.1';
+let demo;
+try {
+  demo = await startDemo({
+    ...(port !== undefined ? { port } : {}),
+    hostname,
+    ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
+    ...(values.sessions !== undefined ? { sessionsDir: values.sessions } : {}),
+    ...(contextWindowTokens ? { contextWindowTokens } : {}),
+    ...(values.offline ? { offline: true } : {}),
+    onError: (error, where) => console.error(`[nanobot-web] ${where}:`, error),
+  });
+} catch (error) {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') refuse(`port ${port ?? 8765} on ${hostname} is already in use (--port 0 picks a free one)`);
+  if (code === 'EADDRNOTAVAIL' || code === 'EACCES') refuse(`cannot listen on ${hostname}:${port ?? 8765} (${String(code)})`);
+  if (error instanceof NanobotError) refuse(error.message);
+  throw error;
+}
+// Handlers first: a signal that arrives right after the URL is printed still closes cleanly.
 let closing = false;
 const shutdown = (): void => {
   if (closing) process.exit(1);
@@ -54,3 +81,7 @@ const shutdown = (): void => {
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
+
+const info = demo.host.provider;
+console.log(`nanobot web demo on ${demo.url}  (model: ${info.defaultModel} via ${info.name}; workspace: ${demo.workspace})`);
+if (info.name === 'offline') console.log('Offline scripted model: set OPENAI_API_KEY, OPENAI_BASE_URL or ANTHROPIC_API_KEY (and NANOBOT_MODEL) for a real one.');

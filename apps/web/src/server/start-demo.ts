@@ -1,8 +1,9 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultSessionsDir } from '@nanobot/runner';
+import { ConfigurationError } from '@nanobot/schema';
 import type { LLMProvider } from '@nanobot/schema';
 import { AgentHost } from './agent-host.js';
 import { seedDemoWorkspace } from './demo-fixtures.js';
@@ -16,7 +17,7 @@ export interface StartDemoOptions {
   port?: number;
   /** Default 127.0.0.1. */
   hostname?: string;
-  /** The agent's workspace. Default: a seeded demo workspace under the system temp directory. */
+  /** The agent's workspace (must exist). Default: a seeded demo workspace under the system temp directory. */
   workspace?: string;
   /** Where sessions are stored. Default: beside the demo workspace, or the CLI's default for `workspace`. */
   sessionsDir?: string;
@@ -53,6 +54,9 @@ export function defaultClientDir(): string {
  * Starts the whole demo: resolves the model (offline scripted model unless an API key is
  * configured), prepares the workspace, wires an {@link AgentHost} and serves the page. Resolves
  * once listening; `close()` stops the server and then the agent (running turns are saved).
+ * Rejects with a `ConfigurationError` for a named workspace that is not a directory or a model
+ * configuration the providers refuse, and with the listen error (e.g. `EADDRINUSE`); nothing is
+ * left running then.
  */
 export async function startDemo(options: StartDemoOptions = {}): Promise<RunningDemo> {
   const env = options.env ?? process.env;
@@ -71,7 +75,11 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     await seedDemoWorkspace(workspace);
   }
   workspace = resolve(workspace);
-  await mkdir(workspace, { recursive: true });
+  if (options.workspace !== undefined) {
+    // A typo must not silently become a new empty workspace the agent then works in.
+    const info = await stat(workspace).catch(() => null);
+    if (!info?.isDirectory()) throw new ConfigurationError(`workspace ${workspace} ${info ? 'is not a directory' : 'does not exist'}`);
+  }
   sessionsDir = resolve(sessionsDir ?? defaultSessionsDir(workspace));
   const contextWindowTokens = options.contextWindowTokens ?? model.contextWindowTokens;
   const maxTokens = options.maxTokens ?? model.maxTokens;
