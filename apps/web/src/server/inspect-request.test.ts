@@ -121,6 +121,31 @@ describe('inspectRequest', () => {
     expect(row.zone).toBe('current');
   });
 
+  it('marks in-flight tool results compacted when the running turn overflows the budget', () => {
+    const filler = (word: string) => Array.from({ length: 1500 }, (_, i) => `${word} ${i}`).join(' ');
+    const transcript: Message[] = [
+      { role: 'system', content: 'You are a test.' },
+      { role: 'user', content: 'read the three reports' },
+      { role: 'assistant', content: '', tool_calls: [call('r1', 'read_file', '{"path":"r1"}'), call('r2', 'read_file', '{"path":"r2"}'), call('r3', 'read_file', '{"path":"r3"}')] },
+      { role: 'tool', tool_call_id: 'r1', name: 'read_file', content: `ONE ${filler('alpha')}` },
+      { role: 'tool', tool_call_id: 'r2', name: 'read_file', content: `TWO ${filler('beta')}` },
+      { role: 'tool', tool_call_id: 'r3', name: 'read_file', content: `THREE ${filler('gamma')}` },
+    ];
+    const { result, snapshot } = run(transcript, { contextWindowTokens: 12_000, maxOutputTokens: 1024, maxToolResultChars: 100_000, inflightStartIndex: 2 });
+    const rows = messageRows(snapshot.timeline);
+    expect(rows).toHaveLength(result.messages.length);
+    const compacted = rows.filter((r) => r.marks.some((m) => m.action === 'compacted'));
+    expect(compacted.length).toBeGreaterThan(0);
+    expect(compacted.every((r) => r.role === 'tool' && r.zone === 'current')).toBe(true);
+    // Each marked row really is shorter in the request than in the transcript.
+    for (const row of compacted) {
+      const sent = result.messages[row.index!];
+      const stored = transcript.find((m) => m.tool_call_id === row.toolCallId)!;
+      expect(String(sent.content).length).toBeLessThan(String(stored.content).length);
+    }
+    expect(snapshot.actions).toContainEqual(expect.objectContaining({ action: 'compacted', count: compacted.length }));
+  });
+
   it('shows the given prompt sections with token counts, else the system prompt whole', () => {
     const transcript = deepFreeze<Message[]>([{ role: 'system', content: 'alpha\n\n---\n\nbeta' }, { role: 'user', content: 'hi' }]);
     const { messages, report } = govern(transcript);
