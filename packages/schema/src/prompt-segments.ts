@@ -194,10 +194,9 @@ function headCount(seg: PromptSegment): number | null {
 
 function interiorCount(seg: PromptSegment): number | null {
   if (seg.interiorCount !== undefined) return seg.interiorCount;
+  // Only called with the tokenizer available (makeSegment and the walk check first), so a
+  // `null` is a final refusal (special-token text) and the text is not needed any more.
   const n = countTokens(seg.interior ?? '');
-  // Tokenizer unavailable: keep the text to count when it is back. Otherwise the count (or a
-  // refusal for special-token text) is final and the text is not needed any more.
-  if (n === null && getEncoder() === null) return null;
   seg.interiorCount = n;
   seg.interior = null;
   return n;

@@ -81,6 +81,24 @@ describe('estimators', () => {
     }
   });
 
+  it('a history first estimated without tiktoken is counted exactly once it is back', () => {
+    const history: Message[] = [
+      { role: 'user', content: 'count these words, then the next message' },
+      { role: 'assistant', content: 'sure: here is a longer answer with several words in it' },
+    ];
+    const fresh = (): Message[] => history.map((m) => ({ ...m }));
+    setTokenizerUnavailableForTesting(true);
+    let heuristic: [number, string];
+    try {
+      heuristic = estimatePromptTokensChain(null, history);
+    } finally {
+      setTokenizerUnavailableForTesting(false);
+    }
+    expect(heuristic[1]).toBe('heuristic');
+    expect(estimatePromptTokensChain(null, history)).toEqual(estimatePromptTokensChain(null, fresh()));
+    expect(estimatePromptTokensChain(null, history)[1]).toBe('tiktoken');
+  });
+
   it('re-estimates when a message field is replaced', () => {
     const msg: Message = { role: 'user', content: 'hello' };
     const before = estimatePromptTokens([msg]);
