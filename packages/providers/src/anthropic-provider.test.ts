@@ -5,6 +5,7 @@ import { AnthropicProvider } from './anthropic-provider.js';
 import { ProviderAbortError, ProviderError } from './provider-error.js';
 import { collectStream } from './collect-stream.js';
 import { deepFreeze } from './test-support/deep-freeze.js';
+import { drainStream } from './test-support/drain-stream.js';
 import { WireServer, replyJson, replySse } from './test-support/wire-server.js';
 import type { SseFrame } from './test-support/wire-server.js';
 import { anthropicTextStream, blockDelta, blockStart, blockStop, message, messageDelta, messageStart, messageStop } from './test-support/anthropic-wire.js';
@@ -25,15 +26,7 @@ function provider(extra: Partial<ConstructorParameters<typeof AnthropicProvider>
 const sse = (frames: SseFrame[], options: { cutAfter?: number; stallAfter?: number } = {}) => replySse(frames, { ...options, done: false });
 const user = (content: string): Message => ({ role: 'user', content });
 
-async function drain(stream: AsyncIterable<LLMStreamEvent>): Promise<{ events: LLMStreamEvent[]; error?: unknown }> {
-  const events: LLMStreamEvent[] = [];
-  try {
-    for await (const e of stream) events.push(e);
-  } catch (error) {
-    return { events, error };
-  }
-  return { events };
-}
+const drain = drainStream;
 
 beforeEach(async () => {
   server = await new WireServer().start();

@@ -1,9 +1,9 @@
 import type { LLMResponse, LLMStreamEvent, Usage } from '@nanobot/schema';
 import { finishToolCalls, randomCallId } from './finish-tool-calls.js';
+import { ProviderError } from './provider-error.js';
 
 /** Anthropic-style id for a missing or repeated `tool_use` id. */
 const newToolUseId = (): string => `toolu_${randomCallId()}${randomCallId()}`;
-import { ProviderError } from './provider-error.js';
 
 type Json = Record<string, any>;
 
@@ -82,6 +82,7 @@ export class AnthropicStreamAccumulator {
 
   constructor(private readonly provider: string) {}
 
+  /** Folds one parsed stream event in and appends the deltas it carries to `out` (synchronous, on the per-event hot path). */
   push(event: Json, out: LLMStreamEvent[]): void {
     switch (event.type) {
       case 'message_start':
@@ -143,6 +144,7 @@ export class AnthropicStreamAccumulator {
     return this.stopped;
   }
 
+  /** The assembled answer; throws a retryable `ProviderError` (`stream_interrupted`) when `message_stop` never arrived. */
   finish(model: string): LLMResponse {
     if (!this.stopped) {
       throw new ProviderError(`${this.provider}: the stream ended before message_stop; the partial answer was discarded.`, {

@@ -41,6 +41,7 @@ export class IdleTimer {
     this.count++;
   }
 
+  /** Stops watching (the stream ended or failed); never aborts. */
   stop(): void {
     clearInterval(this.timer);
   }

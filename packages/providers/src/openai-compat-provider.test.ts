@@ -4,6 +4,7 @@ import { OpenAICompatProvider } from './openai-compat-provider.js';
 import { ProviderAbortError, ProviderError } from './provider-error.js';
 import { collectStream } from './collect-stream.js';
 import { deepFreeze } from './test-support/deep-freeze.js';
+import { drainStream } from './test-support/drain-stream.js';
 import { WireServer, replyJson, replySse } from './test-support/wire-server.js';
 import { chunk, completion, textStream, usageChunk } from './test-support/openai-wire.js';
 
@@ -22,15 +23,7 @@ function provider(extra: Partial<ConstructorParameters<typeof OpenAICompatProvid
 
 const user = (content: string): Message => ({ role: 'user', content });
 
-async function drain(stream: AsyncIterable<LLMStreamEvent>): Promise<{ events: LLMStreamEvent[]; error?: unknown }> {
-  const events: LLMStreamEvent[] = [];
-  try {
-    for await (const e of stream) events.push(e);
-  } catch (error) {
-    return { events, error };
-  }
-  return { events };
-}
+const drain = drainStream;
 
 beforeEach(async () => {
   server = await new WireServer().start();

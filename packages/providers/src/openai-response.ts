@@ -99,6 +99,7 @@ export class OpenAIStreamAccumulator {
     private readonly textToolCalls = true,
   ) {}
 
+  /** Folds one parsed chunk in and appends the deltas it carries to `out` (synchronous, on the per-event hot path). */
   push(chunk: Json, out: LLMStreamEvent[]): void {
     if (chunk.error) {
       // Gateways (OpenRouter, LiteLLM) report upstream failures inside the stream.
@@ -169,6 +170,7 @@ export class OpenAIStreamAccumulator {
     return this.finishReason !== null;
   }
 
+  /** The assembled answer; throws a `ProviderError` when the stream ended without a finish reason. */
   finish(model: string): LLMResponse {
     if (!this.sawChoice && this.finishReason === null) throw emptyChoices(this.provider);
     if (this.finishReason === null) {
