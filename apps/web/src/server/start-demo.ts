@@ -35,6 +35,7 @@ export interface StartDemoOptions {
   maxTokens?: number;
   /** Include the exec tool (default true). */
   exec?: boolean;
+  /** Unexpected errors of the agent and the server (`where` says which part). Called, not awaited; must not throw. */
   onError?: (error: unknown, where: string) => void;
 }
 
