@@ -137,7 +137,9 @@ for (const [name, c] of Object.entries(cases)) {
 
 // The layer alone, without HTTP and SSE parsing (the noisy part on a shared machine): an
 // SDK-shaped async generator of the same 1,000 parsed events, iterated raw vs through our
-// stream iterator and the real assembler.
+// stream iterator and the real assembler. (The Anthropic provider itself reads the SDK's raw SSE
+// events and parses each one's JSON, as the SDK's own iterator would; that part is in the HTTP
+// rows above, not here.)
 const openaiEvents = JSON.parse(`[${openaiStream.toString().split('\n\n').filter((l) => l.startsWith('data: {')).map((l) => l.slice(6)).join(',')}]`) as unknown[];
 async function* sdkShaped(events: unknown[]): AsyncGenerator<unknown> {
   for (const e of events) {
