@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { RunnerEvent } from '@nanobot/runner';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TerminalRenderer } from './terminal-renderer.js';
 
 function capture(): { stream: Writable; text: () => string } {
@@ -14,15 +14,15 @@ function capture(): { stream: Writable; text: () => string } {
   return { stream, text: () => text };
 }
 
-function setup() {
+function setup(spinner = false) {
   const out = capture();
   const err = capture();
   let clock = 10_000;
-  const renderer = new TerminalRenderer({ out: out.stream, err: err.stream, color: false, spinner: false, now: () => clock });
+  const renderer = new TerminalRenderer({ out: out.stream, err: err.stream, color: false, spinner, now: () => clock });
   const advance = (ms: number): void => {
     clock += ms;
   };
-  return { renderer, err, advance };
+  return { renderer, out, err, advance };
 }
 
 const base = { runId: 'r1', sessionKey: 'cli:direct', iteration: 0 } as const;
@@ -52,5 +52,39 @@ describe('TerminalRenderer tool lines', () => {
     renderer.sink(end('c2', 'exec', 'interrupted', 2_000, 'interrupted'));
     expect(err.text()).toContain('⏹ exec command="sleep 30" interrupted after 3.2 s');
     expect(err.text()).toContain('⏹ exec command="sleep 9" interrupted after 2.0 s');
+  });
+});
+
+describe('TerminalRenderer status line (terminals)', () => {
+  it('shows what the agent is doing and for how long while the model thinks, clears it for the streamed reply, and stops at turn end', () => {
+    vi.useFakeTimers();
+    try {
+      const { renderer, out, err, advance } = setup(true);
+      renderer.sink({ ...base, type: 'model_start', messageCount: 2, toolCount: 3, purpose: 'turn' } as RunnerEvent);
+      expect(err.text()).toMatch(/\r\u001b\[2K\S thinking… 0\.0s$/);
+      advance(1_500);
+      vi.advanceTimersByTime(100);
+      expect(err.text()).toMatch(/\r\u001b\[2K\S thinking… 1\.5s$/);
+      renderer.sink({ ...base, type: 'model_delta', delta: 'Hello ' });
+      renderer.sink({ ...base, type: 'model_delta', delta: 'there.' });
+      // The status line is wiped before the reply text appears, and not redrawn mid-line.
+      expect(err.text().endsWith('\r\u001b[2K')).toBe(true);
+      vi.advanceTimersByTime(500);
+      expect(err.text().endsWith('\r\u001b[2K')).toBe(true);
+      expect(out.text()).toBe('Hello there.');
+      renderer.sink({ ...base, type: 'turn_end', stopReason: 'completed', finalContent: 'Hello there.', error: null, usage: {}, iterations: 1, toolsUsed: [] } as unknown as RunnerEvent);
+      const after = err.text();
+      vi.advanceTimersByTime(1_000);
+      expect(err.text()).toBe(after);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('draws nothing of the kind on a pipe', () => {
+    const { renderer, err } = setup(false);
+    renderer.sink({ ...base, type: 'model_start', messageCount: 2, toolCount: 3, purpose: 'turn' } as RunnerEvent);
+    expect(err.text()).toBe('');
   });
 });
