@@ -1,8 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { checkLegality } from '@nanobot/governor';
+import { parseSessionFile, sessionFileName } from '@nanobot/session';
 import { keyOf, startFakeAnthropicServer, type FakeAnthropicReply, type FakeAnthropicServer } from './test-support/fake-anthropic-server.js';
-import { cleanEnv, runCli, tempDir } from './test-support/spawn-cli.js';
+import { CliProcess, cleanEnv, runCli, tempDir } from './test-support/spawn-cli.js';
 
 let server: FakeAnthropicServer | null = null;
 afterEach(async () => {
@@ -114,5 +116,35 @@ describe('nanobot run against an Anthropic Messages API server (ANTHROPIC_API_KE
     const inspected = await runCli(['inspect', 'refused', '--json', '-w', tempDir('ws'), '--sessions-dir', sessions], { env: cleanEnv() });
     expect(inspected.code).toBe(0);
     expect(inspected.stdout).toContain('hello there');
+  });
+
+  it('chat: Ctrl-C mid-stream closes the request, keeps the streamed text and the history legal for the Messages API', async () => {
+    server = await startFakeAnthropicServer((body) => {
+      const last = body.messages.at(-1) as { content: unknown };
+      return JSON.stringify(last.content).includes('long story') ? { text: 'Once upon a time there was a parser ', hang: true } : { text: 'Short answer.' };
+    });
+    const sessions = tempDir('sessions');
+    const env = cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url, NANOBOT_MODEL: 'claude-test', NANOBOT_SESSIONS_DIR: sessions, NANOBOT_WORKSPACE: tempDir('ws') });
+    const chat = new CliProcess(['chat', '--session', 'story'], { env });
+    await chat.waitFor(/model: claude-test \(anthropic at /);
+    let mark = chat.mark;
+    chat.send('tell me a long story');
+    await chat.waitFor(/Once upon a time there was a parser/, mark);
+    chat.child.kill('SIGINT');
+    await server.aborted;
+    await chat.waitFor(/turn stopped; the history is kept/, mark);
+    mark = chat.mark;
+    chat.send('and a short one?');
+    await chat.waitFor(/Short answer\./, mark);
+    chat.child.stdin.end();
+    expect((await chat.exited).code).toBe(0);
+
+    const stored = parseSessionFile(readFileSync(join(sessions, sessionFileName('story')), 'utf8'));
+    expect(checkLegality(stored.messages)).toEqual([]);
+    expect(stored.messages.find((m) => m.role === 'assistant' && String(m.content).startsWith('Once upon a time'))).toMatchObject({ _interrupted: true });
+    // The next request replays the interrupted text, with the roles still alternating as the API requires.
+    const replayed = server.requests[1].messages as { role: string; content: unknown }[];
+    expect(JSON.stringify(replayed)).toContain('Once upon a time there was a parser');
+    expect(replayed.every((m, i) => i === 0 || m.role !== replayed[i - 1].role)).toBe(true);
   });
 });

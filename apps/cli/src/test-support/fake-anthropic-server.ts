@@ -8,6 +8,8 @@ export interface FakeAnthropicReply {
   toolUses?: { id: string; name: string; input: Record<string, unknown> }[];
   /** Answer with this HTTP error instead (Anthropic's error envelope). */
   error?: { status: number; type: string; message: string };
+  /** Stream the text, then keep the response open until the client goes away. */
+  hang?: boolean;
 }
 
 export interface FakeAnthropicServer {
@@ -15,6 +17,8 @@ export interface FakeAnthropicServer {
   url: string;
   /** Request bodies, with the request's `_path` and `_headers`. */
   requests: Record<string, any>[];
+  /** Resolves when a client closed a response that was still open (an aborted stream). */
+  aborted: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,11 +44,12 @@ function answer(res: ServerResponse, body: Record<string, any>, reply: FakeAnthr
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   sse(res, 'message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } });
-  blocks.forEach((block, index) => {
+  for (const [index, block] of blocks.entries()) {
     if (block.type === 'text') {
       sse(res, 'content_block_start', { index, content_block: { type: 'text', text: '' } });
       // Several pieces, so the client really assembles a stream.
       for (const piece of (block as { text: string }).text.match(/\S+\s*|\s+/g) ?? []) sse(res, 'content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+      if (reply.hang) return;
     } else {
       const use = block as { id: string; name: string; input: Record<string, unknown> };
       sse(res, 'content_block_start', { index, content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} } });
@@ -53,7 +58,7 @@ function answer(res: ServerResponse, body: Record<string, any>, reply: FakeAnthr
       for (const part of [json.slice(0, half), json.slice(half)]) if (part) sse(res, 'content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } });
     }
     sse(res, 'content_block_stop', { index });
-  });
+  }
   sse(res, 'message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 6 } });
   sse(res, 'message_stop', {});
   res.end();
@@ -62,6 +67,8 @@ function answer(res: ServerResponse, body: Record<string, any>, reply: FakeAnthr
 /** Starts the server; `script(body, n)` decides each answer (n counts requests from 0). */
 export async function startFakeAnthropicServer(script: (body: Record<string, any>, n: number) => FakeAnthropicReply): Promise<FakeAnthropicServer> {
   const requests: Record<string, any>[] = [];
+  let markAborted: () => void = () => undefined;
+  const aborted = new Promise<void>((r) => (markAborted = r));
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -76,6 +83,9 @@ export async function startFakeAnthropicServer(script: (body: Record<string, any
       const body = JSON.parse(raw) as Record<string, any>;
       const n = requests.length;
       requests.push({ ...body, _path: path, _headers: req.headers });
+      res.on('close', () => {
+        if (!res.writableEnded) markAborted();
+      });
       answer(res, body, script(body, n), n);
     });
   });
@@ -84,6 +94,7 @@ export async function startFakeAnthropicServer(script: (body: Record<string, any
   return {
     url: `http://127.0.0.1:${address.port}`,
     requests,
+    aborted,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
