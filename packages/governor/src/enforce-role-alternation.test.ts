@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { enforceRoleAlternation } from './enforce-role-alternation.js';
-import { deepFreeze, jsonClean, loadCases } from './test-support/conformance.js';
+import { deepFreeze, jsonClean, loadCases } from '@nanobot-internal/test-support';
 
 /** Documented deviations (README "Deviations"): the reference loses content or emits illegal roles. */
 const DEVIATIONS: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { findLegalMessageStart } from './find-legal-message-start.js';
-import { deepFreeze, loadCases } from './test-support/conformance.js';
+import { deepFreeze, loadCases } from '@nanobot-internal/test-support';
 
 describe('conformance helpers.find_legal_message_start', () => {
   const cases = loadCases('helpers/helpers.json').filter((c) => c.fn === 'helpers.find_legal_message_start');

@@ -8,7 +8,7 @@ import { inputBudget } from './input-budget.js';
 import { promptTokens } from './internal/estimate.js';
 import { MemoryArtifactStore } from './memory-artifact-store.js';
 import { arbitraryBudget, arbitraryHistory } from './test-support/arbitrary-history.js';
-import { deepFreeze } from './test-support/conformance.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 const TOOLS = [{ type: 'function' as const, function: { name: 'exec', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }];
 

@@ -4,7 +4,7 @@ import { BACKFILL_CONTENT } from './constants.js';
 import { checkLegality } from './check-legality.js';
 import { govern } from './govern.js';
 import { MemoryArtifactStore } from './memory-artifact-store.js';
-import { deepFreeze } from './test-support/conformance.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 const call = (id: string, name = 'exec') => ({ id, type: 'function' as const, function: { name, arguments: '{}' } });
 const asst = (...ids: string[]): Message => ({ role: 'assistant', content: '', tool_calls: ids.map((id) => call(id)) });

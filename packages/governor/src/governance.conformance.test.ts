@@ -8,7 +8,7 @@ import type { Message } from '@nanobot/schema';
 import { checkLegality } from './check-legality.js';
 import * as g from './index.js';
 import { promptTokens } from './internal/estimate.js';
-import { deepFreeze, jsonClean, loadCases, type ConformanceCase } from './test-support/conformance.js';
+import { deepFreeze, jsonClean, loadCases, type ConformanceCase } from '@nanobot-internal/test-support';
 import { optionsFromConfig } from './test-support/governance-config.js';
 import { deviationReason, STRUCTURAL } from './test-support/deviations.js';
 

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { checkLegality } from './check-legality.js';
 import * as g from './index.js';
-import { deepFreeze, jsonClean, loadCases, type ConformanceCase } from './test-support/conformance.js';
+import { deepFreeze, jsonClean, loadCases, type ConformanceCase } from '@nanobot-internal/test-support';
 import { deviationReason, STRUCTURAL } from './test-support/deviations.js';
 import { optionsFromConfig } from './test-support/governance-config.js';
 

@@ -5,7 +5,7 @@ import { findLegalMessageStart } from './find-legal-message-start.js';
 import { govern } from './govern.js';
 import { promptTokens } from './internal/estimate.js';
 import { snipHistory } from './snip-history.js';
-import { deepFreeze } from './test-support/conformance.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 const WORDS = 'we agreed to keep the rollout gradual and watch the error budget closely while the team reviews every dashboard'.split(' ');
 const filler = (seed: number, n: number) => Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 3) % WORDS.length]).join(' ');

@@ -11,7 +11,7 @@ import { govern, type GovernOptions } from './govern.js';
 import { inputBudget } from './input-budget.js';
 import { promptTokens } from './internal/estimate.js';
 import { MemoryArtifactStore } from './memory-artifact-store.js';
-import { deepFreeze } from './test-support/conformance.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 const dir = join(process.env.NANOBOT_SHARED_DIR!, 'transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort();

@@ -4,7 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicProvider } from './anthropic-provider.js';
 import { ProviderAbortError, ProviderError } from './provider-error.js';
 import { collectStream } from './collect-stream.js';
-import { deepFreeze } from './test-support/deep-freeze.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 import { drainStream } from './test-support/drain-stream.js';
 import { WireServer, replyJson, replySse } from './test-support/wire-server.js';
 import type { SseFrame } from './test-support/wire-server.js';

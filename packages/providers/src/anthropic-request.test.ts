@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Message } from '@nanobot/schema';
 import { buildAnthropicParams, sanitizeAnthropicToolId, toAnthropicMessages } from './anthropic-request.js';
-import { deepFreeze } from './test-support/deep-freeze.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 const call = (id: string, name = 'exec', args = '{}') => ({ id, type: 'function' as const, function: { name, arguments: args } });
 

@@ -9,7 +9,7 @@ import { toolCacheMarkerIndices, toolName } from './tool-cache-markers.js';
 import { sanitizeSurrogatesDeep } from './sanitize-surrogates.js';
 import { parseToolArguments, toolArgumentsJsonForReplay, toolArgumentsObjectForReplay } from './tool-arguments.js';
 import { hasValidToolName, toOpenAIToolCall } from './tool-call-request.js';
-import { deepFreeze } from './test-support/deep-freeze.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 interface Case {
   name: string;

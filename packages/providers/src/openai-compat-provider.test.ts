@@ -3,7 +3,7 @@ import type { LLMStreamEvent, Message } from '@nanobot/schema';
 import { OpenAICompatProvider } from './openai-compat-provider.js';
 import { ProviderAbortError, ProviderError } from './provider-error.js';
 import { collectStream } from './collect-stream.js';
-import { deepFreeze } from './test-support/deep-freeze.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 import { drainStream } from './test-support/drain-stream.js';
 import { WireServer, replyJson, replySse } from './test-support/wire-server.js';
 import { chunk, completion, textStream, usageChunk } from './test-support/openai-wire.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { Message } from '@nanobot/schema';
 import { buildOpenAIParams, toOpenAIMessages } from './openai-request.js';
 import { moveToolAttachmentsToUser } from './move-tool-attachments.js';
-import { deepFreeze } from './test-support/deep-freeze.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 describe('toOpenAIMessages', () => {
   it('keeps assistant text next to tool calls (the reference nulls it) and repairs replayed arguments', () => {

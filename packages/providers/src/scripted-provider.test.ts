@@ -3,7 +3,7 @@ import type { LLMRequest, LLMStreamEvent, Message } from '@nanobot/schema';
 import { ScriptedProvider, scriptedError } from './scripted-provider.js';
 import { ProviderAbortError } from './provider-error.js';
 import { collectStream } from './collect-stream.js';
-import { deepFreeze } from './test-support/deep-freeze.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 const ask = (content: string): LLMRequest => ({ messages: [{ role: 'user', content }] });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { toAnthropicMessages } from './anthropic-request.js';
 import { toOpenAIMessages } from './openai-request.js';
-import { deepFreeze } from './test-support/deep-freeze.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 // Real recorded sessions (raw, ungoverned: orphans, duplicate ids, empty assistants, consecutive
 // users). Both conversions must produce legal requests from them without losing text.

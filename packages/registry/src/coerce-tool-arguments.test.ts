@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { coerceToolArguments } from './coerce-tool-arguments.js';
-import { deepFreeze } from './test-support/conformance.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 const on = { repair: true, maxRepairChars: 10_000 };
 const off = { repair: false, maxRepairChars: 10_000 };

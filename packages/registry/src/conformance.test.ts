@@ -5,7 +5,7 @@ import { pythonJsonDumps } from '@nanobot/schema';
 import { defineTool, isToolResult, toolResult } from '@nanobot/tools-core';
 import { ToolRegistry, type ToolExecution } from './index.js';
 import { suggestToolName, toolLookupKey } from './suggest-tool-name.js';
-import { deepFreeze, hasNote, loadCases, type ConformanceCase } from './test-support/conformance.js';
+import { deepFreeze, hasNote, loadCases, type ConformanceCase } from '@nanobot-internal/test-support';
 
 
 /** Where we deliberately differ from the reference: case → why, and what we return instead. */

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ConfigurationError, SchemaError } from '@nanobot/schema';
 import { Tool, createToolContext, defineTool, toolResult, type ToolContext } from '@nanobot/tools-core';
 import { TOOL_ERROR_HINT, ToolRegistry } from './index.js';
-import { deepFreeze, loadCases } from './test-support/conformance.js';
+import { deepFreeze, loadCases } from '@nanobot-internal/test-support';
 
 const noParams = { type: 'object', properties: {} };
 

@@ -6,7 +6,7 @@ import { hasLoneSurrogate, sanitizeSurrogates } from './sanitize-surrogates.js';
 import { splitMessage } from './split-message.js';
 import { stringifyTextBlocks } from './stringify-text-blocks.js';
 import { codePointLength, truncateText, truncateTextToTokens } from './truncate-text.js';
-import { deepFreeze, loadCases } from './test-support/conformance.js';
+import { deepFreeze, loadCases } from '@nanobot-internal/test-support';
 import { setTokenizerUnavailableForTesting } from './tokenizer.js';
 
 type Runner = (input: Record<string, unknown>) => unknown;

@@ -14,7 +14,7 @@ import {
 } from './schema-builders.js';
 import type { JsonSchema } from './tool-definition.js';
 import { validateJsonSchemaValue } from './validate-json-schema-value.js';
-import { deepFreeze, loadCases, type ConformanceCase } from './test-support/conformance.js';
+import { deepFreeze, loadCases, type ConformanceCase } from '@nanobot-internal/test-support';
 
 const isAmbiguous = (c: ConformanceCase): boolean => (Array.isArray(c.notes) ? c.notes : [c.notes ?? '']).includes('float_int_ambiguity');
 

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValidationError } from './errors.js';
 import { parseMessage, parseMessages } from './parse-message.js';
-import { deepFreeze } from './test-support/conformance.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 function thrown(fn: () => unknown): ValidationError {
   try {

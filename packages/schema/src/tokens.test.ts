@@ -3,7 +3,7 @@ import type { Message } from './message.js';
 import type { TokenCounter } from './token-counter.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { estimateMessageTokens, estimatePromptTokens, estimatePromptTokensChain } from './tokens.js';
-import { deepFreeze, loadCases } from './test-support/conformance.js';
+import { deepFreeze, loadCases } from '@nanobot-internal/test-support';
 import { setTokenizerUnavailableForTesting } from './tokenizer.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

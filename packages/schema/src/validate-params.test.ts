@@ -7,7 +7,7 @@ import { IntegerSchema, StringSchema, toolParametersSchema } from './schema-buil
 import type { JsonSchema } from './tool-definition.js';
 import { assertToolParametersSchema, validateParams } from './validate-params.js';
 import { zodToToolParameters } from './zod-to-tool-parameters.js';
-import { deepFreeze } from './test-support/conformance.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 describe('validateParams', () => {
   const readFile: JsonSchema = deepFreeze({

@@ -1,13 +1,6 @@
 import type { Message } from '@nanobot/schema';
 
-/** Recursively freezes a value so any mutation in the code under test throws. */
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
-  }
-  return value;
-}
+export { deepFreeze } from '@nanobot-internal/test-support';
 
 export const user = (content: string, extra: Record<string, unknown> = {}): Message => ({ role: 'user', content, ...extra });
 export const assistant = (content: string | null, extra: Record<string, unknown> = {}): Message => ({ role: 'assistant', content, ...extra });

@@ -5,7 +5,7 @@ import { checkLegality } from '../check-legality.js';
 import { govern } from '../govern.js';
 import { inputBudget } from '../input-budget.js';
 import { promptTokens } from '../internal/estimate.js';
-import type { ConformanceCase } from './conformance.js';
+import type { ConformanceCase } from '@nanobot-internal/test-support';
 import { optionsFromConfig } from './governance-config.js';
 
 export const STRUCTURAL = new Set(['unanswered-tool-call', 'orphan-tool-result', 'duplicate-tool-result', 'duplicate-tool-call-id', 'tool-call-id-missing']);

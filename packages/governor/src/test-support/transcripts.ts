@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message } from '@nanobot/schema';
-import { deepFreeze } from './conformance.js';
+import { deepFreeze } from '@nanobot-internal/test-support';
 
 /** Folder of the recorded transcripts (`$NANOBOT_SHARED_DIR/transcripts`). */
 export function transcriptsDir(): string {
