@@ -42,7 +42,7 @@ Options of tools:   --json
 Environment:
   OPENAI_API_KEY        use an OpenAI-compatible model (default model gpt-4o-mini)
   OPENAI_BASE_URL       OpenAI-compatible server (Ollama, vLLM, LM Studio…); no key needed
-  ANTHROPIC_API_KEY     use an Anthropic model (default model claude-sonnet-4-5)
+  ANTHROPIC_API_KEY     use an Anthropic model (default model claude-sonnet-5-5)
   ANTHROPIC_BASE_URL    Anthropic API root (a proxy or gateway); used only for the anthropic provider
   NANOBOT_PROVIDER      openai | anthropic | offline
   NANOBOT_MODEL         model id

@@ -40,7 +40,7 @@ describe('resolveProviderConfig / createProvider', () => {
     expect(resolveProviderConfig({ provider: 'openai', apiKey: 'k', env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' } }).baseUrl).toBeUndefined();
   });
   it('empty strings count as unset, like unset env variables', () => {
-    expect(resolveProviderConfig({ model: '', apiKey: '', baseUrl: '', env: { ANTHROPIC_API_KEY: 'a' } })).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: 'a', baseUrl: undefined });
+    expect(resolveProviderConfig({ model: '', apiKey: '', baseUrl: '', env: { ANTHROPIC_API_KEY: 'a' } })).toEqual({ provider: 'anthropic', model: 'claude-sonnet-5-5', apiKey: 'a', baseUrl: undefined });
   });
   it('bad configuration is a ConfigurationError naming the field, before any SDK is loaded', async () => {
     const bad: [unknown, RegExp][] = [

@@ -26,7 +26,7 @@ export interface ResolvedProviderConfig {
   baseUrl?: string;
 }
 
-const DEFAULT_MODELS: Record<ProviderKind, string> = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5' };
+const DEFAULT_MODELS: Record<ProviderKind, string> = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-5-5' };
 
 /** A config string field: absent when `undefined` or `""` (as an unset env variable), else a non-empty string. */
 function stringField(config: ProviderConfig, key: 'model' | 'apiKey' | 'baseUrl'): string | undefined {

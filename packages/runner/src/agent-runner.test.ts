@@ -408,6 +408,21 @@ describe('abort', () => {
     expect(legalityProblems(result.messages)).toEqual([]);
   });
 
+  it('a call cut off by an abort reports how long it ran, a call that never started reports 0', async () => {
+    const controller = new AbortController();
+    const events: RunnerEvent[] = [];
+    const hang = defineTool({ name: 'hang', description: 'h', parameters: OBJ, execute: () => new Promise(() => { setTimeout(() => controller.abort(), 60); }) });
+    const after = defineTool({ name: 'after', description: 'a', parameters: OBJ, execute: () => 'never' });
+    const model = scripted([toolsStep(call('hang', {}, '1'), call('after', {}, '2'))]);
+    await new AgentRunner().run(spec(model, registryWith(hang, after), { signal: controller.signal, events: (e) => void events.push(e) }));
+    await new Promise((r) => setTimeout(r, 0));
+    const ends = events.filter((e) => e.type === 'tool_end') as Extract<RunnerEvent, { type: 'tool_end' }>[];
+    expect(ends.map((e) => [e.name, e.status])).toEqual([['hang', 'interrupted'], ['after', 'interrupted']]);
+    // Lower bounds only: the hanging call ran at least until the abort fired.
+    expect(ends[0]!.durationMs).toBeGreaterThanOrEqual(50);
+    expect(ends[1]!.durationMs).toBeLessThan(ends[0]!.durationMs);
+  });
+
   it('an already aborted signal appends nothing', async () => {
     const controller = new AbortController();
     controller.abort();

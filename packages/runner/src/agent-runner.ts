@@ -770,6 +770,8 @@ export class AgentRunner {
   ): Promise<{ results: Message[]; fatal: string | null; abortedDuring: boolean; thrown: unknown }> {
     const { spec } = state;
     const outcomes: (CallOutcome | undefined)[] = new Array(requests.length).fill(undefined);
+    // When each call started, so a call cut off by an abort still reports how long it ran.
+    const startedAt: (number | undefined)[] = new Array(requests.length).fill(undefined);
     const batches = planToolBatches(requests, (r) => this.#isConcurrencySafe(spec.tools, r.name), spec.concurrentTools === true);
     let abortedDuring = false;
     let finalized = false;
@@ -778,6 +780,7 @@ export class AgentRunner {
       if (state.signal.aborted || thrown !== null) break;
       const running = batch.map(async (index) => {
         const started = performance.now();
+        startedAt[index] = started;
         state.emit({ ...state.base(), type: 'tool_start', iteration, callId: calls[index].id, name: requests[index].name, arguments: requests[index].arguments });
         let outcome: CallOutcome;
         try {
@@ -803,7 +806,7 @@ export class AgentRunner {
       let outcome = outcomes[i];
       if (outcome === undefined) {
         outcome = { content: TOOL_INTERRUPTED_RESULT, status: 'interrupted', detail: 'interrupted', fatal: null, durationMs: 0 };
-        this.#recordEnd(state, requests[i], calls[i], iteration, outcome, performance.now());
+        this.#recordEnd(state, requests[i], calls[i], iteration, outcome, startedAt[i] ?? performance.now());
       }
       if (fatal === null && outcome.fatal !== null) fatal = outcome.fatal;
       results.push({ role: 'tool', tool_call_id: calls[i].id, name: requests[i].name, content: outcome.content });

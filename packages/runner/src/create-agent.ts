@@ -159,8 +159,6 @@ export function createAgent(options: CreateAgentOptions): Agent {
           ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
           ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
           ...(options.governOptions ? { governOptions: options.governOptions } : {}),
-    ...(options.govern ? { govern: options.govern } : {}),
-    ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
           ...(options.govern ? { govern: options.govern } : {}),
           ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
           ...(options.events !== undefined ? { events: options.events } : {}),
