@@ -22,10 +22,16 @@ for (const group of ['packages', 'apps', 'tooling']) {
     }
     const report = JSON.parse(readFileSync(file, 'utf8'));
     reports += 1;
+    let failedHere = report.numFailedTests ?? 0;
+    // A file that failed without a failing test (an import error, a throwing beforeAll) counts once.
+    for (const file of report.testResults ?? []) {
+      const failedInFile = (file.assertionResults ?? []).filter((a) => a.status === 'failed').length;
+      if (file.status === 'failed' && failedInFile === 0) failedHere += 1;
+    }
+    if (report.success === false && failedHere === 0) failedHere = 1;
     passed += report.numPassedTests ?? 0;
-    failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+    failed += failedHere;
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-    if (report.success === false && (report.numFailedTests ?? 0) === 0 && (report.numFailedTestSuites ?? 0) === 0) failed += 1;
   }
 }
 if (missing.length > 0) {

@@ -18,6 +18,7 @@ let demo: Awaited<ReturnType<typeof startTestDemo>>;
 let context: BrowserContext;
 let page: Page;
 let profile: string;
+const network: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
@@ -41,6 +42,11 @@ beforeAll(async () => {
     if (message.type() === 'error') problems.push(message.text());
   });
   (globalThis as { __pageProblems?: string[] }).__pageProblems = problems;
+  // What the page asked for and got, printed when a wait times out (a hang under load must say where).
+  const t0 = Date.now();
+  page.on('request', (r) => network.push(`${Date.now() - t0}ms ${r.method()} ${r.url()}`));
+  page.on('response', (r) => network.push(`${Date.now() - t0}ms ${r.status()} ${r.url()}`));
+  page.on('requestfailed', (r) => network.push(`${Date.now() - t0}ms failed ${r.url()} ${r.failure()?.errorText ?? ''}`));
   await page.goto(demo.url);
   await page.waitForSelector('body[data-ready]');
 }, 120_000);
@@ -53,6 +59,16 @@ afterAll(async () => {
 
 function pageProblems(): string[] {
   return (globalThis as { __pageProblems?: string[] }).__pageProblems ?? [];
+}
+
+/** Waits for a selector; on a timeout, fails with the chat items, page errors and network log. */
+async function waitOrExplain(selector: string): Promise<void> {
+  try {
+    await page.waitForSelector(selector);
+  } catch (error) {
+    const items = await page.evaluate(() => [...document.querySelectorAll('[data-kind]')].map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-tool') ?? ''}:${e.getAttribute('data-status') ?? ''}`));
+    throw new Error(`${(error as Error).message}\nitems: ${JSON.stringify(items)}\nproblems: ${JSON.stringify(pageProblems())}\nnetwork:\n${network.slice(-40).join('\n')}`, { cause: error });
+  }
 }
 
 async function send(text: string): Promise<void> {
@@ -70,9 +86,9 @@ describe('the web demo in Chromium', { timeout: 120_000 }, () => {
     await page.click('[data-testid=new-session]');
     await page.waitForSelector('.chat-empty');
     await send('What is in the workspace?');
-    await page.waitForSelector('[data-kind=user] >> text=What is in the workspace?');
-    await page.waitForSelector('[data-kind=tool][data-tool=list_dir][data-status=ok]');
-    await page.waitForSelector('[data-kind=tool][data-tool=read_file][data-status=ok]');
+    await waitOrExplain('[data-kind=user] >> text=What is in the workspace?');
+    await waitOrExplain('[data-kind=tool][data-tool=list_dir][data-status=ok]');
+    await waitOrExplain('[data-kind=tool][data-tool=read_file][data-status=ok]');
     await waitTurnDone();
     const answer = page.locator('[data-kind=assistant]').last();
     await expect(answer.textContent()).resolves.toContain('Here is what I found.');
