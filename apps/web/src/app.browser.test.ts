@@ -175,4 +175,39 @@ describe('the web demo in Chromium', { timeout: 120_000 }, () => {
     expect(pageProblems()).toEqual([]);
     expect(demo.errors).toEqual([]);
   });
+
+  // The first test's race, made deterministic: under load, "+ New chat" was still creating the
+  // session when Send was pressed (the old, empty chat already matched `.chat-empty`). The message
+  // went to the old session, whose stream the page then closed, so the new chat never showed it.
+  it('sends a message typed while a new chat is being created to that new chat', async () => {
+    const before = await page.locator('[data-testid=sessions] .session').count();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let creating!: () => void;
+    const created = new Promise<void>((resolve) => (creating = resolve));
+    await page.route('**/api/sessions', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      creating();
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.click('[data-testid=new-session]');
+      await created;
+      await send('Typed before the chat existed');
+      release();
+      // The open chat is the new one (titled by its first message) and holds exactly this turn.
+      await waitOrExplain('[data-testid=sessions] .session.active:has-text("Typed before the chat existed")');
+      await waitOrExplain('[data-kind=assistant]:has-text("Here is what I found.")');
+    } finally {
+      release();
+      await page.unroute('**/api/sessions');
+    }
+    await expect(page.locator('[data-testid=sessions] .session').count()).resolves.toBe(before + 1);
+    await expect(page.locator('[data-kind=user]').allTextContents()).resolves.toEqual(['Typed before the chat existed']);
+    await expect(page.locator('[data-kind=tool][data-tool=list_dir][data-status=ok]').count()).resolves.toBe(1);
+    await expect(page.locator('[data-testid=input]').inputValue()).resolves.toBe('');
+    expect(pageProblems()).toEqual([]);
+    expect(demo.errors).toEqual([]);
+  });
 });

@@ -19,22 +19,22 @@ const DEVIATIONS: Record<string, string> = {
 
 function textPieces(content: unknown): string[] {
   if (typeof content === 'string') return content.trim() ? [content.trim()] : [];
-  if (Array.isArray(content)) return content.flatMap((p: any) => (p?.type === 'text' && typeof p.text === 'string' && p.text.trim() ? [p.text.trim()] : []));
+  if (Array.isArray(content)) return content.flatMap((p: { type?: unknown; text?: unknown } | null) => (p?.type === 'text' && typeof p.text === 'string' && p.text.trim() ? [p.text.trim()] : []));
   return [];
 }
 
 /** Why the reference output would differ from ours, judged from the input alone (null: it must not). */
 function lossReason(input: Message[], expected: Message[]): string | null {
-  if (expected.some((m) => m.role === 'user' && (m as any).tool_calls)) return 'recovered user carries tool_calls';
+  if (expected.some((m) => m.role === 'user' && m.tool_calls)) return 'recovered user carries tool_calls';
   const first = expected.find((m) => m.role !== 'system');
-  if (first?.role === 'assistant' && (first as any).tool_calls) return 'leading tool-call assistant';
+  if (first?.role === 'assistant' && first.tool_calls) return 'leading tool-call assistant';
   for (let i = 1; i < input.length; i++) {
     const a = input[i - 1];
     const b = input[i];
     if (a.role !== b.role || (a.role !== 'user' && a.role !== 'assistant')) continue;
     const nonString = (c: unknown) => c !== null && c !== undefined && typeof c !== 'string';
     if (nonString(a.content) || nonString(b.content)) return 'merge involving list content';
-    if (a.role === 'assistant' && ((a as any).tool_calls?.length || (b as any).tool_calls?.length)) return 'assistant pair with tool calls';
+    if (a.role === 'assistant' && (a.tool_calls?.length || b.tool_calls?.length)) return 'assistant pair with tool calls';
   }
   return null;
 }
@@ -46,7 +46,7 @@ function assertLossless(input: Message[], output: Message[]): void {
     if (i > lastAnchor || (m.role !== 'user' && m.role !== 'assistant')) return;
     for (const piece of textPieces(m.content)) expect(outText).toContain(JSON.stringify(piece).slice(1, -1));
   });
-  expect(output.some((m) => m.role === 'user' && (m as any).tool_calls !== undefined)).toBe(false);
+  expect(output.some((m) => m.role === 'user' && m.tool_calls !== undefined)).toBe(false);
   const first = output.find((m) => m.role !== 'system');
   if (first !== undefined) expect(first.role === 'user' || first.role === 'tool').toBe(true);
 }

@@ -229,15 +229,16 @@ describe('conformance: tool_calls/definitions.json (ordering and to_schema)', ()
     it(reason ? `${c.name} — documented deviation: ${reason}` : c.name, () => {
       // Each tool's description/parameters come from the expected entry of the same name; what is
       // checked is the order and the to_schema shape.
-      const byName = new Map<string, any>((c.expected as any[]).map((d) => [d.function.name, d.function]));
+      type Definition = { function: { name: string; description: string; parameters: unknown } };
+      const byName = new Map((c.expected as Definition[]).map((d) => [d.function.name, d.function]));
       const specs = (c.input.registered_in_order as string[]).map((name) => ({
         name,
-        description: byName.get(name).description,
-        parameters: byName.get(name).parameters,
+        description: byName.get(name)!.description,
+        parameters: byName.get(name)!.parameters,
       }));
       const registry = buildRegistry(specs);
       const expected = reason
-        ? (c.expected as any[]).map((d) =>
+        ? (c.expected as Definition[]).map((d) =>
             d.function.parameters === null
               ? { ...d, function: { ...d.function, parameters: { type: 'object', properties: {} } } }
               : d,

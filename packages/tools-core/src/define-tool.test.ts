@@ -44,10 +44,10 @@ describe('defineTool', () => {
     expect(tool.jsonSchema).toEqual(schema);
     expect(tool.jsonSchema).not.toBe(schema);
     (schema.properties.path as { type: string }).type = 'integer';
-    expect((tool.jsonSchema.properties as any).path.type).toBe('string');
+    expect((tool.jsonSchema.properties as { path: { type: string } }).path.type).toBe('string');
     expect(Object.isFrozen(tool.jsonSchema)).toBe(true);
     expect(() => {
-      (tool.jsonSchema.properties as any).path.type = 'number';
+      (tool.jsonSchema.properties as { path: { type: string } }).path.type = 'number';
     }).toThrow(TypeError);
     expect(tool.jsonSchema).toBe(tool.jsonSchema);
   });
