@@ -210,4 +210,38 @@ describe('the web demo in Chromium', { timeout: 120_000 }, () => {
     expect(pageProblems()).toEqual([]);
     expect(demo.errors).toEqual([]);
   });
+
+  // A message waits for its session's stream; switching to another session meanwhile used to
+  // leave that wait unresolved forever (the text gone from the box, nothing sent, no error).
+  it('gives a message back when the session is switched again before it could be sent', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let opening!: () => void;
+    const opened = new Promise<void>((resolve) => (opening = resolve));
+    let first = true;
+    await page.route('**/events', async (route) => {
+      // Only the first stream (the session opened first) is held back; the next one flows.
+      if (!first) return route.continue();
+      first = false;
+      opening();
+      await held;
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      await page.click('[data-testid=sessions] .session:has-text("Check the logs")');
+      await opened;
+      await send('Which session gets this?');
+      await page.click('[data-testid=sessions] .session:has-text("What is in the workspace?")');
+      await waitOrExplain('[data-testid=status]:has-text("The session changed before the message was sent.")');
+    } finally {
+      release();
+      await page.unroute('**/events');
+    }
+    await expect(page.locator('[data-testid=input]').inputValue()).resolves.toBe('Which session gets this?');
+    await page.waitForSelector('[data-kind=user] >> text=What is in the workspace?');
+    await expect(page.locator('[data-kind=user] >> text=Which session gets this?').count()).resolves.toBe(0);
+    await page.fill('[data-testid=input]', '');
+    expect(pageProblems()).toEqual([]);
+    expect(demo.errors).toEqual([]);
+  });
 });

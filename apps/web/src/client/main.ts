@@ -22,10 +22,33 @@ interface State {
 
 const state: State = { info: null, sessions: [], key: null, items: [], running: false, snapshots: [], selected: null, tab: 'request', error: null };
 let source: EventSource | null = null;
-// Resolves when the open session's stream has delivered its snapshot: a message sent before that
-// could run (and finish) before the server knows this page is listening, and its events be missed.
-let streamReady: Promise<void> = Promise.resolve();
-let markReady: () => void = () => undefined;
+
+// A message goes to the session the page is switching to, once that session's stream has
+// delivered its snapshot: sent earlier, its turn could run (and finish) before the server knows
+// this page is listening, and its events be missed. "+ New chat" first has to create the session
+// (a request that is slow on a busy machine), so a message typed meanwhile must wait for it too,
+// not go to the chat that is about to be closed. Waiters are kept in one list that only the
+// settled page releases, so switching again while they wait never strands them.
+/** Bumped when a switch starts: a message typed before a later switch is not moved to it. */
+let navigation = 0;
+/** Switches still creating their session (it is not known yet which key to open). */
+let creating = 0;
+/** Whether the open session's stream has delivered its snapshot. */
+let streamOpen = false;
+const readyWaiters: (() => void)[] = [];
+
+function settled(): boolean {
+  return creating === 0 && streamOpen;
+}
+
+function releaseIfSettled(): void {
+  if (settled()) for (const wake of readyWaiters.splice(0)) wake();
+}
+
+/** Resolves once no switch is in progress and the open session's stream is live. */
+function whenSettled(): Promise<void> {
+  return settled() ? Promise.resolve() : new Promise((resolve) => readyWaiters.push(resolve));
+}
 
 async function api<T>(path: string, init?: { method?: string; body?: unknown }): Promise<T> {
   const res = await fetch(path, {
@@ -186,7 +209,7 @@ function finishStreaming(): void {
 function onEvent(event: StreamEvent): void {
   switch (event.type) {
     case 'snapshot':
-      markReady();
+      streamOpen = true;
       state.items = event.session.items;
       state.running = event.session.running;
       state.snapshots = event.session.inspector ? [event.session.inspector] : [];
@@ -261,11 +284,18 @@ function onEvent(event: StreamEvent): void {
     }
   }
   renderStatus();
+  if (event.type === 'snapshot') releaseIfSettled();
 }
 
 const EVENT_TYPES: StreamEvent['type'][] = ['snapshot', 'user', 'turn_start', 'delta', 'assistant', 'tool_start', 'tool_end', 'inspector', 'notice', 'turn_end'];
 
+/** Opens a session the user picked in the list. */
 function open(key: string): void {
+  navigation++;
+  connect(key);
+}
+
+function connect(key: string): void {
   if (source) source.close();
   state.key = key;
   state.items = [];
@@ -273,7 +303,7 @@ function open(key: string): void {
   state.selected = null;
   state.error = null;
   history.replaceState(null, '', `#${encodeURIComponent(key)}`);
-  streamReady = new Promise((resolve) => (markReady = resolve));
+  streamOpen = false;
   const es = new EventSource(`/api/sessions/${encodeURIComponent(key)}/events`);
   for (const type of EVENT_TYPES) {
     es.addEventListener(type, (e) => {
@@ -305,12 +335,15 @@ async function refreshSessions(): Promise<void> {
 
 async function send(): Promise<void> {
   const text = input.value;
-  const key = state.key;
-  if (!key || text.trim() === '') return;
+  if (!state.key || text.trim() === '') return;
+  const typedIn = navigation;
   input.value = '';
   try {
-    await streamReady;
-    if (state.key !== key) throw new Error('The session changed before the message was sent.');
+    await whenSettled();
+    // The page now shows the session the message was typed for (a switch that was under way
+    // when Send was pressed included), unless the user switched again after pressing Send.
+    const key = state.key;
+    if (navigation !== typedIn || !key) throw new Error('The session changed before the message was sent.');
     await api(`/api/sessions/${encodeURIComponent(key)}/messages`, { method: 'POST', body: { text } });
     state.error = null;
   } catch (error) {
@@ -325,16 +358,29 @@ async function stop(): Promise<void> {
   await api(`/api/sessions/${encodeURIComponent(state.key)}/stop`, { method: 'POST', body: {} }).catch((error: Error) => (state.error = error.message));
 }
 
+/** Creates a session (POST `path`) and opens it, unless the user switched elsewhere meanwhile. */
+async function createAndOpen(path: string): Promise<void> {
+  const switchId = ++navigation;
+  creating++;
+  try {
+    const { key } = await api<{ key: string }>(path, { method: 'POST', body: {} });
+    await refreshSessions();
+    if (navigation === switchId) connect(key);
+  } catch (error) {
+    state.error = (error as Error).message;
+    renderStatus();
+  } finally {
+    creating--;
+    releaseIfSettled();
+  }
+}
+
 async function newSession(): Promise<void> {
-  const { key } = await api<{ key: string }>('/api/sessions', { method: 'POST', body: {} });
-  await refreshSessions();
-  open(key);
+  await createAndOpen('/api/sessions');
 }
 
 async function preparedSession(): Promise<void> {
-  const { key } = await api<{ key: string }>('/api/sessions/prepared', { method: 'POST', body: {} });
-  await refreshSessions();
-  open(key);
+  await createAndOpen('/api/sessions/prepared');
 }
 
 async function boot(): Promise<void> {
