@@ -331,7 +331,8 @@ describe('runtime context and buildMessages', () => {
     const txt = join(ws, 'c.txt');
     writeFileSync(txt, 'hello');
     const messages = await builder().buildMessages([], 'see', { media: [png, jpg, txt, join(ws, 'missing.png')] });
-    const content = messages[1].content as any[];
+    type Part = { type: string; text?: string; image_url: { url: string }; _meta?: unknown };
+    const content = messages[1].content as Part[];
     expect(content.map((p) => p.type)).toEqual(['image_url', 'image_url', 'text']);
     expect(content[0].image_url.url.startsWith('data:image/png;base64,')).toBe(true);
     expect(content[0]._meta).toEqual({ path: png });
@@ -345,7 +346,7 @@ describe('runtime context and buildMessages', () => {
     const png = join(ws, 'a.png');
     writeFileSync(png, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const messages = await builder().buildMessages([], 'see', { media: [png], runtimeContextBlocks: [{ source: 's', content: ' meta ' }] });
-    const content = messages[1].content as any[];
+    const content = messages[1].content as unknown[];
     expect(content.at(-1)).toEqual({ type: 'text', text: 'meta' });
     expect(messages[1]._meta).toEqual({ runtime_context: { version: 1, sources: ['s'], blocks: [{ type: 'text', text: 'meta' }] } });
   });
@@ -357,7 +358,7 @@ describe('runtime context and buildMessages', () => {
     const content = messages[1].content as string;
     expect(content).toContain('\n\n[Active Skills — instructions for this user turn]\n### Skill: deploy\n\nRun the deploy script.\n[/Active Skills]');
     expect(content).not.toContain('### Skill: always');
-    expect((messages[1]._meta as any).runtime_context.sources).toEqual(['explicit_skills']);
+    expect((messages[1]._meta as { runtime_context: { sources: string[] } }).runtime_context.sources).toEqual(['explicit_skills']);
   });
 
   it('prompt cache: same inputs give byte-identical output; a new user message changes only the tail', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '@nanobot/schema';
+import { ValidationError, type ContentPart } from '@nanobot/schema';
 import { appendRuntimeContext, detachRuntimeContext, normalizeRuntimeContextBlocks, parseFrontMatter, parseHistoryEntries, detectImageMime } from './index.js';
 
 describe('runtime context', () => {
@@ -23,7 +23,7 @@ describe('runtime context', () => {
 
   it('appends text blocks to lists and detaches them only on an exact match', () => {
     const input = Object.freeze([{ type: 'text', text: 'x' }]);
-    const [content, marker] = appendRuntimeContext(input as any, [{ source: 's', content: 'M' }]);
+    const [content, marker] = appendRuntimeContext(input as unknown as ContentPart[], [{ source: 's', content: 'M' }]);
     expect(content).toEqual([{ type: 'text', text: 'x' }, { type: 'text', text: 'M' }]);
     expect(input).toHaveLength(1);
     expect(detachRuntimeContext(content, marker)).toEqual([{ type: 'text', text: 'x' }]);

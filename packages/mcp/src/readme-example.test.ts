@@ -22,7 +22,7 @@ describe('README example', () => {
       fs: stdioFixture({ FIXTURE_EXTRA_TOOLS: 'list_directory' }),
       docs: { url: dead.url },
     };
-    const source = example.replace(serversBlock, '  servers: (globalThis as any).__readmeServers,\n');
+    const source = example.replace(serversBlock, '  servers: (globalThis as { __readmeServers?: unknown }).__readmeServers,\n');
     const dir = join(packageDir, 'test-output');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'readme-example.ts');
