@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonSchema } from '@nanobot/schema';
+import { raceSignal } from '@nanobot/tools-core';
 import { McpConnectionError } from './mcp-errors.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import { mapCallToolResult, type McpToolOutput } from './map-call-tool-result.js';
@@ -141,7 +142,7 @@ export class McpServerConnection {
       let client: Client;
       try {
         // A (re)connect can take up to the connect timeout; the caller may give up sooner.
-        await untilAborted(this.connect(), signal);
+        await (signal ? raceSignal(this.connect(), signal) : this.connect());
         if (signal?.aborted) return this.cancelled(tool);
         if (!this.client) throw new McpConnectionError(this.name, `MCP server '${this.name}' closed during connect`);
         client = this.client;
@@ -418,29 +419,6 @@ async function shutdown(client: Client | undefined, transport: Transport | undef
   }
   await client?.close().catch(() => undefined);
   if (!client) await transport?.close().catch(() => undefined);
-}
-
-/** Settles with `promise`, or resolves early (undefined) when `signal` aborts; the promise keeps running. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.resolve(undefined);
-  }
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function delay(ms: number): Promise<void> {

@@ -25,10 +25,9 @@ import {
   lengthRecoveryMessage,
   workspaceEscalationMessage,
 } from './runner-texts.js';
-import { ABORTED, raceSignal } from './race-signal.js';
 import { validateRunSpec } from './validate-inputs.js';
 import { contentText, isEmptyContent } from './tool-outcome.js';
-import { createToolContext } from '@nanobot/tools-core';
+import { ABORTED, createToolContext, raceSignal } from '@nanobot/tools-core';
 import { toOpenAIToolCall } from './to-openai-tool-call.js';
 import { workspaceTargetSignature } from './workspace-target-signature.js';
 

@@ -8,3 +8,4 @@ export { createToolContext } from './tool-context.js';
 export type { ToolContext, ToolContextInit, ToolEvent, ToolEventSink } from './tool-context.js';
 export { isZodSchema, toParametersJsonSchema } from './tool-parameters.js';
 export type { ToolParameters } from './tool-parameters.js';
+export { ABORTED, raceSignal } from './race-signal.js';

@@ -3,9 +3,10 @@ export const ABORTED: unique symbol = Symbol('aborted');
 
 /**
  * Settles like `promise`, or with {@link ABORTED} as soon as `signal` aborts, whichever comes
- * first. Unlike `Promise.race` against a long-lived promise, it leaves no reaction behind: the
- * abort listener is removed when `promise` settles (a long stream races once per delta). A
- * rejection of `promise` after the abort is swallowed.
+ * first; `promise` itself keeps running (a tool or caller stops waiting, not working). Unlike
+ * `Promise.race` against a long-lived promise, it leaves no reaction behind: the abort listener
+ * is removed when `promise` settles (a long stream races once per delta). A rejection of
+ * `promise` after the abort is swallowed.
  */
 export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
   if (signal.aborted) {
