@@ -1,7 +1,8 @@
 // An Anthropic Messages API server on 127.0.0.1 for tests: POST /v1/messages answered from a
 // script (a function of the request body) as a JSON message or as the SSE event stream
 // (message_start, content_block_*, message_delta, message_stop), recording every request.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { startRecordingServer } from './recording-server.js';
 
 export interface FakeAnthropicReply {
   text?: string;
@@ -66,41 +67,13 @@ function answer(res: ServerResponse, body: Record<string, any>, reply: FakeAnthr
 
 /** Starts the server; `script(body, n)` decides each answer (n counts requests from 0). */
 export async function startFakeAnthropicServer(script: (body: Record<string, any>, n: number) => FakeAnthropicReply): Promise<FakeAnthropicServer> {
-  const requests: Record<string, any>[] = [];
-  let markAborted: () => void = () => undefined;
-  const aborted = new Promise<void>((r) => (markAborted = r));
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (d: string) => (raw += d));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method !== 'POST' || path !== '/v1/messages') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${req.url}` } }));
-        return;
-      }
-      const body = JSON.parse(raw) as Record<string, any>;
-      const n = requests.length;
-      requests.push({ ...body, _path: path, _headers: req.headers });
-      res.on('close', () => {
-        if (!res.writableEnded) markAborted();
-      });
-      answer(res, body, script(body, n), n);
-    });
+  const { origin, requests, aborted, close } = await startRecordingServer({
+    accepts: (req) => req.method === 'POST' && (req.url ?? '').split('?')[0] === '/v1/messages',
+    notFoundBody: (req) => ({ type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${req.url}` } }),
+    recordPath: true,
+    respond: (res, body, n) => answer(res, body, script(body, n), n),
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    requests,
-    aborted,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  return { url: origin, requests, aborted, close };
 }
 
 /** The API key a request carried, whichever header the SDK used for it. */

@@ -1,6 +1,7 @@
 // An OpenAI-compatible chat-completions server on 127.0.0.1 for tests: answers from a script
 // (a function of the request body), as JSON or as an SSE stream, and records every request.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { startRecordingServer } from './recording-server.js';
 
 export interface FakeReply {
   content?: string;
@@ -67,38 +68,10 @@ function answer(res: ServerResponse, body: Record<string, any>, reply: FakeReply
 
 /** Starts the server; `script(body, n)` decides each answer (n counts requests from 0). */
 export async function startFakeOpenAiServer(script: (body: Record<string, any>, n: number) => FakeReply): Promise<FakeOpenAiServer> {
-  const requests: Record<string, any>[] = [];
-  let markAborted: () => void = () => undefined;
-  const aborted = new Promise<void>((r) => (markAborted = r));
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (d: string) => (raw += d));
-    req.on('end', () => {
-      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
-        return;
-      }
-      const body = JSON.parse(raw) as Record<string, any>;
-      const n = requests.length;
-      requests.push({ ...body, _headers: req.headers });
-      res.on('close', () => {
-        if (!res.writableEnded) markAborted();
-      });
-      answer(res, body, script(body, n), n);
-    });
+  const { origin, requests, aborted, close } = await startRecordingServer({
+    accepts: (req) => req.method === 'POST' && req.url?.endsWith('/chat/completions') === true,
+    notFoundBody: (req) => ({ error: { message: `no route ${req.method} ${req.url}` } }),
+    respond: (res, body, n) => answer(res, body, script(body, n), n),
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${address.port}/v1`,
-    requests,
-    aborted,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  return { url: `${origin}/v1`, requests, aborted, close };
 }
