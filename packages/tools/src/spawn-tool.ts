@@ -1,6 +1,6 @@
 import type { Tool } from '@nanobot/tools-core';
 import { toTool } from './to-tool.js';
-import type { BuiltinToolSpec } from './builtin-tool.js';
+import type { BuiltinToolSpec, CallContext } from './builtin-tool.js';
 import { errorMessage, fail, ok } from './builtin-tool.js';
 
 /** What the `spawn` tool asks a `SubagentSpawner` to start. */
@@ -12,14 +12,7 @@ export interface SpawnRequest {
   /** Run inline and return the result, instead of announcing it later to the origin session. */
   readonly wait: boolean;
   /** Where the result must go back to: the call's own context, never tool state. */
-  readonly origin: {
-    readonly sessionKey?: string;
-    readonly channel?: string;
-    readonly chatId?: string;
-    readonly senderId?: string;
-    readonly messageId?: string;
-    readonly workspace?: string;
-  };
+  readonly origin: Omit<CallContext, 'signal'>;
   /** Aborted when the spawning call is cancelled (matters for `wait`). */
   readonly signal?: AbortSignal;
 }
