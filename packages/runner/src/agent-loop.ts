@@ -8,7 +8,7 @@ import { MessageBus, inboundSessionKey, isUserInput } from './message-bus.js';
 import type { InboundMessage, OutboundMessage } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
 import type { RunnerHooks } from './runner-hooks.js';
-import type { GovernedObserver, GovernFn, RunnerToolRegistry } from './runner-ports.js';
+import type { RunnerToolRegistry } from './runner-ports.js';
 import { EMPTY_FINAL_RESPONSE_MESSAGE, TOOL_INTERRUPTED_RESULT, TURN_INTERRUPTED_REPLY } from './runner-texts.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { validateInbound } from './validate-inputs.js';
@@ -38,18 +38,15 @@ export interface LoopSubagents {
 /** A message delivery requested by the `message` tool: @nanobot/tools' `OutboundMessage`. */
 export type ToolDelivery = ToolOutboundMessage;
 
-/** Options of {@link AgentLoop}. */
-export interface AgentLoopOptions {
+/**
+ * Options of {@link AgentLoop}. `govern`, `governOptions` and `onGoverned` are passed on to every run's
+ * {@link AgentRunSpec} unchanged (same defaults and contracts as there).
+ */
+export interface AgentLoopOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned'> {
   bus: MessageBus;
   provider: LLMProvider;
   /** The main agent's tools (scope `core`). */
   tools: RunnerToolRegistry;
-  /** Default: `govern` from @nanobot/governor. */
-  govern?: GovernFn;
-  /** Extra options for the default governor (artifact store, token counter, …). */
-  governOptions?: AgentRunSpec['governOptions'];
-  /** Sees every governed request of every run (see `GovernedObserver`: sync, not awaited, must not mutate; a throw becomes a `hook_error` event). */
-  onGoverned?: GovernedObserver;
   sessions: SessionStore;
   /** Builds `[system, ...history, current]`; without one the loop uses `systemPrompt`. */
   contextBuilder?: LoopContextBuilder;

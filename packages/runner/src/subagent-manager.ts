@@ -5,7 +5,7 @@ import { AgentRunner } from './agent-runner.js';
 import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
 import type { MessageBus } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
-import type { GovernedObserver, GovernFn, RunnerToolRegistry } from './runner-ports.js';
+import type { RunnerToolRegistry } from './runner-ports.js';
 
 /** What `spawn` asks for: @nanobot/tools' `SpawnRequest` (the manager is its `SubagentSpawner`). */
 export type SubagentRequest = SpawnRequest;
@@ -13,19 +13,16 @@ export type SubagentRequest = SpawnRequest;
 /** What the manager reports to `spawn`: @nanobot/tools' `SpawnOutcome`. */
 export type SubagentOutcome = SpawnOutcome;
 
-/** Options of {@link SubagentManager}. */
-export interface SubagentManagerOptions {
+/**
+ * Options of {@link SubagentManager}. `govern`, `governOptions` and `onGoverned` are passed on to every run's
+ * {@link AgentRunSpec} unchanged (same defaults and contracts as there).
+ */
+export interface SubagentManagerOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned'> {
   /** Where background results are announced (as `system` inbound messages). */
   bus: MessageBus;
   provider: LLMProvider;
   /** The subagent's tools: scope `subagent` (no `message`, no `spawn`). */
   tools: RunnerToolRegistry;
-  /** Default: `govern` from @nanobot/governor. */
-  govern?: GovernFn;
-  /** Extra options for the default governor (artifact store, token counter, …). */
-  governOptions?: AgentRunSpec['governOptions'];
-  /** Sees every governed request of every run (see `GovernedObserver`: sync, not awaited, must not mutate; a throw becomes a `hook_error` event). */
-  onGoverned?: GovernedObserver;
   runner?: AgentRunner;
   model?: string;
   maxIterations?: number;
