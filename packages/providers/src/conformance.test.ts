@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
@@ -9,26 +8,10 @@ import { toolCacheMarkerIndices, toolName } from './tool-cache-markers.js';
 import { sanitizeSurrogatesDeep } from './sanitize-surrogates.js';
 import { parseToolArguments, toolArgumentsJsonForReplay, toolArgumentsObjectForReplay } from './tool-arguments.js';
 import { hasValidToolName, toOpenAIToolCall } from './tool-call-request.js';
-import { deepFreeze } from '@nanobot-internal/test-support';
+import { deepFreeze, loadCases } from '@nanobot-internal/test-support';
+import type { ConformanceCase } from '@nanobot-internal/test-support';
 
-interface Case {
-  name: string;
-  fn: string;
-  input: Record<string, any>;
-  config: Record<string, any>;
-  expected: any;
-  input_mutated: boolean;
-  input_after?: Record<string, any>;
-  notes?: string[];
-}
-
-const revive = (_k: string, v: any): any =>
-  v && typeof v === 'object' && !Array.isArray(v) && '$float' in v ? ({ NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity } as Record<string, number>)[v.$float] : v;
-
-function load(file: string): Case[] {
-  const path = join(process.env.NANOBOT_SHARED_DIR!, 'conformance', 'providers', file);
-  return (JSON.parse(readFileSync(path, 'utf8'), revive) as { cases: Case[] }).cases;
-}
+const load = (file: string): ConformanceCase[] => loadCases(join('providers', file));
 
 /**
  * Cases where we deliberately differ from the reference; the case still runs and asserts OUR
@@ -44,7 +27,7 @@ for (const c of load('sanitizers.json')) {
 
 const counts = { passed: 0, deviations: 0 };
 
-function runSanitizer(c: Case): unknown {
+function runSanitizer(c: ConformanceCase): unknown {
   switch (c.fn) {
     case 'LLMProvider._sanitize_empty_content':
       return sanitizeEmptyContent(c.input.messages as Message[]);
@@ -87,7 +70,7 @@ describe('conformance: providers/sanitizers.json', () => {
   }
 });
 
-function runToolArgs(c: Case): unknown {
+function runToolArgs(c: ConformanceCase): unknown {
   switch (c.fn) {
     case 'parse_tool_arguments':
       return parseToolArguments(c.input.arguments);
