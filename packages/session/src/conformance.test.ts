@@ -1,20 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { contentWithMediaBreadcrumbs, imagePlaceholderText, recentMessageStartIndex } from './index.js';
+import { loadCases } from '@nanobot-internal/test-support';
 import { deepFreeze } from '../test/helpers.js';
 
-interface Case {
-  name: string;
-  fn: string;
-  input: Record<string, any>;
-  expected: unknown;
-  raised: boolean;
-}
-
-const file = join(process.env.NANOBOT_SHARED_DIR!, 'conformance', 'helpers', 'helpers.json');
-const cases = (JSON.parse(readFileSync(file, 'utf8')) as { cases: Case[] }).cases;
+const cases = loadCases(join('helpers', 'helpers.json'));
 
 const runners: Record<string, (input: Record<string, any>) => unknown> = {
   'helpers.recent_message_start_index': (i) => recentMessageStartIndex(i.messages as Message[], i.max_messages, i.extend_to_user),
