@@ -1,5 +1,5 @@
 import type { Message } from '@nanobot/schema';
-import { callId, resultId, toolCallList } from './internal/tool-calls.js';
+import { declareCallIds, resultId } from './internal/tool-calls.js';
 
 /**
  * Drops tool results that answer nothing: no id, an id not declared by an earlier assistant
@@ -13,10 +13,7 @@ export function dropOrphanToolResults(messages: readonly Message[]): Message[] {
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
     if (msg.role === 'assistant') {
-      for (const call of toolCallList(msg)) {
-        const id = callId(call);
-        if (id !== null) declared.add(id);
-      }
+      declareCallIds(msg, declared);
     } else if (msg.role === 'tool') {
       const id = resultId(msg);
       if (id === null || !declared.has(id) || fulfilled.has(id)) {

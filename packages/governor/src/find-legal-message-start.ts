@@ -1,5 +1,5 @@
 import type { Message } from '@nanobot/schema';
-import { callId, resultId, toolCallList } from './internal/tool-calls.js';
+import { declareCallIds, resultId } from './internal/tool-calls.js';
 
 /**
  * Index of the first message from which the list is free of tool results whose call is not in
@@ -12,10 +12,7 @@ export function findLegalMessageStart(messages: readonly Message[]): number {
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
     if (msg.role === 'assistant') {
-      for (const call of toolCallList(msg)) {
-        const id = callId(call);
-        if (id !== null) declared.add(id);
-      }
+      declareCallIds(msg, declared);
     } else if (msg.role === 'tool') {
       const id = resultId(msg);
       if (id !== null && !declared.has(id)) {

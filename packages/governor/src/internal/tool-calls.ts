@@ -21,6 +21,14 @@ export function callId(call: unknown): string | null {
   return pyTruthy(id) ? pythonStr(id) : null;
 }
 
+/** Adds the ids of an assistant message's calls (those {@link callId} accepts) to `declared`. */
+export function declareCallIds(message: Message, declared: Set<string>): void {
+  for (const call of toolCallList(message)) {
+    const id = callId(call);
+    if (id !== null) declared.add(id);
+  }
+}
+
 /** The stringified `tool_call_id` of a result when truthy, else null. */
 export function resultId(message: Message): string | null {
   const id = (message as { tool_call_id?: unknown }).tool_call_id;
