@@ -1,6 +1,6 @@
 /**
  * Reference `stringify_text_blocks`: the texts of a list made only of `{type: "text", text:
- * string}` blocks, joined by newlines; `null` as soon as any block is something else.
+ * string}` blocks, joined by newlines; `null` as soon as one block is something else.
  */
 export function stringifyTextBlocks(content: readonly unknown[]): string | null {
   const parts: string[] = [];
