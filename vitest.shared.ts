@@ -42,8 +42,8 @@ export function sharedConfig(packageDir: string, overrides: ViteUserConfig['test
       hookTimeout: 30_000,
       pool: 'forks',
       passWithNoTests: true,
-      // Where ../shared (reference, conformance cases, transcripts) sits beside the checkout.
-      env: { NANOBOT_SHARED_DIR: process.env.NANOBOT_SHARED_DIR ?? resolve(root, '..', 'shared') },
+      // The fixtures (conformance cases from the reference, recorded transcripts) live in the repository.
+      env: { NANOBOT_FIXTURES_DIR: process.env.NANOBOT_FIXTURES_DIR ?? resolve(root, 'fixtures') },
       ...overrides,
     },
   };

@@ -1,4 +1,4 @@
-// govern() on the 16 recorded sessions in ../shared/transcripts, at input budgets of 8k, 32k,
+// govern() on the 16 recorded sessions in fixtures/transcripts, at input budgets of 8k, 32k,
 // 128k, 200k tokens and none, against JSON.stringify of the same transcript (the floor every
 // request pays once to go on the wire), all measured in this one run. "cold": fresh message
 // objects, so every message is tokenised once (the first request of a resumed session);
@@ -10,7 +10,7 @@ import type { Message } from '@nanobot/schema';
 import { govern, type GovernOptions } from '../src/index.js';
 import { medianTime } from './median-time.js';
 
-const dir = join(process.env.NANOBOT_SHARED_DIR ?? resolve(import.meta.dirname, '..', '..', '..', '..', 'shared'), 'transcripts');
+const dir = join(process.env.NANOBOT_FIXTURES_DIR ?? resolve(import.meta.dirname, '..', '..', '..', 'fixtures'), 'transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort();
 const BUDGETS: [string, number | null][] = [['8k', 8_000], ['32k', 32_000], ['128k', 128_000], ['200k', 200_000], ['none', null]];
 const options = (tokens: number | null): GovernOptions => (tokens === null ? {} : { contextWindowTokens: tokens, contextBlockLimit: tokens });

@@ -6,7 +6,7 @@
 //
 // <file>: a JSON array of OpenAI-style messages, or JSONL with one message per line (lines
 // without a `role`, such as session metadata records, are skipped). A bare name is also looked
-// up in $NANOBOT_SHARED_DIR/transcripts. Options: --budget N (input budget in tokens),
+// up in $NANOBOT_FIXTURES_DIR/transcripts. Options: --budget N (input budget in tokens),
 // --window N (context window; budget = window − reply reservation − 1024), --max-output N
 // (reply reservation, default 4096), --max-result-chars N (default 16000), --json (the raw
 // GovernReport). Exit code 0 when the governed request is legal, 1 when not, 2 on bad input.
@@ -63,7 +63,7 @@ export function parseArgs(argv: readonly string[]): ReportArgs {
 /** Finds the file: as given, else by name in the shared transcripts folder. */
 export function resolveHistoryFile(file: string): string {
   if (existsSync(file)) return resolve(file);
-  const shared = process.env.NANOBOT_SHARED_DIR ?? resolve(import.meta.dirname, '..', '..', '..', '..', 'shared');
+  const shared = process.env.NANOBOT_FIXTURES_DIR ?? resolve(import.meta.dirname, '..', '..', '..', 'fixtures');
   for (const name of [file, `${file}.json`]) {
     const candidate = join(shared, 'transcripts', basename(name));
     if (existsSync(candidate)) return candidate;

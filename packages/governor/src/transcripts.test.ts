@@ -1,4 +1,4 @@
-// The 16 recorded real sessions in ../shared/transcripts: whatever they hold, the governed copy
+// The 16 recorded real sessions in fixtures/transcripts: whatever they hold, the governed copy
 // must be a legal request (both providers), fit the budget, and — with no window and no size
 // limit — keep every recorded tool result (reused ids included).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { promptTokens } from './internal/estimate.js';
 import { MemoryArtifactStore } from './memory-artifact-store.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
 
-const dir = join(process.env.NANOBOT_SHARED_DIR!, 'transcripts');
+const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort();
 
 const CONFIGS: Record<string, GovernOptions> = {

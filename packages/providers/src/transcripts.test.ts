@@ -8,7 +8,7 @@ import { deepFreeze } from '@nanobot-internal/test-support';
 
 // Real recorded sessions (raw, ungoverned: orphans, duplicate ids, empty assistants, consecutive
 // users). Both conversions must produce legal requests from them without losing text.
-const dir = join(process.env.NANOBOT_SHARED_DIR!, 'transcripts');
+const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json');
 
 function strings(value: unknown, out: Set<string>): Set<string> {

@@ -12,7 +12,7 @@ interface Case {
   input_after?: any;
 }
 
-const file = join(process.env.NANOBOT_SHARED_DIR!, 'conformance', 'helpers', 'helpers.json');
+const file = join(process.env.NANOBOT_FIXTURES_DIR!, 'conformance', 'helpers', 'helpers.json');
 const cases: Case[] = JSON.parse(readFileSync(file, 'utf8')).cases;
 const owned = (fn: string) => cases.filter((c) => c.fn.replace(/\[sequence\]$/, '').split('.').pop() === fn);
 

@@ -8,7 +8,7 @@ import { ToolRegistry } from '@nanobot/registry';
 import { defineTool } from '@nanobot/tools-core';
 import { AgentRunner } from './agent-runner.js';
 
-const dir = join(process.env.NANOBOT_SHARED_DIR!, 'transcripts');
+const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort();
 
 function deepFreeze<T>(value: T): T {

@@ -99,7 +99,7 @@ function measureMemory(): void {
     }
     return used;
   };
-  const dir = join(process.env.NANOBOT_SHARED_DIR ?? resolve(pkgDir, '..', '..', '..', 'shared'), 'transcripts');
+  const dir = join(process.env.NANOBOT_FIXTURES_DIR ?? resolve(pkgDir, '..', '..', 'fixtures'), 'transcripts');
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort() : [];
   if (files.length === 0) {
     console.log(JSON.stringify({ skipped: `no recorded sessions in ${dir}` }));

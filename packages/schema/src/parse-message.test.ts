@@ -17,7 +17,7 @@ function thrown(fn: () => unknown): ValidationError {
 
 describe('parseMessage', () => {
   it('accepts every recorded transcript message and keeps extra keys', () => {
-    const dir = join(process.env['NANOBOT_SHARED_DIR']!, 'transcripts');
+    const dir = join(process.env['NANOBOT_FIXTURES_DIR']!, 'transcripts');
     let count = 0;
     for (const file of readdirSync(dir)) {
       if (!file.endsWith('.json') && !file.endsWith('.jsonl')) continue;

@@ -7,7 +7,7 @@ import { findLegalMessageStart } from '@nanobot/governor';
 import { JsonlSessionStore, getHistory } from './index.js';
 import { deepFreeze } from '../test/helpers.js';
 
-const dir = join(process.env.NANOBOT_SHARED_DIR!, 'transcripts');
+const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort();
 
 describe('recorded transcripts', () => {

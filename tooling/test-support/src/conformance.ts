@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * One case recorded by running the reference (see ../shared/conformance/README.md). Fields are
+ * One case recorded by running the reference (see fixtures/conformance/README.md). Fields are
  * loosely typed on purpose: each suite knows the shape of its own `fn`.
  */
 export interface ConformanceCase {
@@ -30,16 +30,16 @@ function revive(_key: string, value: unknown): unknown {
   return value;
 }
 
-/** Directory of the shared reference material (set by vitest.shared.ts). Throws when unset. */
-export function sharedDir(): string {
-  const dir = process.env['NANOBOT_SHARED_DIR'];
-  if (!dir) throw new Error('NANOBOT_SHARED_DIR is not set (vitest.shared.ts sets it)');
+/** Directory of the in-repository fixtures (`fixtures/`) (set by vitest.shared.ts). Throws when unset. */
+export function fixturesDir(): string {
+  const dir = process.env['NANOBOT_FIXTURES_DIR'];
+  if (!dir) throw new Error('NANOBOT_FIXTURES_DIR is not set (vitest.shared.ts sets it)');
   return dir;
 }
 
 /** Loads the cases of `conformance/<file>`, reviving `$float` markers. */
 export function loadCases(file: string): ConformanceCase[] {
-  const doc = JSON.parse(readFileSync(join(sharedDir(), 'conformance', file), 'utf8'), revive) as { cases: ConformanceCase[] };
+  const doc = JSON.parse(readFileSync(join(fixturesDir(), 'conformance', file), 'utf8'), revive) as { cases: ConformanceCase[] };
   return doc.cases;
 }
 

@@ -1,3 +1,3 @@
-export { loadCases, hasNote, jsonClean, sharedDir } from './conformance.js';
+export { loadCases, hasNote, jsonClean, fixturesDir } from './conformance.js';
 export type { ConformanceCase } from './conformance.js';
 export { deepFreeze } from './deep-freeze.js';

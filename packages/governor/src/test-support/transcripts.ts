@@ -1,14 +1,14 @@
-// The 16 recorded third-party sessions in ../shared/transcripts (see its README): loading,
+// The 16 recorded third-party sessions in fixtures/transcripts (see its README): loading,
 // the prefixes the suite governs, and the budgets it governs them at.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
 
-/** Folder of the recorded transcripts (`$NANOBOT_SHARED_DIR/transcripts`). */
+/** Folder of the recorded transcripts (`$NANOBOT_FIXTURES_DIR/transcripts`). */
 export function transcriptsDir(): string {
-  const shared = process.env.NANOBOT_SHARED_DIR;
-  if (!shared) throw new Error('NANOBOT_SHARED_DIR is not set (vitest.shared.ts sets it)');
+  const shared = process.env.NANOBOT_FIXTURES_DIR;
+  if (!shared) throw new Error('NANOBOT_FIXTURES_DIR is not set (vitest.shared.ts sets it)');
   return join(shared, 'transcripts');
 }
 

@@ -1,4 +1,4 @@
-// govern + enforceRoleAlternation on the 16 real recorded sessions in ../shared/transcripts
+// govern + enforceRoleAlternation on the 16 real recorded sessions in fixtures/transcripts
 // (pi-mono, Claude Code, OpenHands, SWE-agent, tau-bench): the whole transcript and every
 // prefix that ends at a user turn (the request a client sends for that turn), at input budgets
 // of 8k, 32k, 128k, 200k tokens and without one. All prefixes at all budgets: 1,785 governed

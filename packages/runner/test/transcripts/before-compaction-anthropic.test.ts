@@ -14,7 +14,7 @@ import { toAnthropicMessages } from '@nanobot/providers/anthropic';
 import { anthropicWireViolations } from './anthropic-wire-rules.js';
 import { carelessAnthropicRequest } from './careless-anthropic-request.js';
 
-const dir = join(process.env.NANOBOT_SHARED_DIR!, 'transcripts');
+const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');
 const FILE = 'badlogic-pi-mono__before-compaction.json';
 
 function deepFreeze<T>(value: T): T {

@@ -20,7 +20,7 @@ import { toOpenAIMessages } from '@nanobot/providers/openai';
 import { anthropicWireViolations } from './anthropic-wire-rules.js';
 import { openAIWireViolations } from './openai-wire-rules.js';
 
-const dir = join(process.env.NANOBOT_SHARED_DIR!, 'transcripts');
+const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort();
 const BUDGETS: [string, number | null][] = [['8k', 8_000], ['32k', 32_000], ['128k', 128_000], ['200k', 200_000], ['none', null]];
 

@@ -25,7 +25,7 @@ import { defineTool } from '@nanobot/tools-core';
 import { AgentRunner } from '@nanobot/runner';
 import { anthropicWireViolations } from './anthropic-wire-rules.js';
 
-const dir = join(process.env.NANOBOT_SHARED_DIR!, 'transcripts');
+const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort();
 const sessionsDir = mkdtempSync(join(tmpdir(), 'replay-sessions-'));
 afterAll(() => rmSync(sessionsDir, { recursive: true, force: true }));
