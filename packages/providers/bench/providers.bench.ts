@@ -148,7 +148,8 @@ async function* sdkShaped(events: unknown[]): AsyncGenerator<unknown> {
   }
 }
 const owner = (events: unknown[], anthropic: boolean): StreamOwner => ({
-  retryOptions: {},
+  retryOptionsFor: () => ({}),
+  finalize: (r) => r,
   streamIdleTimeoutMs: 90_000,
   imageRetryMessages: () => null,
   streamError: (e) => e as Error,

@@ -270,6 +270,11 @@ export function buildAnthropicParams(request: LLMRequest, model: string, options
     else if (choice === 'none') params.tool_choice = { type: 'none' };
     else params.tool_choice = { type: 'tool', name: choice.name };
   }
+  if (request.responseFormat) {
+    // Native structured output; it sits beside an effort hint in the same object.
+    const existing = (params.output_config as Record<string, unknown> | undefined) ?? {};
+    params.output_config = { ...existing, format: { type: 'json_schema', schema: request.responseFormat.schema } };
+  }
   if (request.extraBody) Object.assign(params, request.extraBody);
   return params;
 }

@@ -1,3 +1,4 @@
+import { StructuredOutputError, parseStructuredOutput } from '@nanobot/schema';
 import type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent } from '@nanobot/schema';
 import { toProviderError } from './classify-error.js';
 import type { IdleTimer } from './idle-timer.js';
@@ -73,14 +74,44 @@ export abstract class BaseProvider implements LLMProvider {
    */
   async chat(input: LLMRequest): Promise<LLMResponse> {
     const request = withOwnMessages(input);
+    const retry = this.retryOptionsFor(request);
     try {
-      return await withRetry(() => this.chatOnce(request), this.retryOptions, request.signal);
+      return this.finalize(await withRetry(() => this.chatOnce(request), retry, request.signal), request);
     } catch (error) {
       const stripped = imageRetryMessages(error, request.messages, this.stripImagesOnReject);
       if (!stripped) throw error;
-      const response = await withRetry(() => this.chatOnce({ ...request, messages: stripped }), this.retryOptions, request.signal);
-      return { ...response, imagesStripped: true };
+      const response = await withRetry(() => this.chatOnce({ ...request, messages: stripped }), retry, request.signal);
+      return this.finalize({ ...response, imagesStripped: true }, request);
     }
+  }
+
+  /**
+   * The retry policy for one request: the provider's, with the request's `maxAttempts` taking
+   * precedence and each wait also told to the request's `onNotice`.
+   */
+  retryOptionsFor(request: LLMRequest): RetryOptions {
+    const base = this.retryOptions;
+    if (request.maxAttempts === undefined && !request.onNotice) return base;
+    const notify = request.onNotice;
+    return {
+      ...base,
+      maxAttempts: request.maxAttempts ?? base.maxAttempts,
+      onRetry: (notice) => {
+        base.onRetry?.(notice);
+        const e = notice.error;
+        notify?.({ type: 'retry', provider: this.name, attempt: notice.attempt, delayMs: notice.delayMs, reason: e.status !== undefined ? `${e.kind} (${e.status})` : e.kind, ...(e.status !== undefined ? { status: e.status } : {}) });
+      },
+    };
+  }
+
+  /**
+   * The last step of every answer: with a `responseFormat`, a final answer (one without tool
+   * calls: those come before the answer) is parsed and validated into `parsed`, or rejects with
+   * a `StructuredOutputError` carrying the raw text.
+   */
+  finalize(response: LLMResponse, request: LLMRequest): LLMResponse {
+    if (!request.responseFormat || response.toolCalls.length > 0) return response;
+    return { ...response, parsed: parseStructuredOutput(response.content, request.responseFormat) };
   }
 
   /**
@@ -104,6 +135,8 @@ export abstract class BaseProvider implements LLMProvider {
 
   /** @internal Used by `ProviderStream`: whatever an attempt threw → our error types. */
   streamError(error: unknown, idle: IdleTimer, signal?: AbortSignal, opened = true): Error {
+    // The answer arrived whole but off-schema: not a transport failure, never retried.
+    if (error instanceof StructuredOutputError) return error;
     if (signal?.aborted) return new ProviderAbortError(undefined, { cause: error });
     if (idle.timedOut) {
       return new ProviderError(`${this.name}: the stream stalled for more than ${Math.round(idle.timeoutMs / 1000)} seconds.`, {

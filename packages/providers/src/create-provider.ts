@@ -3,11 +3,15 @@ import type { LLMProvider } from '@nanobot/schema';
 import type { RetryOptions } from './with-retry.js';
 
 /** Which provider `createProvider` builds. */
-export type ProviderKind = 'openai' | 'anthropic';
+export type ProviderKind = 'openai' | 'openai-responses' | 'anthropic';
 
 /** Provider configuration as a user writes it (CLI flags, config file). */
 export interface ProviderConfig {
-  /** `openai` (any OpenAI-compatible server) or `anthropic`; inferred from keys and model when absent. */
+  /**
+   * `openai` (Chat Completions, any OpenAI-compatible server), `openai-responses` (OpenAI's
+   * Responses API) or `anthropic`; inferred from keys and model when absent (never as
+   * `openai-responses`, which is chosen explicitly).
+   */
   provider?: ProviderKind;
   model?: string;
   apiKey?: string;
@@ -26,7 +30,7 @@ export interface ResolvedProviderConfig {
   baseUrl?: string;
 }
 
-const DEFAULT_MODELS: Record<ProviderKind, string> = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-5-5' };
+const DEFAULT_MODELS: Record<ProviderKind, string> = { openai: 'gpt-4o-mini', 'openai-responses': 'gpt-5-mini', anthropic: 'claude-sonnet-5-5' };
 
 /** A config string field: absent when `undefined` or `""` (as an unset env variable), else a non-empty string. */
 function stringField(config: ProviderConfig, key: 'model' | 'apiKey' | 'baseUrl'): string | undefined {
@@ -77,11 +81,14 @@ export function resolveProviderConfig(config: ProviderConfig = {}): ResolvedProv
   if (provider === undefined) {
     throw new ConfigurationError('No model provider configured: set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL (for a local OpenAI-compatible server), or pass { provider, apiKey, baseUrl }.');
   }
-  if (provider !== 'openai' && provider !== 'anthropic') throw new ConfigurationError(`Unknown provider "${String(provider)}": use "openai" or "anthropic".`);
-  const apiKey = configKey ?? (provider === 'openai' ? openaiKey : anthropicKey);
-  const baseUrl = configBase ?? checkBaseUrl(provider === 'openai' ? openaiBase : anthropicBase, provider === 'openai' ? 'OPENAI_BASE_URL' : 'ANTHROPIC_BASE_URL');
-  if (!apiKey && !(provider === 'openai' && baseUrl)) {
-    throw new ConfigurationError(`The ${provider} provider needs an API key (${provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY'} or { apiKey }).`);
+  if (provider !== 'openai' && provider !== 'openai-responses' && provider !== 'anthropic') {
+    throw new ConfigurationError(`Unknown provider "${String(provider)}": use "openai", "openai-responses" or "anthropic".`);
+  }
+  const openaiFamily = provider !== 'anthropic';
+  const apiKey = configKey ?? (openaiFamily ? openaiKey : anthropicKey);
+  const baseUrl = configBase ?? checkBaseUrl(openaiFamily ? openaiBase : anthropicBase, openaiFamily ? 'OPENAI_BASE_URL' : 'ANTHROPIC_BASE_URL');
+  if (!apiKey && !(openaiFamily && baseUrl)) {
+    throw new ConfigurationError(`The ${provider} provider needs an API key (${openaiFamily ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY'} or { apiKey }).`);
   }
   return { provider, model: model ?? DEFAULT_MODELS[provider], apiKey, baseUrl };
 }
@@ -96,6 +103,10 @@ export async function createProvider(config: ProviderConfig = {}): Promise<LLMPr
   if (resolved.provider === 'anthropic') {
     const { AnthropicProvider } = await import('./anthropic-provider.js');
     return new AnthropicProvider(common);
+  }
+  if (resolved.provider === 'openai-responses') {
+    const { OpenAIResponsesProvider } = await import('./openai-responses-provider.js');
+    return new OpenAIResponsesProvider(common);
   }
   const { OpenAICompatProvider } = await import('./openai-compat-provider.js');
   return new OpenAICompatProvider(common);

@@ -33,6 +33,14 @@ export interface FallbackProviderOptions {
    * circuit. `false` turns it off. `now` is injectable for tests.
    */
   circuitBreaker?: false | { failureThreshold?: number; cooldownMs?: number; now?: () => number };
+  /**
+   * Attempts each candidate but the last gets before the next one is tried (default 1: move on
+   * after the first retryable failure, so a failing primary costs one request, not its whole
+   * retry schedule). The last candidate keeps its own retry policy. Sent as the request's
+   * `maxAttempts`, which the SDK-backed providers honour; `Infinity` keeps every candidate's own
+   * policy.
+   */
+  attemptsPerCandidate?: number;
 }
 
 function label(candidate: FallbackCandidate): string {
@@ -40,8 +48,8 @@ function label(candidate: FallbackCandidate): string {
 }
 
 /**
- * Tries providers in order: the next one only when the previous failed with a retryable error
- * (after that provider's own retries). The response's `provider` and `model` say who answered.
+ * Tries providers in order: the next one when the previous failed with a retryable error (by
+ * default after its first failed attempt, see `attemptsPerCandidate`). The response's `provider` and `model` say who answered.
  * A stream falls back only if the failed candidate had not produced any event yet. A primary that
  * keeps failing is skipped for a while (circuit breaker), then probed again.
  */
@@ -54,6 +62,7 @@ export class FallbackProvider implements LLMProvider {
   private readonly breaker: { failureThreshold: number; cooldownMs: number; now: () => number } | null;
   private primaryFailures = 0;
   private openUntil = 0;
+  private readonly attemptsPerCandidate: number;
 
   constructor(candidates: readonly (LLMProvider | FallbackCandidate)[], options: FallbackProviderOptions = {}) {
     if (candidates.length === 0) throw new ConfigurationError('FallbackProvider needs at least one provider.');
@@ -61,6 +70,7 @@ export class FallbackProvider implements LLMProvider {
     this.defaultModel = this.candidates[0].model ?? this.candidates[0].provider.defaultModel;
     this.shouldFallback = options.shouldFallback ?? ((error) => error.retryable);
     this.onFallback = options.onFallback;
+    this.attemptsPerCandidate = Math.max(1, options.attemptsPerCandidate ?? 1);
     const b = options.circuitBreaker;
     this.breaker = b === false ? null : { failureThreshold: b?.failureThreshold ?? 3, cooldownMs: b?.cooldownMs ?? 60_000, now: b?.now ?? Date.now };
   }
@@ -88,14 +98,22 @@ export class FallbackProvider implements LLMProvider {
   }
 
   private requestFor(candidate: FallbackCandidate, index: number, request: LLMRequest): LLMRequest {
+    let out: LLMRequest;
     // The request's own model applies to the primary only; fallbacks use theirs.
-    if (index === 0) return candidate.model && !request.model ? { ...request, model: candidate.model } : request;
-    return { ...request, model: candidate.model ?? candidate.provider.defaultModel };
+    if (index === 0) out = candidate.model && !request.model ? { ...request, model: candidate.model } : request;
+    else out = { ...request, model: candidate.model ?? candidate.provider.defaultModel };
+    const last = index === this.candidates.length - 1;
+    if (!last && Number.isFinite(this.attemptsPerCandidate) && request.maxAttempts === undefined) out = { ...out, maxAttempts: this.attemptsPerCandidate };
+    return out;
   }
 
-  private next(index: number, error: unknown): boolean {
+  private next(index: number, error: unknown, request: LLMRequest): boolean {
     if (!(error instanceof ProviderError) || index === this.candidates.length - 1 || !this.shouldFallback(error)) return false;
-    this.onFallback?.({ from: label(this.candidates[index]), to: label(this.candidates[index + 1]), error });
+    const from = label(this.candidates[index]);
+    const to = label(this.candidates[index + 1]);
+    this.onFallback?.({ from, to, error });
+    const reason = error.status !== undefined ? `${error.kind} (${error.status})` : error.kind;
+    request.onNotice?.({ type: 'fallback', from, to, reason, ...(error.status !== undefined ? { status: error.status } : {}) });
     return true;
   }
 
@@ -114,7 +132,7 @@ export class FallbackProvider implements LLMProvider {
         return { ...response, provider: response.provider ?? candidate.provider.name, model: response.model ?? req.model ?? candidate.provider.defaultModel };
       } catch (error) {
         if (i === 0) this.recordPrimary(false, error);
-        if (!this.next(i, error)) throw error;
+        if (!this.next(i, error, request)) throw error;
       }
     }
   }
@@ -144,7 +162,7 @@ export class FallbackProvider implements LLMProvider {
         return;
       } catch (error) {
         if (i === 0) this.recordPrimary(false, error);
-        if (started || !this.next(i, error)) throw error;
+        if (started || !this.next(i, error, request)) throw error;
       }
     }
   }

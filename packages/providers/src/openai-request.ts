@@ -122,6 +122,12 @@ export function buildOpenAIParams(request: LLMRequest, model: string, options: O
   const temperature = request.temperature ?? options.defaultTemperature;
   if (temperature !== undefined && !(reasoning && effort)) params.temperature = temperature;
   if (effort) params.reasoning_effort = effort;
+  if (request.responseFormat) {
+    const f = request.responseFormat;
+    const jsonSchema: Record<string, unknown> = { name: f.name, schema: f.schema, strict: f.strict ?? false };
+    if (f.description !== undefined) jsonSchema.description = f.description;
+    params.response_format = { type: 'json_schema', json_schema: jsonSchema };
+  }
   if (request.extraBody) Object.assign(params, request.extraBody);
   return params;
 }

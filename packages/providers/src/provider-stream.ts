@@ -18,7 +18,10 @@ export interface StreamSource {
 
 /** What a `ProviderStream` needs from its provider. */
 export interface StreamOwner {
-  readonly retryOptions: RetryOptions;
+  /** The retry policy for this request (see `BaseProvider.retryOptionsFor`). */
+  retryOptionsFor(request: LLMRequest): RetryOptions;
+  /** The last step of the assembled answer (structured-output parsing); may throw. */
+  finalize(response: LLMResponse, request: LLMRequest): LLMResponse;
   readonly streamIdleTimeoutMs: number;
   openStream(request: LLMRequest, signal: AbortSignal): Promise<StreamSource>;
   /** Converts whatever an attempt threw (SDK error, stall, cut) into our error types. */
@@ -47,6 +50,7 @@ export class ProviderStream implements AsyncIterableIterator<LLMStreamEvent> {
   private readonly queue: LLMStreamEvent[] = [];
   private head = 0;
   private yielded = false;
+  private retryOptions: RetryOptions | undefined;
 
   constructor(private readonly owner: StreamOwner, private readonly request: LLMRequest) {
     this.current = request;
@@ -128,9 +132,10 @@ export class ProviderStream implements AsyncIterableIterator<LLMStreamEvent> {
   private complete(): IteratorResult<LLMStreamEvent> {
     // The SDKs end a stream silently when it is aborted: check before trusting the end.
     if (this.request.signal?.aborted || this.idle!.timedOut) throw new Error('stream ended early');
-    const response = this.source!.finish();
+    const assembled = this.source!.finish();
     this.finishUp();
-    return { done: false, value: { type: 'done', response: this.imagesStripped ? { ...response, imagesStripped: true } : response } };
+    const response = this.owner.finalize(this.imagesStripped ? { ...assembled, imagesStripped: true } : assembled, this.request);
+    return { done: false, value: { type: 'done', response } };
   }
 
   private async fail(raw: unknown): Promise<IteratorResult<LLMStreamEvent>> {
@@ -139,7 +144,7 @@ export class ProviderStream implements AsyncIterableIterator<LLMStreamEvent> {
     const error = this.owner.streamError(raw, this.idle!, signal, this.source !== undefined);
     this.finishUp();
     if (this.yielded || !(error instanceof ProviderError)) throw error;
-    const options = this.owner.retryOptions;
+    const options = (this.retryOptions ??= this.owner.retryOptionsFor(this.request));
     if (error.retryable && this.attempt < Math.max(1, options.maxAttempts ?? 4)) {
       const delayMs = retryDelayMs(error, this.attempt, options);
       options.onRetry?.({ attempt: this.attempt, delayMs, error });

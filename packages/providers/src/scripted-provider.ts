@@ -54,9 +54,11 @@ export function scriptedError(kind: ProviderErrorKind, message = `scripted ${kin
   return new ProviderError(message, { kind, retryable: RETRYABLE.has(kind), provider: 'scripted', ...init });
 }
 
+// Messages are never mutated (a nanobot invariant), so a copy of the list is enough to keep the
+// log as it was sent; a deep copy per request cost more than the script itself.
 function snapshot(request: LLMRequest): LLMRequest {
-  const { signal: _signal, ...rest } = request;
-  return structuredClone(rest) as LLMRequest;
+  const { signal: _signal, onNotice: _onNotice, ...rest } = request;
+  return { ...rest, messages: [...request.messages], ...(request.tools ? { tools: [...request.tools] } : {}) };
 }
 
 function argumentsText(call: ScriptedToolCall): string {

@@ -1,6 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { codePointLength, extractThink } from '@nanobot/schema';
-import type { LLMProvider, LLMRequest, LLMResponse, Message, MessageContent, ToolCall, ToolCallRequest, ToolDefinition, Usage } from '@nanobot/schema';
+import { StructuredOutputError, addCosts, codePointLength, costOfUsage, extractThink, lookupModel, toResponseFormat } from '@nanobot/schema';
+import type {
+  LLMProvider,
+  LLMRequest,
+  LLMResponse,
+  Message,
+  MessageContent,
+  ModelPrices,
+  ProviderNotice,
+  ResponseFormat,
+  ResponseFormatInput,
+  ToolCall,
+  ToolCallRequest,
+  ToolDefinition,
+  Usage,
+  UsageCost,
+} from '@nanobot/schema';
+import type { Span, Tracer } from '@opentelemetry/api';
+import { RunSpans, defaultTracer } from './runner-tracing.js';
 import { buildAssistantMessage } from './build-assistant-message.js';
 import { classifyViolation } from './classify-violation.js';
 import { EventDispatcher } from './event-dispatcher.js';
@@ -114,6 +131,23 @@ export interface AgentRunSpec {
    * default: empty → `(<name> completed with no output)`. Pure; may not throw.
    */
   normalizeToolResult?: (content: MessageContent, call: { name: string; id: string }) => MessageContent;
+  /**
+   * The turn's final output type (structured output): the answer must be JSON matching this
+   * schema (a `ResponseFormat`, or `{ name, schema }` with a zod or JSON Schema object schema).
+   * Tools still run first; the validated value is the result's `output`. An answer that does not
+   * match ends the run with stop reason `error` and `outputError` set (its `raw` text kept).
+   */
+  output?: ResponseFormat | ResponseFormatInput;
+  /**
+   * Prices for the cost in usage and events (USD per million tokens). Default: looked up in the
+   * model table by the model that answered; `false`: no cost.
+   */
+  pricing?: ModelPrices | false;
+  /**
+   * OpenTelemetry tracer for the run's spans (turn, model calls, tool calls, governance). Default:
+   * the global tracer, a no-op unless an OpenTelemetry SDK is registered; `false`: none.
+   */
+  tracer?: Tracer | false;
 }
 
 /** Outcome of one run. `messages` is the transcript: initial messages plus everything appended. */
@@ -129,6 +163,10 @@ export interface AgentRunResult {
   toolEvents: ToolEvent[];
   hadInjections: boolean;
   iterations: number;
+  /** The validated final answer when the spec asked for an `output` type. */
+  output?: unknown;
+  /** Set when the spec asked for an `output` type and the final answer did not match it. */
+  outputError?: StructuredOutputError;
 }
 
 const noop = (): void => undefined;
@@ -169,7 +207,7 @@ function lastChars(text: string, n: number): string {
 }
 
 function emptyUsage(): AccumulatedUsage {
-  return { inputTokens: 0, outputTokens: 0, cachedTokens: 0, requestCount: 0, contextTokens: 0 };
+  return { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheCreationTokens: 0, reasoningTokens: 0, requestCount: 0, contextTokens: 0 };
 }
 
 function userContentNonEmpty(message: Message): boolean {
@@ -212,6 +250,10 @@ class RunState {
   finalContent: string | null = null;
   stopReason: StopReason = 'completed';
   error: string | null = null;
+  readonly outputFormat: ResponseFormat | undefined;
+  output: unknown = undefined;
+  outputError: StructuredOutputError | undefined;
+  readonly spans: RunSpans | null;
 
   constructor(
     readonly spec: AgentRunSpec,
@@ -220,6 +262,9 @@ class RunState {
     readonly signal: AbortSignal,
   ) {
     this.transcript = [...spec.initialMessages];
+    this.outputFormat = spec.output === undefined ? undefined : 'type' in spec.output && spec.output.type === 'json_schema' ? spec.output : toResponseFormat(spec.output as ResponseFormatInput);
+    const tracer = spec.tracer === false ? null : (spec.tracer ?? defaultTracer());
+    this.spans = tracer === null ? null : new RunSpans(tracer, { runId, sessionKey: spec.sessionKey, provider: spec.provider.name, model: spec.model ?? spec.provider.defaultModel });
   }
 
   emit(event: RunnerEvent): void {
@@ -271,6 +316,7 @@ export class AgentRunner {
     } finally {
       spec.signal?.removeEventListener('abort', forward);
     }
+    state.spans?.end({ stopReason: state.stopReason, error: state.error, inputTokens: state.usage.inputTokens, outputTokens: state.usage.outputTokens, cost: state.usage.cost?.total });
     state.emit({
       ...state.base(),
       type: 'turn_end',
@@ -301,6 +347,8 @@ export class AgentRunner {
       toolEvents: state.toolEvents,
       hadInjections: state.hadInjections,
       iterations: state.iteration,
+      ...(state.output !== undefined ? { output: state.output } : {}),
+      ...(state.outputError !== undefined ? { outputError: state.outputError } : {}),
     };
   }
 
@@ -419,6 +467,7 @@ export class AgentRunner {
       await this.#checkpoint(state, { phase: 'final_response', iteration, model: this.#model(spec), assistantMessage: assistant, completedToolResults: [], pendingToolCalls: [] });
       state.finalContent = state.lengthSegments.length > 0 ? (state.lengthSegments.join('') + clean).trim() : clean;
       state.stopReason = 'completed';
+      if (state.outputFormat !== undefined) state.output = response.parsed;
       if (await this.#drainInjections(state)) {
         state.lengthSegments.length = 0;
         continue;
@@ -520,6 +569,7 @@ export class AgentRunner {
     const result = spec.govern ? spec.govern(messages, options) : govern(messages, { ...spec.governOptions, ...options });
     const estimate = (result.report as { tokensAfter?: unknown } | null | undefined)?.tokensAfter;
     state.lastPromptEstimate = typeof estimate === 'number' ? estimate : null;
+    state.spans?.governance(result.report, iteration, purpose);
     state.emit({
       ...state.base(),
       type: 'governance',
@@ -665,8 +715,12 @@ export class AgentRunner {
       ...(spec.maxTokens !== undefined ? { maxTokens: spec.maxTokens } : {}),
       ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
       ...(spec.reasoningEffort !== undefined ? { reasoningEffort: spec.reasoningEffort } : {}),
+      // The final output type applies to answers; a request made without tools is one too.
+      ...(state.outputFormat !== undefined ? { responseFormat: state.outputFormat } : {}),
+      onNotice: (notice) => this.#notice(state, iteration, notice),
       signal: controller.signal,
     };
+    const span = state.spans?.startModel({ provider: spec.provider.name, model: request.model ?? spec.provider.defaultModel, maxTokens: spec.maxTokens, temperature: spec.temperature, iteration, purpose }) ?? null;
     let partial = '';
     try {
       let response: LLMResponse | null = null;
@@ -714,7 +768,8 @@ export class AgentRunner {
         response = step;
       }
       const normalised: LLMResponse = { ...response, toolCalls: response.toolCalls ?? [], usage: response.usage ?? { inputTokens: 0, outputTokens: 0 } };
-      this.#addUsage(state, normalised.usage);
+      const cost = this.#addUsage(state, normalised.usage, normalised.model ?? request.model);
+      if (span) state.spans?.endModel(span, normalised, null, cost?.total);
       state.emit({
         ...state.base(),
         type: 'model_end',
@@ -723,13 +778,20 @@ export class AgentRunner {
         usage: normalised.usage,
         toolCallCount: normalised.toolCalls.length,
         response: normalised,
+        ...(cost !== undefined ? { cost } : {}),
       });
       return { kind: 'response', response: normalised, errorText: null, partial };
     } catch (error) {
-      if (state.signal.aborted) return { kind: 'aborted', partial };
+      if (state.signal.aborted) {
+        span?.end();
+        return { kind: 'aborted', partial };
+      }
       const seconds = timeoutMs / 1000;
       const errorText = timedOut ? `Error calling LLM: timed out after ${Number.isInteger(seconds) ? seconds : seconds.toString()}s` : `Error calling LLM: ${error instanceof Error ? error.message : String(error)}`;
+      // An answer off the requested schema is the model's failure: reported, with its raw text kept.
+      if (error instanceof StructuredOutputError) state.outputError = error;
       const response: LLMResponse = { content: null, toolCalls: [], finishReason: 'error', usage: { inputTokens: 0, outputTokens: 0 } };
+      if (span) state.spans?.endModel(span, response, errorText);
       state.emit({ ...state.base(), type: 'model_end', iteration, finishReason: 'error', usage: response.usage, toolCallCount: 0, response: { ...response, content: errorText } });
       return { kind: 'response', response, errorText, partial };
     } finally {
@@ -738,8 +800,20 @@ export class AgentRunner {
     }
   }
 
-  #addUsage(state: RunState, usage: Usage): void {
+  /** Provider retry waits and fallbacks, as runner events. */
+  #notice(state: RunState, iteration: number, notice: ProviderNotice): void {
+    if (notice.type === 'retry') {
+      state.emit({ ...state.base(), type: 'retry', iteration, reason: 'provider', provider: notice.provider, attempt: notice.attempt, delayMs: notice.delayMs, detail: notice.reason });
+    } else {
+      state.emit({ ...state.base(), type: 'fallback', iteration, from: notice.from, to: notice.to, reason: notice.reason });
+    }
+  }
+
+  /** Adds one request's usage to the run's; returns its cost when the prices are known. */
+  #addUsage(state: RunState, usage: Usage, model: string | undefined): UsageCost | undefined {
     state.usage.requestCount += 1;
+    state.usage.cacheCreationTokens += usage.cacheCreationTokens ?? 0;
+    state.usage.reasoningTokens += usage.reasoningTokens ?? 0;
     let input = usage.inputTokens ?? 0;
     // Providers that report nothing (local servers, scripts) get the governor's estimate, as
     // the reference estimates missing usage; the result says so.
@@ -751,6 +825,12 @@ export class AgentRunner {
     state.usage.outputTokens += usage.outputTokens ?? 0;
     state.usage.cachedTokens += usage.cachedTokens ?? 0;
     state.usage.contextTokens = input;
+    const pricing = state.spec.pricing;
+    const prices = pricing === false ? undefined : (pricing ?? lookupModel(model)?.prices);
+    if (prices === undefined || state.usage.estimated) return undefined;
+    const cost = costOfUsage(usage, prices);
+    state.usage.cost = state.usage.cost === undefined ? cost : addCosts(state.usage.cost, cost);
+    return cost;
   }
 
   #isConcurrencySafe(tools: RunnerToolRegistry, name: string): boolean {
@@ -771,6 +851,7 @@ export class AgentRunner {
     const outcomes: (CallOutcome | undefined)[] = new Array(requests.length).fill(undefined);
     // When each call started, so a call cut off by an abort still reports how long it ran.
     const startedAt: (number | undefined)[] = new Array(requests.length).fill(undefined);
+    const toolSpans: (Span | undefined)[] = new Array(requests.length).fill(undefined);
     const batches = planToolBatches(requests, (r) => this.#isConcurrencySafe(spec.tools, r.name), spec.concurrentTools === true);
     let abortedDuring = false;
     let finalized = false;
@@ -781,6 +862,7 @@ export class AgentRunner {
         const started = performance.now();
         startedAt[index] = started;
         state.emit({ ...state.base(), type: 'tool_start', iteration, callId: calls[index].id, name: requests[index].name, arguments: requests[index].arguments });
+        toolSpans[index] = state.spans?.startTool(requests[index].name, calls[index].id);
         let outcome: CallOutcome;
         try {
           outcome = await this.#execute(state, requests[index], calls[index], iteration);
@@ -793,6 +875,8 @@ export class AgentRunner {
         if (finalized) return;
         outcomes[index] = outcome;
         this.#recordEnd(state, requests[index], calls[index], iteration, outcome, started);
+        const toolSpan = toolSpans[index];
+        if (toolSpan) state.spans?.endTool(toolSpan, outcome.status, outcome.detail);
       });
       const step = await raceSignal(Promise.all(running), state.signal);
       if (step === ABORTED) break;
@@ -806,6 +890,8 @@ export class AgentRunner {
       if (outcome === undefined) {
         outcome = { content: TOOL_INTERRUPTED_RESULT, status: 'interrupted', detail: 'interrupted', fatal: null, durationMs: 0 };
         this.#recordEnd(state, requests[i], calls[i], iteration, outcome, startedAt[i] ?? performance.now());
+        const toolSpan = toolSpans[i];
+        if (toolSpan) state.spans?.endTool(toolSpan, outcome.status, outcome.detail);
       }
       if (fatal === null && outcome.fatal !== null) fatal = outcome.fatal;
       results.push({ role: 'tool', tool_call_id: calls[i].id, name: requests[i].name, content: outcome.content });

@@ -1,4 +1,4 @@
-import type { LLMResponse, Message, Usage } from '@nanobot/schema';
+import type { LLMResponse, Message, Usage, UsageCost } from '@nanobot/schema';
 
 /** Why a run stopped. `aborted` is ours: the caller's AbortSignal fired (the transcript is still legal). */
 export type StopReason =
@@ -67,6 +67,8 @@ export type RunnerEvent =
       toolCallCount: number;
       /** The full response (content, tool calls, reasoning). */
       response: LLMResponse;
+      /** What this request cost, when the model's prices are known (model table or `pricing`). */
+      cost?: UsageCost;
     })
   | (EventBase & {
       type: 'tool_start';
@@ -88,7 +90,29 @@ export type RunnerEvent =
     })
   | (EventBase & { type: 'tool_progress'; iteration: number; callId: string; name: string; data: unknown })
   | (EventBase & { type: 'message_appended'; message: Message; index: number })
-  | (EventBase & { type: 'retry'; iteration: number; reason: 'empty_response' | 'malformed_tool_calls' | 'length' })
+  | (EventBase & {
+      type: 'retry';
+      iteration: number;
+      /**
+       * `empty_response`, `malformed_tool_calls`, `length`: the runner asks again. `provider`: the
+       * provider waits `delayMs` before attempt `attempt + 1` after a failure (`detail` says
+       * which, e.g. `rate_limit (429)`); `retryWaitMessage` from @nanobot/providers words it.
+       */
+      reason: 'empty_response' | 'malformed_tool_calls' | 'length' | 'provider';
+      provider?: string;
+      attempt?: number;
+      delayMs?: number;
+      detail?: string;
+    })
+  | (EventBase & {
+      type: 'fallback';
+      iteration: number;
+      /** `provider:model` that failed and the one tried next. */
+      from: string;
+      to: string;
+      /** Why, e.g. `server (503)`. */
+      reason: string;
+    })
   | (EventBase & { type: 'hook_error'; hook: string; error: string })
   | (EventBase & {
       type: 'turn_end';
@@ -108,8 +132,14 @@ export interface AccumulatedUsage {
   inputTokens: number;
   outputTokens: number;
   cachedTokens: number;
+  /** Input tokens written to the prompt cache (Anthropic), part of `inputTokens`. */
+  cacheCreationTokens: number;
+  /** Output tokens spent on reasoning, part of `outputTokens`. */
+  reasoningTokens: number;
   requestCount: number;
   contextTokens: number;
+  /** The run's cost summed over requests whose prices were known; absent when none were. */
+  cost?: UsageCost;
   /** Set when some input counts are the governor's estimates (the provider reported no usage). */
   estimated?: boolean;
 }

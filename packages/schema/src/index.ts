@@ -16,7 +16,9 @@ export { messageSchema, toolCallSchema } from './message.js';
 export { NanobotError, ValidationError, SchemaError, ConfigurationError } from './errors.js';
 export type { JsonSchema, ToolDefinition } from './tool-definition.js';
 export type { TokenCounter, TokenSource } from './token-counter.js';
-export type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, ToolCallRequest, Usage } from './provider.js';
+export type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, ProviderNotice, ResponseFormat, ToolCallRequest, Usage } from './provider.js';
+export { StructuredOutputError, isStrictCompatible, parseStructuredOutput, toResponseFormat } from './structured-output.js';
+export type { ResponseFormatInput } from './structured-output.js';
 export {
   estimateMessageTokens,
   estimatePromptTokens,
@@ -67,3 +69,6 @@ export type {
 } from './schema-builders.js';
 export { zodToToolParameters } from './zod-to-tool-parameters.js';
 export { pythonRepr, pythonStr, pythonTypeName, pythonEquals } from './python-repr.js';
+export { lookupModel, costOfUsage, addCosts } from './model-table.js';
+export type { ModelInfo, ModelPrices, TokenizerName, UsageCost, LookupModelOptions } from './model-table.js';
+export { KNOWN_MODELS } from './known-models.js';

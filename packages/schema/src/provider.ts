@@ -1,5 +1,5 @@
 import type { Message } from './message.js';
-import type { ToolDefinition } from './tool-definition.js';
+import type { JsonSchema, ToolDefinition } from './tool-definition.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** A tool call the model asked for, with arguments parsed (object, or the raw text if unparseable). */
@@ -13,14 +13,50 @@ export interface ToolCallRequest {
   function_provider_specific_fields?: Record<string, unknown>;
 }
 
-/** Token usage of one model call. */
+/**
+ * Token usage of one model call. `inputTokens` is everything the model read, cached and
+ * cache-written tokens included (Anthropic's three counters are summed into it); `cachedTokens`
+ * and `cacheCreationTokens` say which part of it was a cache read or a cache write.
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
   cachedTokens?: number;
   cacheCreationTokens?: number;
+  /** Output tokens spent on reasoning (part of `outputTokens`). */
+  reasoningTokens?: number;
   [key: string]: number | undefined;
 }
+
+/**
+ * Ask for a JSON answer matching `schema` (structured output). Chat Completions sends it as
+ * `response_format`, Responses as `text.format`, Anthropic as `output_config.format`. The answer
+ * is parsed and validated; one that does not match rejects with `StructuredOutputError`.
+ */
+export interface ResponseFormat {
+  type: 'json_schema';
+  /** Name of the schema (letters, digits, `_` and `-`; OpenAI requires one). */
+  name: string;
+  /** The JSON Schema of the answer (an object schema). */
+  schema: JsonSchema;
+  description?: string;
+  /** OpenAI strict mode (default true: every property required, no extras). */
+  strict?: boolean;
+}
+
+/** Something a provider tells while it works on one request (a wait before a retry, a fallback). */
+export type ProviderNotice =
+  | {
+      type: 'retry';
+      provider: string;
+      /** The attempt that failed (1-based). */
+      attempt: number;
+      delayMs: number;
+      /** Why, e.g. `rate_limit (429)`. */
+      reason: string;
+      status?: number;
+    }
+  | { type: 'fallback'; from: string; to: string; reason: string; status?: number };
 
 /** One model answer. `finishReason` follows OpenAI's names (`stop`, `tool_calls`, `length`, `error`, …). */
 export interface LLMResponse {
@@ -32,6 +68,8 @@ export interface LLMResponse {
   thinkingBlocks?: { type: string; [key: string]: unknown }[] | null;
   /** Opaque continuation state for providers that have one. */
   providerState?: unknown;
+  /** The validated JSON value when the request asked for a `responseFormat`. */
+  parsed?: unknown;
   /** Which provider/model answered (every provider fills these; FallbackProvider keeps the answering one's). */
   provider?: string;
   model?: string;
@@ -54,6 +92,15 @@ export interface LLMRequest {
   toolChoice?: 'auto' | 'none' | 'required' | { name: string };
   /** Provider-specific request fields merged into the request body last (OpenAI-compatible `extra_body`). */
   extraBody?: Record<string, unknown>;
+  /** Structured output: the answer must be JSON matching this schema. */
+  responseFormat?: ResponseFormat;
+  /**
+   * Attempts for this request, overriding the provider's retry policy (`FallbackProvider` uses
+   * it to move on after one failure); absent: the provider's own policy.
+   */
+  maxAttempts?: number;
+  /** Told of retry waits and fallbacks while this request runs. Not awaited; must not throw. */
+  onNotice?: (notice: ProviderNotice) => void;
   signal?: AbortSignal;
 }
 

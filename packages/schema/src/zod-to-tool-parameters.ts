@@ -18,20 +18,29 @@ function clean(node: unknown): unknown {
 }
 
 /**
+ * JSON Schema of a zod schema, seen from `io` (`input`: what may be passed, defaults optional;
+ * `output`: what parsing produces, objects closed), cleaned as for tool parameters. Throws
+ * {@link SchemaError} when it cannot be represented.
+ */
+export function zodToJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  let json: unknown;
+  try {
+    // The schema's own method: no zod import here (it is the caller's zod, already loaded).
+    json = (schema as unknown as { toJSONSchema(params: object): unknown }).toJSONSchema({ io, unrepresentable: 'throw' });
+  } catch (cause) {
+    throw new SchemaError(`zod schema cannot be turned into JSON Schema: ${(cause as Error).message}`, { cause });
+  }
+  return clean(json) as JsonSchema;
+}
+
+/**
  * JSON Schema for tool parameters declared as a zod object schema: what the model should
  * see for the call's input (`io: "input"`, so defaults make fields optional), without
  * `$schema` and without the safe-integer bounds zod adds to integers. Throws
  * {@link SchemaError} when the zod schema is not an object or cannot be represented.
  */
 export function zodToToolParameters(schema: z.ZodType): JsonSchema {
-  let json: unknown;
-  try {
-    // The schema's own method: no zod import here (it is the caller's zod, already loaded).
-    json = (schema as unknown as { toJSONSchema(params: object): unknown }).toJSONSchema({ io: 'input', unrepresentable: 'throw' });
-  } catch (cause) {
-    throw new SchemaError(`zod schema cannot be turned into JSON Schema: ${(cause as Error).message}`, { cause });
-  }
-  const out = clean(json) as JsonSchema;
+  const out = zodToJsonSchema(schema, 'input');
   if (out['type'] !== 'object') {
     throw new SchemaError(`Tool parameters must be a zod object schema, got JSON Schema type ${JSON.stringify(out['type'] ?? null)}`);
   }
