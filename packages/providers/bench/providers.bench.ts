@@ -11,6 +11,7 @@ import { ProviderStream } from '@nanobot/providers';
 import type { StreamOwner } from '@nanobot/providers';
 import { OpenAICompatProvider, OpenAIStreamAccumulator } from '@nanobot/providers/openai';
 import { AnthropicProvider, AnthropicStreamAccumulator } from '@nanobot/providers/anthropic';
+import { OpenAIResponsesProvider } from '@nanobot/providers/openai-responses';
 
 const DELTAS = 1000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 120);
@@ -34,6 +35,15 @@ const anthropicFrames = [
   { type: 'message_stop' },
 ];
 const anthropicStream = sse(anthropicFrames, anthropicFrames.map((f) => f.type));
+const responsesBody = (output: object[]) => ({ id: 'r', object: 'response', created_at: 1, status: 'completed', model: 'm', output, usage: { input_tokens: 10, output_tokens: DELTAS, total_tokens: DELTAS + 10 } });
+const responsesFrames = [
+  { type: 'response.created', sequence_number: 0, response: { ...responsesBody([]), status: 'in_progress' } },
+  { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { type: 'message', id: 'msg', status: 'in_progress', role: 'assistant', content: [] } },
+  ...Array.from({ length: DELTAS }, (_, i) => ({ type: 'response.output_text.delta', sequence_number: i + 2, item_id: 'msg', output_index: 0, content_index: 0, delta: `tok${i} `, logprobs: [] })),
+  { type: 'response.output_item.done', sequence_number: DELTAS + 2, output_index: 0, item: { type: 'message', id: 'msg', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'x', annotations: [] }] } },
+  { type: 'response.completed', sequence_number: DELTAS + 3, response: responsesBody([{ type: 'message', id: 'msg', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'x', annotations: [] }] }]) },
+];
+const responsesStream = sse(responsesFrames, responsesFrames.map((f) => f.type));
 const openaiJson = Buffer.from(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } }));
 const anthropicJson = Buffer.from(JSON.stringify({ id: 'm', type: 'message', role: 'assistant', model: 'c', content: [{ type: 'text', text: 'hello' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } }));
 
@@ -44,6 +54,7 @@ const server = createServer((req, res) => {
     const stream = body.includes('"stream":true');
     const anthropic = req.url?.includes('/messages');
     res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+    if (req.url?.includes('/responses')) return void res.end(responsesStream);
     res.end(stream ? (anthropic ? anthropicStream : openaiStream) : anthropic ? anthropicJson : openaiJson);
   });
 });
@@ -53,7 +64,11 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const messages = [{ role: 'system' as const, content: 'You are a bench.' }, { role: 'user' as const, content: 'count' }];
 const rawOpenAI = new OpenAI({ apiKey: 'k', baseURL: `${base}/v1`, maxRetries: 0 });
 const rawAnthropic = new Anthropic({ apiKey: 'k', baseURL: base, maxRetries: 0 });
-const ours = { openai: new OpenAICompatProvider({ model: 'm', apiKey: 'k', baseUrl: `${base}/v1` }), anthropic: new AnthropicProvider({ model: 'c', apiKey: 'k', baseUrl: base }) };
+const ours = {
+  openai: new OpenAICompatProvider({ model: 'm', apiKey: 'k', baseUrl: `${base}/v1` }),
+  anthropic: new AnthropicProvider({ model: 'c', apiKey: 'k', baseUrl: base }),
+  responses: new OpenAIResponsesProvider({ model: 'm', apiKey: 'k', baseUrl: `${base}/v1` }),
+};
 
 // Raw baselines do the minimum a caller must: iterate chunks and keep the text.
 const cases: Record<string, { raw: () => Promise<unknown>; ours: () => Promise<unknown> }> = {
@@ -80,6 +95,19 @@ const cases: Record<string, { raw: () => Promise<unknown>; ours: () => Promise<u
     ours: async () => {
       let text = '';
       for await (const e of ours.anthropic.stream({ messages })) if (e.type === 'text_delta') text += e.delta;
+      return text;
+    },
+  },
+  'responses stream (1,000 deltas)': {
+    raw: async () => {
+      let text = '';
+      const s = await rawOpenAI.responses.create({ model: 'm', input: [{ role: 'system', content: 'You are a bench.' }, { role: 'user', content: 'count' }], store: false, stream: true });
+      for await (const e of s) if (e.type === 'response.output_text.delta') text += e.delta;
+      return text;
+    },
+    ours: async () => {
+      let text = '';
+      for await (const e of ours.responses.stream({ messages })) if (e.type === 'text_delta') text += e.delta;
       return text;
     },
   },

@@ -35,6 +35,14 @@ describe('subpath isolation (each SDK loads only when its provider is used)', ()
     expect(openaiSdk(urls)).toBe(false);
   });
 
+  it('@nanobot/providers/openai-responses loads the openai SDK but not the Anthropic one; createProvider builds it by name', () => {
+    const urls = loadedModules('responses', "const m = await import('@nanobot/providers/openai-responses'); if (typeof m.OpenAIResponsesProvider !== 'function') process.exit(3);");
+    expect(openaiSdk(urls)).toBe(true);
+    expect(anthropicSdk(urls)).toBe(false);
+    const created = loadedModules('create-responses', "const { createProvider } = await import('@nanobot/providers'); const p = await createProvider({ provider: 'openai-responses' }); if (p.name !== 'openai-responses' || p.defaultModel !== 'gpt-5-mini') process.exit(4);");
+    expect(anthropicSdk(created)).toBe(false);
+  });
+
   it('the root entry and /testing load neither SDK; createProvider loads only the chosen one', () => {
     const root = loadedModules('root', "await import('@nanobot/providers'); await import('@nanobot/providers/testing');");
     expect(openaiSdk(root)).toBe(false);
