@@ -11,13 +11,14 @@ describe('createBuiltinTools', () => {
 
   it('registers every built-in with the reference flags and scopes', () => {
     expect([...byName.keys()].sort()).toEqual(
-      ['edit_file', 'exec', 'find_files', 'grep', 'list_dir', 'message', 'read_file', 'spawn', 'web_fetch', 'web_search', 'write_file'],
+      ['apply_patch', 'edit_file', 'exec', 'find_files', 'grep', 'list_dir', 'message', 'read_file', 'spawn', 'web_fetch', 'web_search', 'write_file'],
     );
     const flags = Object.fromEntries(all.map((t) => [t.name, [t.readOnly, t.exclusive, [...t.scopes].sort().join(',')]]));
     expect(flags).toEqual({
       read_file: [true, false, 'core,memory,subagent'],
       write_file: [false, false, 'core,memory,subagent'],
       edit_file: [false, false, 'core,memory,subagent'],
+      apply_patch: [false, false, 'core,subagent'],
       list_dir: [true, false, 'core,subagent'],
       find_files: [true, false, 'core,subagent'],
       grep: [true, false, 'core,subagent'],
@@ -56,6 +57,6 @@ describe('createBuiltinTools', () => {
 
   it('families can be left out; message/spawn need their interfaces', () => {
     const names = createBuiltinTools({ exec: false, web: false }).map((t) => t.name);
-    expect(names).toEqual(['read_file', 'write_file', 'edit_file', 'list_dir', 'find_files', 'grep']);
+    expect(names).toEqual(['read_file', 'write_file', 'edit_file', 'apply_patch', 'list_dir', 'find_files', 'grep']);
   });
 });

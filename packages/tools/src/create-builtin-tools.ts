@@ -1,4 +1,5 @@
 import type { Tool } from '@nanobot/tools-core';
+import { createApplyPatchTool } from './apply-patch-tool.js';
 import { createEditFileTool } from './edit-file-tool.js';
 import { createExecTool, type ExecOptions } from './exec-tool.js';
 import { createFindFilesTool } from './find-files-tool.js';
@@ -28,7 +29,7 @@ export interface BuiltinToolsOptions extends WorkspaceOptions {
 
 /**
  * Every built-in tool, configured from one options object: read_file, write_file, edit_file,
- * list_dir, find_files, grep, exec, web_fetch, web_search, and message/spawn when their
+ * apply_patch, list_dir, find_files, grep, exec, web_fetch, web_search, and message/spawn when their
  * interfaces are supplied. Fresh tool objects per call; filter by `tool.scopes` for subagents.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): Tool<any>[] {
@@ -41,6 +42,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): Tool<any>
     createReadFileTool({ ...ws, ...(options.readFile ?? {}) }),
     createWriteFileTool(ws),
     createEditFileTool(ws),
+    createApplyPatchTool(ws),
     createListDirTool(ws),
     createFindFilesTool(ws),
     createGrepTool(ws),
