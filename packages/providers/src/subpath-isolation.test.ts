@@ -1,23 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { loadedModules as traced } from '@nanobot-internal/test-support';
 
 const packageDir = join(import.meta.dirname, '..');
-const dir = mkdtempSync(join(tmpdir(), 'nanobot-providers-trace-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs `code` (ESM) in a fresh Node with the source condition and returns the URLs it resolved. */
-function loadedModules(name: string, code: string): string[] {
-  const trace = join(dir, `${name}.txt`);
-  execFileSync(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', '--import', join(import.meta.dirname, 'test-support', 'register-trace.mjs'), '--input-type=module', '-e', code],
-    { cwd: packageDir, env: { ...process.env, NANOBOT_TRACE_FILE: trace, OPENAI_API_KEY: 'sk-x', ANTHROPIC_API_KEY: '' }, stdio: 'pipe' },
-  );
-  return readFileSync(trace, 'utf8').split('\n').filter(Boolean);
-}
+/** The module URLs `code` resolved in a fresh Node (source condition, tracing hooks). */
+const loadedModules = (_name: string, code: string): string[] => traced(packageDir, code, { OPENAI_API_KEY: 'sk-x', ANTHROPIC_API_KEY: '' });
 
 const anthropicSdk = (urls: string[]) => urls.some((u) => u.includes('/@anthropic-ai/sdk/'));
 const openaiSdk = (urls: string[]) => urls.some((u) => /\/node_modules\/openai\//.test(u));

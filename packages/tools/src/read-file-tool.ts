@@ -5,6 +5,7 @@ import { fail, image, ok, sniffImage } from './builtin-tool.js';
 import { fileFailure, noWorkspace } from './file-failure.js';
 import { openWorkspaceFile } from './open-workspace-file.js';
 import type { ReadTracker } from './read-tracker.js';
+import { DEFAULT_DOCUMENT_LIMITS, isDocumentPath, readDocument, type DocumentLimits } from './read-document.js';
 import { resolveWorkspacePath } from './resolve-workspace-path.js';
 import { scopeFor, type WorkspaceOptions } from './workspace-scope.js';
 
@@ -13,6 +14,8 @@ export interface ReadFileArgs {
   path: string;
   offset?: number;
   limit?: number;
+  /** PDF page range, `"3"` or `"1-5"` (at most 20 pages a call). */
+  pages?: string;
   force?: boolean;
 }
 
@@ -31,6 +34,8 @@ export interface ReadFileOptions extends WorkspaceOptions {
    * (off by default: after compaction the model may no longer hold the earlier text).
    */
   readTracker?: ReadTracker;
+  /** PDF pages per call, parse time limit and Office size cap (defaults: the reference's, 60 s). */
+  documents?: Partial<DocumentLimits>;
 }
 
 const DEVICE_PATH = /^\/(?:dev\/|proc\/[^/]+\/fd\/[0-2]$)/;
@@ -52,17 +57,20 @@ export function createReadFileSpec(options: ReadFileOptions = {}): BuiltinToolSp
   const maxChars = options.maxOutputChars ?? 128_000;
   const defaultLimit = options.defaultLimit ?? 2000;
   const maxImageBytes = options.maxImageBytes ?? 10 * 1024 * 1024;
+  const documentLimits: DocumentLimits = { ...DEFAULT_DOCUMENT_LIMITS, maxChars, ...options.documents };
   return {
     name: 'read_file',
     description:
       'Read a file. Text comes back as numbered lines (LINE_NUM|CONTENT); use offset and limit to page through large ' +
-      'files. PNG, JPEG, GIF and WebP images come back as images.',
+      'files. PNG, JPEG, GIF and WebP images come back as images. PDF, DOCX, XLSX and PPTX documents come back as ' +
+      'their text (PDF by page: use pages, at most 20 a call).',
     parameters: {
       type: 'object',
       properties: {
         path: { type: 'string', description: 'File path, relative to the workspace or absolute' },
         offset: { type: 'integer', description: 'First line to read, 1-based (default 1)', minimum: 1 },
         limit: { type: 'integer', description: `Maximum number of lines to read (default ${defaultLimit})`, minimum: 1 },
+        pages: { type: 'string', description: "Page range for PDF files, e.g. '1-5' (default: all, max 20 pages)" },
         force: { type: 'boolean', description: 'Return the content even if the file is unchanged since your last read' },
       },
       required: ['path'],
@@ -92,6 +100,7 @@ export function createReadFileSpec(options: ReadFileOptions = {}): BuiltinToolSp
             return fail(`Error: File too large: ${path} is ${stats.size} bytes (limit ${maxFileBytes})`);
           }
           const bytes = await handle.readFile();
+          if (isDocumentPath(path)) return await readDocument(bytes, path, args.pages, documentLimits, ctx.signal);
           const mime = sniffImage(bytes);
           if (mime) {
             if (bytes.byteLength > maxImageBytes) {
