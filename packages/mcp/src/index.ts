@@ -19,6 +19,7 @@ export type {
   McpCallOptions,
 } from './mcp-server-connection.js';
 export { McpTool } from './mcp-tool.js';
+export { McpResourceTool, McpPromptTool } from './mcp-capability-tools.js';
 export {
   mcpServerConfigSchema,
   mcpServersConfigSchema,

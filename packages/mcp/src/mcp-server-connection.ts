@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonSchema } from '@nanobot/schema';
 import { raceSignal } from '@nanobot/tools-core';
@@ -12,9 +12,20 @@ import { mapCallToolResult, type McpToolOutput } from './map-call-tool-result.js
 /** Where a server connection stands. */
 export type McpConnectionState = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'closed';
 
-/** One tool as the server listed it (the fields this package uses). */
+/**
+ * One tool as the server listed it (the fields this package uses). A server's resources and
+ * prompts are listed here too, as read-only wrappers (the reference's): `kind: 'resource'` named
+ * `resource_<name>` with its `uri`, `kind: 'prompt'` named `prompt_<name>` with the prompt's
+ * arguments as string parameters.
+ */
 export interface McpListedTool {
   name: string;
+  /** `tool` when absent. */
+  kind?: 'tool' | 'resource' | 'prompt';
+  /** The resource's URI (`kind: 'resource'`). */
+  uri?: string;
+  /** The prompt's name on the server (`kind: 'prompt'`). */
+  promptName?: string;
   title?: string;
   description?: string;
   inputSchema: JsonSchema;
@@ -189,6 +200,68 @@ export class McpServerConnection {
     }
   }
 
+  /**
+   * Reads a resource as text, the reference's way: text contents joined by newlines, a binary one
+   * as `[Binary resource: N bytes]`, `(no output)` when empty. Never throws: failures come back as
+   * error results worded as the reference words them.
+   */
+  async readResource(uri: string, options: McpCallOptions): Promise<McpToolOutput> {
+    return this.request('resource read', options, async (client, signal) => {
+      const result = await client.readResource({ uri }, { signal, timeout: options.timeoutMs });
+      const parts = result.contents.map((block) => ('text' in block && typeof block.text === 'string' ? block.text : 'blob' in block && typeof block.blob === 'string' ? `[Binary resource: ${block.blob.length} bytes]` : JSON.stringify(block)));
+      return { content: parts.join('\n') || '(no output)', isError: false };
+    });
+  }
+
+  /** Fills a prompt template: its messages' text joined by newlines. Never throws (see `readResource`). */
+  async getPrompt(name: string, args: Record<string, string>, options: McpCallOptions): Promise<McpToolOutput> {
+    return this.request('prompt call', options, async (client, signal) => {
+      const result = await client.getPrompt({ name, arguments: args }, { signal, timeout: options.timeoutMs });
+      const parts = result.messages.map((m) => {
+        const content = m.content as { type?: string; text?: unknown };
+        return content.type === 'text' && typeof content.text === 'string' ? content.text : JSON.stringify(content);
+      });
+      return { content: parts.join('\n') || '(no output)', isError: false };
+    });
+  }
+
+  /** One read-only request (resources, prompts): connect if needed, run, word failures as the reference does. */
+  private async request(what: string, options: McpCallOptions, run: (client: Client, signal: AbortSignal) => Promise<McpToolOutput>): Promise<McpToolOutput> {
+    const { signal } = options;
+    const cancelled = errorOutput(`(MCP ${what} was cancelled)`);
+    for (let attempt = 0; ; attempt += 1) {
+      if (signal?.aborted) return cancelled;
+      let client: Client;
+      try {
+        await (signal ? raceSignal(this.connect(), signal) : this.connect());
+        if (signal?.aborted || !this.client) return signal?.aborted ? cancelled : errorOutput(`(MCP ${what} failed: server closed)`);
+        client = this.client;
+      } catch (error) {
+        if (signal?.aborted) return cancelled;
+        return errorOutput(`Error: MCP server '${this.name}' is unavailable: ${messageOf(error)}`);
+      }
+      const perCall = new AbortController();
+      const forward = (): void => perCall.abort(signal?.reason);
+      signal?.addEventListener('abort', forward, { once: true });
+      try {
+        return await run(client, perCall.signal);
+      } catch (error) {
+        if (signal?.aborted) return cancelled;
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return errorOutput(`(MCP ${what} timed out after ${formatSeconds(options.timeoutMs)}s)`);
+        if (isConnectionFailure(error)) {
+          this.markBroken(client, messageOf(error));
+          // Reads have no side effects: one retry on a fresh connection, as the reference.
+          if (attempt === 0) continue;
+          return errorOutput(`(MCP ${what} failed after retry: ${errorName(error)})`);
+        }
+        if (error instanceof McpError) return errorOutput(`(MCP ${what} failed: ${error.message.replace(/^MCP error -?\d+: /, "")} [code ${error.code}])`);
+        return errorOutput(`(MCP ${what} failed: ${errorName(error)})`);
+      } finally {
+        signal?.removeEventListener('abort', forward);
+      }
+    }
+  }
+
   /** Closes the connection (stdio: ends stdin, then SIGTERM/SIGKILL; HTTP: terminates the session). Idempotent. */
   async close(): Promise<void> {
     if (this.currentState === 'closed') return;
@@ -212,9 +285,12 @@ export class McpServerConnection {
     const clientInfo = this.options.clientInfo ?? { name: 'nanobot', version: '0.1.0' };
     const client = new Client(clientInfo, { capabilities: {} });
     const transport = this.createTransport();
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    const relist = async (): Promise<void> => {
       if (this.client === client) await this.refreshTools();
-    });
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, relist);
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, relist);
+    client.setNotificationHandler(PromptListChangedNotificationSchema, relist);
     client.onclose = () => this.handleClose(client, 'the server closed the connection');
     // Transport hiccups (a dropped HTTP notification stream the SDK retries, a stray line on stdout)
     // are not fatal; a dead connection shows up as onclose or as a failed request.
@@ -232,7 +308,7 @@ export class McpServerConnection {
     this.pending = { client, transport };
     try {
       await client.connect(transport, { timeout });
-      tools = await listAllTools(client, timeout);
+      tools = await listEverything(client, timeout);
     } catch (error) {
       this.pending = undefined;
       await shutdown(client, transport);
@@ -298,7 +374,7 @@ export class McpServerConnection {
         const client = this.client;
         if (!client) return;
         try {
-          const tools = await listAllTools(client, this.options.connectTimeoutMs ?? 30_000);
+          const tools = await listEverything(client, this.options.connectTimeoutMs ?? 30_000);
           if (this.client !== client) return;
           this.currentTools = freezeTools(tools);
           this.notifyTools();
@@ -381,6 +457,61 @@ export class McpServerConnection {
   private cancelled(tool: string): McpToolOutput {
     return errorOutput(`Error: MCP tool '${tool}' on server '${this.name}' was cancelled`);
   }
+}
+
+/** Tools, then (when the server offers them) resources and prompts as wrapper entries. */
+async function listEverything(client: Client, timeout: number): Promise<McpListedTool[]> {
+  const tools = await listAllTools(client, timeout);
+  const capabilities = client.getServerCapabilities() ?? {};
+  // Like the reference: a server whose resources or prompts cannot be listed still serves its tools.
+  if (capabilities.resources) {
+    const resources = await paginate((cursor) => client.listResources(cursor ? { cursor } : undefined, { timeout }), (page) => page.resources).catch(() => []);
+    for (const r of resources) {
+      tools.push({
+        kind: 'resource',
+        name: `resource_${r.name}`,
+        uri: r.uri,
+        description: `[MCP Resource] ${r.description || r.name}\nURI: ${r.uri}`,
+        inputSchema: { type: 'object', properties: {}, required: [] },
+      });
+    }
+  }
+  if (capabilities.prompts) {
+    const prompts = await paginate((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { timeout }), (page) => page.prompts).catch(() => []);
+    for (const p of prompts) {
+      const properties: Record<string, unknown> = {};
+      const required: string[] = [];
+      for (const arg of p.arguments ?? []) {
+        properties[arg.name] = arg.description ? { type: 'string', description: arg.description } : { type: 'string' };
+        if (arg.required) required.push(arg.name);
+      }
+      tools.push({
+        kind: 'prompt',
+        name: `prompt_${p.name}`,
+        promptName: p.name,
+        description: `[MCP Prompt] ${p.description || p.name}\nReturns a filled prompt template that can be used as a workflow guide.`,
+        inputSchema: { type: 'object', properties, required },
+      });
+    }
+  }
+  return tools;
+}
+
+/** Every item of a cursor-paginated list; a repeated cursor ends it (a server could loop forever). */
+async function paginate<P extends { nextCursor?: string }, T>(fetch: (cursor: string | undefined) => Promise<P>, items: (page: P) => T[]): Promise<T[]> {
+  const out: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const page = await fetch(cursor);
+    out.push(...items(page));
+    cursor = page.nextCursor;
+    if (cursor !== undefined) {
+      if (seen.has(cursor)) break;
+      seen.add(cursor);
+    }
+  } while (cursor !== undefined);
+  return out;
 }
 
 async function listAllTools(client: Client, timeout: number): Promise<McpListedTool[]> {
@@ -467,4 +598,8 @@ function errorOutput(text: string): McpToolOutput {
 function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(3).replace(/0+$/, '');
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.constructor.name : typeof error;
 }

@@ -9,6 +9,7 @@ import {
   type McpListedTool,
   type McpReconnectOptions,
 } from './mcp-server-connection.js';
+import { McpPromptTool, McpResourceTool } from './mcp-capability-tools.js';
 import { McpTool } from './mcp-tool.js';
 import { mcpToolName } from './mcp-tool-name.js';
 import { compareCodePoints } from './compare-code-points.js';
@@ -74,8 +75,8 @@ export interface McpToolInfo {
   /** Name on the server. */
   toolName: string;
   description: string;
-  /** The registered tool object. */
-  tool: McpTool;
+  /** The registered tool object: a server tool, or a resource/prompt wrapper (read-only). */
+  tool: McpTool | McpResourceTool | McpPromptTool;
 }
 
 /** State of one server, for status displays. */
@@ -91,7 +92,7 @@ export interface McpServerStatus {
 interface Registered {
   ref: McpToolRef;
   fingerprint: string;
-  tool: McpTool;
+  tool: McpTool | McpResourceTool | McpPromptTool;
 }
 
 /**
@@ -167,7 +168,7 @@ export class McpToolSource {
   }
 
   /** The registered tool of that registry name. */
-  get(name: string): McpTool | undefined {
+  get(name: string): McpTool | McpResourceTool | McpPromptTool | undefined {
     return this.#registered.get(name)?.tool;
   }
 
@@ -234,7 +235,9 @@ export class McpToolSource {
     for (const connection of this.#connections.values()) {
       const config = this.#configs.get(connection.name)!;
       for (const tool of connection.tools) {
-        if (!isEnabled(config, tool.name, mcpToolName(connection.name, tool.name))) continue;
+        // Resources and prompts have no name filter of their own: like the reference, they are
+        // wrapped only when every tool is allowed (`enabledTools` includes "*").
+        if (tool.kind !== undefined && tool.kind !== 'tool' ? !config.enabledTools.includes('*') : !isEnabled(config, tool.name, mcpToolName(connection.name, tool.name))) continue;
         candidates.push({ server: connection.name, tool: tool.name });
         listed.set(JSON.stringify([connection.name, tool.name]), tool);
       }
@@ -268,13 +271,14 @@ export class McpToolSource {
       changesOf(entry.ref.server).removed.push(name);
     }
     for (const [name, want] of desired) {
-      const fingerprint = JSON.stringify([want.listed.description, want.listed.title, want.listed.inputSchema]);
+      const fingerprint = JSON.stringify([want.listed.kind, want.listed.uri, want.listed.description, want.listed.title, want.listed.inputSchema]);
       const current = this.#registered.get(name);
       if (current && current.fingerprint === fingerprint) continue;
       const config = this.#configs.get(want.ref.server)!;
-      let tool: McpTool;
+      let tool: McpTool | McpResourceTool | McpPromptTool;
       try {
-        tool = new McpTool(name, want.listed, want.connection, config.toolTimeout * 1000);
+        const Kind = want.listed.kind === 'resource' ? McpResourceTool : want.listed.kind === 'prompt' ? McpPromptTool : McpTool;
+        tool = new Kind(name, want.listed, want.connection, config.toolTimeout * 1000);
         // An unusable schema (cyclic, unresolvable $ref, …) fails here, not on the model's first call.
         void tool.jsonSchema;
         tool.validateParams({});
