@@ -7,7 +7,7 @@ import { ToolRegistry } from '@nanobot/registry';
 import { Consolidator, JsonlSessionStore, MemoryStore } from '@nanobot/session';
 import type { SessionStore } from '@nanobot/session';
 import type { Tool } from '@nanobot/tools-core';
-import { createBuiltinTools } from '@nanobot/tools';
+import { createBuiltinTools, createCronTool } from '@nanobot/tools';
 import type { BuiltinToolsOptions } from '@nanobot/tools';
 import { AgentLoop } from './agent-loop.js';
 import type { AgentLoopOptions, LoopContextBuilder, TurnOutcome } from './agent-loop.js';
@@ -18,6 +18,11 @@ import type { EventSink } from './runner-events.js';
 import type { GovernedObserver, GovernFn } from './runner-ports.js';
 import type { RunnerHooks } from './runner-hooks.js';
 import { SubagentManager } from './subagent-manager.js';
+import { CronService } from './cron-service.js';
+import type { CronRun } from './cron-service.js';
+import { JsonCronStore } from './json-cron-store.js';
+import type { CronStore } from './json-cron-store.js';
+import { cronReminder } from './runner-texts.js';
 
 /** Options of {@link createAgent}. Only `workspace` and `provider` are required. */
 export interface CreateAgentOptions {
@@ -35,6 +40,14 @@ export interface CreateAgentOptions {
   maxToolResultChars?: number;
   /** Where sessions are stored (default `~/.nanobot/sessions/<hash of the workspace path>`). */
   sessionsDir?: string;
+  /**
+   * Scheduled jobs (`cron` tool): `true` or options turn them on. Jobs live in
+   * `<sessionsDir>/cron/jobs.json` unless `dir` or a `store` says otherwise; several processes may
+   * share one store (each occurrence fires once). A due job becomes a turn in the session that
+   * created it, replying to its chat; it fires while the agent is started (`start()`), or through
+   * `ask`-style direct turns when it is not.
+   */
+  cron?: boolean | { dir?: string; store?: CronStore; defaultTimezone?: string; pollMs?: number };
   /** A ready session store (wins over `sessionsDir`). */
   sessions?: SessionStore;
   /** Confine file tools and exec to the workspace (default true). */
@@ -99,6 +112,8 @@ export interface Agent {
   readonly subagentTools: ToolRegistry;
   readonly subagents: SubagentManager | null;
   readonly sessions: SessionStore;
+  /** The scheduler behind the `cron` tool, when `cron` is on (`start()` starts it). */
+  readonly cron: CronService | null;
   /** Sends one message and resolves when its turn has ended (reply included). */
   ask(text: string, options?: AskOptions): Promise<TurnOutcome>;
   /**
@@ -133,7 +148,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const workspace = resolve(options.workspace);
   const bus = new MessageBus();
   const runner = new AgentRunner();
-  const sessions = options.sessions ?? new JsonlSessionStore({ dir: options.sessionsDir ?? defaultSessionsDir(workspace), workspace });
+  const sessionsDir = options.sessionsDir ?? defaultSessionsDir(workspace);
+  const sessions = options.sessions ?? new JsonlSessionStore({ dir: sessionsDir, workspace });
   const tools = new ToolRegistry();
   const subagentTools = new ToolRegistry();
   const shared: BuiltinToolsOptions = {
@@ -220,6 +236,29 @@ export function createAgent(options: CreateAgentOptions): Agent {
   for (const tool of [...core, ...(options.extraTools ?? [])]) {
     if ((tool.scopes ?? ['core']).includes('core')) tools.register(tool);
   }
+  let started = false;
+  const cronOptions = options.cron === true ? {} : options.cron || null;
+  const cron = cronOptions
+    ? new CronService({
+        store: cronOptions.store ?? new JsonCronStore(cronOptions.dir ?? join(sessionsDir, 'cron')),
+        ...(cronOptions.pollMs !== undefined ? { pollMs: cronOptions.pollMs } : {}),
+        onFire: async (run: CronRun) => {
+          const message = {
+            channel: run.job.channel,
+            chatId: run.job.chatId,
+            senderId: 'cron',
+            content: cronReminder(run.job.message),
+            sessionKeyOverride: run.job.sessionKey,
+            metadata: { cron: { jobId: run.job.id, runId: run.runId, name: run.job.name } },
+          };
+          // A started agent consumes its bus (another process may take the turn); otherwise run it here.
+          if (started) bus.publishInbound(message);
+          else await loop.submit(message);
+        },
+        ...(options.onError ? { onError: (error: unknown) => options.onError?.(error, { sessionKey: '', stage: 'cron' }) } : {}),
+      })
+    : null;
+  if (cron) tools.register(createCronTool({ scheduler: cron, ...(cronOptions?.defaultTimezone ? { defaultTimezone: cronOptions.defaultTimezone } : {}) }));
   return {
     bus,
     loop,
@@ -242,10 +281,14 @@ export function createAgent(options: CreateAgentOptions): Agent {
     abort(sessionKey = 'cli:direct') {
       return loop.cancel(sessionKey);
     },
+    cron,
     start() {
+      started = true;
       loop.start();
+      cron?.start();
     },
     async stop() {
+      await cron?.stop();
       await subagents?.shutdown();
       await loop.stop();
     },

@@ -68,3 +68,8 @@ export type { SubagentManagerOptions, SubagentRequest, SubagentOutcome } from '.
 export type { TurnOutcome } from './agent-loop.js';
 export { createAgent, defaultSessionsDir } from './create-agent.js';
 export type { Agent, AskOptions, CreateAgentOptions } from './create-agent.js';
+export { CronService } from './cron-service.js';
+export type { CronRun, CronServiceOptions } from './cron-service.js';
+export { JsonCronStore, CronStoreError } from './json-cron-store.js';
+export type { CronStore } from './json-cron-store.js';
+export { nextCronRun } from './next-cron-run.js';

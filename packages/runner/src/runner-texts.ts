@@ -62,3 +62,13 @@ export function lengthRecoveryMessage(tail: string): string {
     'Begin with the text that belongs immediately after this tail.'
   );
 }
+
+/** The reference's cron reminder: what the agent is told when a scheduled job fires. */
+export function cronReminder(message: string): string {
+  return (
+    'The scheduled time has arrived. Execute this scheduled cron job now and report the result to the user in the same session.\n\n' +
+    'Rules:\n- Speak directly to the user in their language.\n- Do not narrate internal progress.\n- Do not include user IDs.\n' +
+    '- Do not add status reports like "Done" or "Reminded" unless they are the natural response.\n\n' +
+    `Cron job: ${message}`
+  );
+}

@@ -57,3 +57,5 @@ export { toTool } from './to-tool.js';
 export type { BuiltinToolSpec, CallContext, Outcome, ToolScope } from './builtin-tool.js';
 export { createReadTracker } from './read-tracker.js';
 export type { ReadTracker } from './read-tracker.js';
+export { createCronTool, createCronSpec, isValidTimezone, wallClockToMs } from './cron-tool.js';
+export type { CronArgs, CronJob, CronJobSpec, CronJobState, CronSchedule, CronScheduler, CronToolOptions } from './cron-tool.js';
