@@ -948,7 +948,11 @@ export class AgentRunner {
         toolCallId: call.id,
         emit: (event) => state.emit({ ...state.base(), type: 'tool_progress', iteration, callId: call.id, name, data: event }),
       });
-      const execution = await spec.tools.execute(name, request.arguments, ctx, { toolCallId: call.id });
+      // The call was prepared above; a registry that can run a prepared call is not asked to
+      // coerce, cast and validate it a second time.
+      const execution = spec.tools.executePrepared
+        ? await spec.tools.executePrepared(prepared, ctx, { toolCallId: call.id })
+        : await spec.tools.execute(name, request.arguments, ctx, { toolCallId: call.id });
       if (execution.status === 'aborted' && state.signal.aborted) {
         return { content: TOOL_INTERRUPTED_RESULT, status: 'interrupted', detail: 'interrupted', fatal: null, durationMs: 0 };
       }

@@ -167,3 +167,17 @@ describe('OpenTelemetry spans', () => {
     }
   });
 });
+
+describe('each tool call is prepared once', () => {
+  it('the runner hands the registry its prepared call instead of preparing it again', async () => {
+    const tools = registry();
+    const tool = tools.get('weather')!;
+    let casts = 0;
+    const cast = tool.castParams.bind(tool);
+    Object.assign(tool, { castParams: (params: Record<string, unknown>) => { casts += 1; return cast(params); } });
+    const provider = new ScriptedProvider([{ toolCalls: [{ id: 'a', name: 'weather', arguments: { city: 'Oslo' } }, { id: 'b', name: 'weather', arguments: { city: 'Bergen' } }] }, 'done']);
+    const result = await new AgentRunner().run({ initialMessages: initial, provider, tools, tracer: false });
+    expect(result.toolEvents.map((e) => e.status)).toEqual(['ok', 'ok']);
+    expect(casts).toBe(2);
+  });
+});

@@ -7,7 +7,7 @@ import type { ToolRegistry } from '@nanobot/registry';
  * What the runner needs from a tool registry: `ToolRegistry` from @nanobot/registry, or anything
  * with the same four methods (e.g. a filtered view for one session's disabled tools).
  */
-export type RunnerToolRegistry = Pick<ToolRegistry, 'definitions' | 'get' | 'prepareCall' | 'execute'>;
+export type RunnerToolRegistry = Pick<ToolRegistry, 'definitions' | 'get' | 'prepareCall' | 'execute'> & Partial<Pick<ToolRegistry, 'executePrepared'>>;
 
 /** Routing facts the runner puts on every tool call's `ToolContext`. */
 export interface RunnerToolContext {
