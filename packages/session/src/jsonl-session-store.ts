@@ -84,6 +84,8 @@ interface Tracking {
 }
 
 const TAIL_BYTES = 4096;
+/** How much of the file's start is read to find another writer's first line. */
+const HEAD_WINDOW = 16 * 1024;
 const NEWLINE = Buffer.from('\n');
 
 function isErrno(error: unknown, code: string): boolean {
@@ -273,10 +275,10 @@ export class JsonlSessionStore implements SessionStore {
    * remembering in `t` when anything differs from what this store last saw.
    */
   private async observe(t: Tracking): Promise<{ identity: FileIdentity; head: Buffer } | null> {
-    const now = await this.probe(t.file, t.slot ? t.slot.length + 1 : 0);
+    const now = await this.probe(t.file, t.slot ? Math.max(t.slot.length + 1, HEAD_WINDOW) : 0);
     if (!now) return null;
     if (!sameFile(t.identity, now.identity)) t.foreign = true;
-    if (t.slot && t.slotBytes && !(now.head.length === t.slot.length + 1 && now.head[t.slot.length] === 0x0a && now.head.subarray(0, t.slot.length).equals(t.slotBytes))) {
+    if (t.slot && t.slotBytes && !(now.head.length > t.slot.length && now.head[t.slot.length] === 0x0a && now.head.subarray(0, t.slot.length).equals(t.slotBytes))) {
       t.foreign = true;
       t.headerForeign = true;
     }
@@ -355,19 +357,20 @@ export class JsonlSessionStore implements SessionStore {
           await this.rewrite(session, t);
           return;
         }
-        const theirs = t.headerForeign ? theirHeader(now.head, t.slot.length) : null;
+        const theirs = t.headerForeign ? theirHeader(now.head) : null;
+        const room = theirs ? theirs.length : t.slot.length;
         if (t.headerForeign && (!theirs || theirs.core !== t.headerCore)) {
           // Another writer changed the header beyond `updated_at`: only a newer `updated_at` may be merged into theirs.
           if (coreChanged) throw this.conflict(session, 'updating its metadata');
-          headerBytes = theirs && theirs.updatedAt < session.updatedAt ? padded(stringifyJson({ ...theirs.record, updated_at: session.updatedAt }), t.slot.length) : null;
-          if (headerBytes && headerBytes.length > t.slot.length) headerBytes = null;
+          const json = theirs && theirs.updatedAt < session.updatedAt ? stringifyJson({ ...theirs.record, updated_at: session.updatedAt }) : null;
+          headerBytes = json !== null && Buffer.byteLength(json) <= room ? padded(json, room) : null;
         } else if (coreChanged && t.foreign && lastConsolidatedChanged(header.core, t.headerCore)) {
           // The pointer counts messages in file order; another writer's lines make ours mean something else.
           throw this.conflict(session, 'moving its consolidation pointer');
-        } else if (Buffer.byteLength(header.json) <= t.slot.length) {
-          // Theirs differs only in `updated_at` (or is ours): ours wins, keeping the newer time.
+        } else if (Buffer.byteLength(header.json) <= room) {
+          // Theirs (if any) differs only in `updated_at`: ours wins, keeping the newer time.
           const json = theirs && theirs.updatedAt > session.updatedAt ? stringifyJson({ ...headerRecord(session), updated_at: theirs.updatedAt }) : header.json;
-          headerBytes = padded(json, t.slot.length);
+          headerBytes = padded(json, room);
           headerOwned = true;
         } else {
           if (t.foreign) throw this.conflict(session, 'growing its metadata');
@@ -383,7 +386,7 @@ export class JsonlSessionStore implements SessionStore {
       const needsNewline = now.identity.size > 0 && !(t.endsWithNewline && !t.foreign) && !(await this.endsWithNewline(file, now.identity.size));
       const chunk = lines.length > 0 ? Buffer.from((needsNewline ? '\n' : '') + lines.join('\n') + '\n', 'utf8') : Buffer.alloc(0);
       if (chunk.length === 0 && !headerBytes) return;
-      const oldHead = t.slot ? now.head.subarray(0, t.slot.length) : Buffer.alloc(0);
+      const oldHead = headerBytes ? now.head.subarray(0, headerBytes.length) : Buffer.alloc(0);
       const identity = await this.appendAndUpdateHeader(session, t, now.identity, chunk, headerBytes, oldHead);
       t.identity = identity;
       t.endsWithNewline = true;
@@ -391,6 +394,7 @@ export class JsonlSessionStore implements SessionStore {
       t.headerJson = header.json;
       t.headerCore = header.core;
       if (headerBytes && headerOwned) {
+        t.slot = { length: headerBytes.length };
         t.slotBytes = headerBytes;
         t.headerForeign = false;
       }
@@ -604,14 +608,15 @@ function lastConsolidatedChanged(core: string, knownCore: string): boolean {
   }
 }
 
-/** The header another writer left in the slot (still a lone first line), or null when it is not one. */
-function theirHeader(head: Buffer, length: number): { record: Record<string, unknown>; core: string; updatedAt: string } | null {
-  if (head.length !== length + 1 || head[length] !== 0x0a) return null;
+/** The first line another writer left (when it is a metadata record), with its length in bytes. */
+function theirHeader(head: Buffer): { record: Record<string, unknown>; core: string; updatedAt: string; length: number } | null {
+  const length = head.indexOf(0x0a);
+  if (length < 0) return null;
   try {
     const record = parseJson(head.subarray(0, length).toString('utf8')) as Record<string, unknown>;
     if (record === null || typeof record !== 'object' || record._type !== 'metadata') return null;
     const { updated_at: updatedAt, ...core } = record;
-    return { record, core: stringifyJson(core), updatedAt: typeof updatedAt === 'string' ? updatedAt : '' };
+    return { record, core: stringifyJson(core), updatedAt: typeof updatedAt === 'string' ? updatedAt : '', length };
   } catch {
     return null;
   }
