@@ -275,13 +275,15 @@ export class JsonlSessionStore implements SessionStore {
    * remembering in `t` when anything differs from what this store last saw.
    */
   private async observe(t: Tracking): Promise<{ identity: FileIdentity; head: Buffer } | null> {
-    const now = await this.probe(t.file, t.slot ? Math.max(t.slot.length + 1, HEAD_WINDOW) : 0);
+    let now = await this.probe(t.file, t.slot ? t.slot.length + 1 : 0);
     if (!now) return null;
     if (!sameFile(t.identity, now.identity)) t.foreign = true;
     if (t.slot && t.slotBytes && !(now.head.length > t.slot.length && now.head[t.slot.length] === 0x0a && now.head.subarray(0, t.slot.length).equals(t.slotBytes))) {
       t.foreign = true;
       t.headerForeign = true;
     }
+    // Another writer's first line may be longer than ours: look further to find its end.
+    if (t.headerForeign && t.slot && t.slot.length + 1 < HEAD_WINDOW) now = (await this.probe(t.file, HEAD_WINDOW)) ?? now;
     return now;
   }
 

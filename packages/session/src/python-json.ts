@@ -18,56 +18,23 @@ function tokenValue(token: string): number {
   return Number(token);
 }
 
-const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
-const NUMBER_CHAR = /[0-9+\-.eE]/y;
+// String literals (skipped whole by the regex engine) or runs of everything else.
+const SEGMENT = /"[^"\\]*(?:\\.[^"\\]*)*"?|[^"]+/g;
+const NUMBER_TOKEN = /NaN|-?Infinity|-?\d[\d.eE+-]*/g;
 
 /** Start/end offsets of number-like tokens outside strings that JSON.stringify would not reproduce. */
 function specialTokens(text: string): Array<[number, number]> {
   const found: Array<[number, number]> = [];
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // Skip a string literal.
-      i += 1;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i += 2;
-        else if (d === 0x22) break;
-        else i += 1;
-      }
-      i += 1;
-      continue;
+  SEGMENT.lastIndex = 0;
+  for (let m = SEGMENT.exec(text); m !== null; m = SEGMENT.exec(text)) {
+    const segment = m[0];
+    if (segment.charCodeAt(0) === 0x22) continue;
+    NUMBER_TOKEN.lastIndex = 0;
+    for (let n = NUMBER_TOKEN.exec(segment); n !== null; n = NUMBER_TOKEN.exec(segment)) {
+      const token = n[0];
+      // NaN and ±Infinity are not JSON at all; the rest only when String() would spell them differently.
+      if (token.charCodeAt(token.length - 1) > 0x39 || String(Number(token)) !== token) found.push([m.index + n.index, m.index + n.index + token.length]);
     }
-    if (c === 0x4e && text.startsWith('NaN', i)) {
-      found.push([i, i + 3]);
-      i += 3;
-      continue;
-    }
-    if (c === 0x49 && text.startsWith('Infinity', i)) {
-      found.push([i, i + 8]);
-      i += 8;
-      continue;
-    }
-    if (c === 0x2d && text.startsWith('-Infinity', i)) {
-      found.push([i, i + 9]);
-      i += 9;
-      continue;
-    }
-    if (c === 0x2d || isDigit(c)) {
-      const start = i;
-      i += 1;
-      NUMBER_CHAR.lastIndex = i;
-      while (i < n && NUMBER_CHAR.test(text)) {
-        i += 1;
-        NUMBER_CHAR.lastIndex = i;
-      }
-      const token = text.slice(start, i);
-      if (String(Number(token)) !== token) found.push([start, i]);
-      continue;
-    }
-    i += 1;
   }
   return found;
 }
@@ -80,8 +47,20 @@ function specialTokens(text: string): Array<[number, number]> {
  * Throws SyntaxError like `JSON.parse`.
  */
 export function parseJson(text: string): unknown {
+  let plain: unknown;
+  let failure: unknown = null;
+  try {
+    plain = JSON.parse(text);
+    // Without a number anywhere there is no token to remember (most message lines).
+    if (!containsNumber(plain)) return plain;
+  } catch (error) {
+    failure = error; // maybe NaN/Infinity; rethrown below when it was not that
+  }
   const tokens = specialTokens(text);
-  if (tokens.length === 0) return JSON.parse(text);
+  if (tokens.length === 0) {
+    if (failure !== null) throw failure;
+    return plain;
+  }
   let replaced = '';
   let last = 0;
   tokens.forEach(([start, end], index) => {
@@ -103,6 +82,16 @@ export function parseJson(text: string): unknown {
   }) as unknown;
   if (typeof root === 'object' && root !== null) withRawNumbers.add(root);
   return root;
+}
+
+function containsNumber(value: unknown): boolean {
+  if (typeof value === 'number') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(containsNumber);
+  for (const key in value) {
+    if (containsNumber((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /**

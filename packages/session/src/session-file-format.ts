@@ -117,22 +117,38 @@ export function parseSessionFile(data: string | Uint8Array): ParsedSessionFile {
   let providerBytes = 0;
   let headers = 0;
   let firstLineHeader: HeaderSlot | null = null;
-  let lineNo = 0;
-  let offset = 0;
-  const skip = (warning: SessionWarning, line: Buffer) => {
+  const skip = (warning: SessionWarning, line: Uint8Array) => {
     result.warnings.push(warning);
     result.skippedBytes.push(line);
   };
-  while (offset < bytes.length) {
-    let end = bytes.indexOf(0x0a, offset);
-    const isLast = end < 0;
-    if (isLast) end = bytes.length;
-    const line = bytes.subarray(offset, end);
+  // Valid UTF-8 throughout (the usual case): decode once and split the text.
+  const wholeUtf8 = isUtf8(bytes);
+  const texts = wholeUtf8 ? bytes.toString('utf8').split('\n') : null;
+  let lineNo = 0;
+  let offset = 0;
+  for (;;) {
+    let line: Buffer | null = null;
+    let raw: string;
+    let utf8 = true;
+    let isLast: boolean;
     const lineStart = offset;
-    offset = end + 1;
+    if (texts) {
+      if (lineNo >= texts.length) break;
+      raw = texts[lineNo];
+      isLast = lineNo === texts.length - 1;
+      if (isLast && raw === '') break;
+    } else {
+      if (offset >= bytes.length) break;
+      let end = bytes.indexOf(0x0a, offset);
+      isLast = end < 0;
+      if (isLast) end = bytes.length;
+      line = bytes.subarray(offset, end);
+      offset = end + 1;
+      utf8 = isUtf8(line);
+      raw = line.toString('utf8');
+    }
     lineNo += 1;
-    const utf8 = isUtf8(line);
-    const raw = line.toString('utf8');
+    const lineBytes = (): Buffer => line ?? Buffer.from(raw, 'utf8');
     if (raw.trim() === '') continue;
     let record: unknown;
     try {
@@ -145,13 +161,13 @@ export function parseSessionFile(data: string | Uint8Array): ParsedSessionFile {
           message: `${isLast ? 'Unterminated last line' : 'Line'} ${lineNo} is not valid JSON (${(error as Error).message}); skipped`,
           raw,
         },
-        line,
+        lineBytes(),
       );
       continue;
     }
-    const size = line.length + 1;
+    const size = (): number => (line ? line.length : Buffer.byteLength(raw)) + 1;
     if (!isObject(record)) {
-      skip({ kind: 'invalid-record', line: lineNo, message: `Line ${lineNo} is not a JSON object; skipped`, raw }, line);
+      skip({ kind: 'invalid-record', line: lineNo, message: `Line ${lineNo} is not a JSON object; skipped`, raw }, lineBytes());
       continue;
     }
     if (!utf8) {
@@ -164,9 +180,9 @@ export function parseSessionFile(data: string | Uint8Array): ParsedSessionFile {
     }
     if (record._type === 'metadata') {
       result.supersededBytes += headerBytes;
-      headerBytes = size;
+      headerBytes = size();
       headers += 1;
-      if (lineStart === 0 && utf8) firstLineHeader = { length: line.length };
+      if (lineNo === 1 && lineStart === 0 && utf8) firstLineHeader = { length: headerBytes - 1 };
       if (typeof record.key === 'string') result.key = record.key;
       if (typeof record.created_at === 'string') result.createdAt = record.created_at;
       if (typeof record.updated_at === 'string') result.updatedAt = record.updated_at;
@@ -176,7 +192,7 @@ export function parseSessionFile(data: string | Uint8Array): ParsedSessionFile {
     }
     if (record._type === 'provider_state') {
       result.supersededBytes += providerBytes;
-      providerBytes = size;
+      providerBytes = size();
       result.providerState = record.state ?? null;
       continue;
     }
@@ -188,12 +204,12 @@ export function parseSessionFile(data: string | Uint8Array): ParsedSessionFile {
           message: `Line ${lineNo} is neither a message (string "role") nor a known record; skipped`,
           raw,
         },
-        line,
+        lineBytes(),
       );
       continue;
     }
     const message = record as Message;
-    if (!utf8) result.rawMessageLines.set(message, line);
+    if (!utf8 && line) result.rawMessageLines.set(message, line);
     result.messages.push(message);
   }
   if (headers === 1) result.headerSlot = firstLineHeader;
