@@ -84,19 +84,48 @@ async function staleContent(lockPath: string, staleMs: number): Promise<string |
   return Date.now() - mtimeMs > staleMs ? content : null;
 }
 
-async function breakStaleLock(lockPath: string, observed: string, token: string): Promise<void> {
-  const aside = `${lockPath}.${token}.stale`;
+/** Renames `path` aside and deletes it if it still holds `observed`, else puts it back. */
+async function removeIfUnchanged(path: string, observed: string, token: string): Promise<void> {
+  const aside = `${path}.${token}.stale`;
   try {
-    await rename(lockPath, aside);
+    await rename(path, aside);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return;
     throw error;
   }
   const taken = await readFile(aside, 'utf8').catch(() => observed);
-  // Another breaker may have replaced the stale lock with a live one between our read and our
-  // rename; in that case put the live lock back (link fails if yet another one appeared).
-  if (taken !== observed) await link(aside, lockPath).catch(() => undefined);
+  if (taken !== observed) await link(aside, path).catch(() => undefined);
   await unlink(aside).catch(() => undefined);
+}
+
+/**
+ * Removes the stale lock holding `observed`, as the only breaker: a guard file `<lock>.break`
+ * (created with `link()`, naming us like a lock does) makes breakers take turns, and the lock is
+ * re-read under the guard, so a breaker that was slow can never remove a live lock that another
+ * process took after the stale one was gone. Returns false when another breaker is at work.
+ */
+async function breakStaleLock(lockPath: string, observed: string, temp: string, token: string, staleMs: number): Promise<boolean> {
+  const guard = `${lockPath}.break`;
+  try {
+    await link(temp, guard);
+  } catch (error) {
+    if (!isErrno(error, 'EEXIST')) throw error;
+    // A breaker that died mid-break would block everyone: clear its guard like a stale lock.
+    const holder = await readFile(guard, 'utf8').catch(() => null);
+    const mtimeMs = await stat(guard).then((st) => st.mtimeMs, () => Date.now());
+    const state = holder === null ? 'alive' : ownerState(holder);
+    if (holder !== null && (state === 'dead' || (state === 'unknown' && Date.now() - mtimeMs > staleMs))) {
+      await removeIfUnchanged(guard, holder, token);
+    }
+    return false;
+  }
+  try {
+    const current = await readFile(lockPath, 'utf8').catch(() => null);
+    if (current === observed) await unlink(lockPath).catch(() => undefined);
+    return true;
+  } finally {
+    await unlink(guard).catch(() => undefined);
+  }
 }
 
 /**
@@ -125,10 +154,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
         }
         const stale = await staleContent(lockPath, staleMs);
         if (stale === 'gone') continue;
-        if (stale !== null) {
-          await breakStaleLock(lockPath, stale, token);
-          continue;
-        }
+        if (stale !== null && (await breakStaleLock(lockPath, stale, temp, token, staleMs))) continue;
         if (Date.now() > deadline) {
           throw new SessionLockError(lockPath, `Timed out after ${timeoutMs} ms waiting for the lock ${lockPath}`);
         }
