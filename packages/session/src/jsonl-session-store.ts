@@ -57,6 +57,14 @@ interface FileIdentity {
   tail: string;
 }
 
+interface Probe {
+  identity: FileIdentity;
+  /** The file's first bytes (as many as asked for). */
+  head: Buffer;
+  /** The bytes `identity.tail` hashes. */
+  tailBytes: Buffer;
+}
+
 interface Tracking {
   file: string;
   persistedCount: number;
@@ -274,40 +282,35 @@ export class JsonlSessionStore implements SessionStore {
    * The file's identity now (size, inode, hash of its tail) and, when asked, its first `head` bytes,
    * remembering in `t` when anything differs from what this store last saw.
    */
-  private async observe(t: Tracking): Promise<{ identity: FileIdentity; head: Buffer } | null> {
-    let now = await this.probe(t.file, t.slot ? t.slot.length + 1 : 0);
-    if (!now) return null;
+  private async observe(t: Tracking, handle: SessionFileHandle | null): Promise<Probe | null> {
+    if (!handle) return null;
+    let now = await this.probeHandle(handle, t.slot ? t.slot.length + 1 : 0);
     if (!sameFile(t.identity, now.identity)) t.foreign = true;
     if (t.slot && t.slotBytes && !(now.head.length > t.slot.length && now.head[t.slot.length] === 0x0a && now.head.subarray(0, t.slot.length).equals(t.slotBytes))) {
       t.foreign = true;
       t.headerForeign = true;
     }
     // Another writer's first line may be longer than ours: look further to find its end.
-    if (t.headerForeign && t.slot && t.slot.length + 1 < HEAD_WINDOW) now = (await this.probe(t.file, HEAD_WINDOW)) ?? now;
+    if (t.headerForeign && t.slot && t.slot.length + 1 < HEAD_WINDOW) now = await this.probeHandle(handle, HEAD_WINDOW);
     return now;
   }
 
-  private async probe(file: string, head = 0): Promise<{ identity: FileIdentity; head: Buffer } | null> {
-    let handle: SessionFileHandle;
+  /** Opens `file` (null when it does not exist). */
+  private async openIfExists(file: string, flags: 'r' | 'r+'): Promise<SessionFileHandle | null> {
     try {
-      handle = await this.fs.open(file, 'r');
+      return await this.fs.open(file, flags);
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return null;
       throw error;
     }
-    try {
-      return await this.probeHandle(handle, head);
-    } finally {
-      await handle.close();
-    }
   }
 
-  private async probeHandle(handle: SessionFileHandle, head = 0): Promise<{ identity: FileIdentity; head: Buffer }> {
+  private async probeHandle(handle: SessionFileHandle, head = 0): Promise<Probe> {
     const st = await handle.stat();
     const tailLength = Math.min(st.size, TAIL_BYTES);
     const tail = await readAt(handle, st.size - tailLength, tailLength);
     const first = head > 0 ? await readAt(handle, 0, Math.min(head, st.size)) : Buffer.alloc(0);
-    return { identity: { size: st.size, dev: st.dev, ino: st.ino, tail: hash(tail) }, head: first };
+    return { identity: { size: st.size, dev: st.dev, ino: st.ino, tail: hash(tail) }, head: first, tailBytes: tail };
   }
 
   /**
@@ -322,15 +325,27 @@ export class JsonlSessionStore implements SessionStore {
     const file = this.pathFor(session.key);
     await this.fs.mkdir(this.dir);
     await this.lock(file, async () => {
+      // One handle for the whole save: probe, append and header write.
+      const handle = await this.openIfExists(file, 'r+');
+      try {
+        await this.saveLocked(session, file, handle);
+      } finally {
+        await handle?.close();
+      }
+    });
+  }
+
+  private async saveLocked(session: Session, file: string, handle: SessionFileHandle | null): Promise<void> {
+    {
       let t = this.tracking.get(session);
       if (!t) {
-        if (await this.probe(file)) throw new SessionConflictError(session.key, `Session "${session.key}" is already stored; load it before saving`);
+        if (handle) throw new SessionConflictError(session.key, `Session "${session.key}" is already stored; load it before saving`);
         t = this.freshTracking(file);
         this.tracking.set(session, t);
       }
-      const now = await this.observe(t);
+      const now = await this.observe(t, handle);
       const structural = t.structureVersion !== session.structureVersion || session.messages.length < t.persistedCount;
-      if (!now || structural) {
+      if (!handle || !now || structural) {
         if (now && t.foreign) throw this.conflict(session, 'rewriting it');
         await this.rewrite(session, t);
         return;
@@ -385,11 +400,12 @@ export class JsonlSessionStore implements SessionStore {
         return;
       }
 
-      const needsNewline = now.identity.size > 0 && !(t.endsWithNewline && !t.foreign) && !(await this.endsWithNewline(file, now.identity.size));
+      const needsNewline = now.identity.size > 0 && !(t.endsWithNewline && !t.foreign) && now.tailBytes[now.tailBytes.length - 1] !== 0x0a;
       const chunk = lines.length > 0 ? Buffer.from((needsNewline ? '\n' : '') + lines.join('\n') + '\n', 'utf8') : Buffer.alloc(0);
       if (chunk.length === 0 && !headerBytes) return;
       const oldHead = headerBytes ? now.head.subarray(0, headerBytes.length) : Buffer.alloc(0);
-      const identity = await this.appendAndUpdateHeader(session, t, now.identity, chunk, headerBytes, oldHead);
+      const pointerMoved = headerBytes !== null && lastConsolidatedChanged(header.core, t.headerCore);
+      const identity = await this.appendAndUpdateHeader(handle, session, t, now, chunk, headerBytes, oldHead, pointerMoved);
       t.identity = identity;
       t.endsWithNewline = true;
       t.persistedCount = session.messages.length;
@@ -402,7 +418,7 @@ export class JsonlSessionStore implements SessionStore {
       }
       t.providerJson = provider;
       t.supersededBytes = superseded;
-    });
+    }
   }
 
   private conflict(session: Session, doing: string): SessionConflictError {
@@ -414,51 +430,53 @@ export class JsonlSessionStore implements SessionStore {
 
   /** Appends `chunk` at `before.size`, then writes the header; any failure restores the file. */
   private async appendAndUpdateHeader(
+    handle: SessionFileHandle,
     session: Session,
     t: Tracking,
-    before: FileIdentity,
+    before: Probe,
     chunk: Buffer,
     header: Buffer | null,
     oldHead: Buffer,
+    pointerMoved: boolean,
   ): Promise<FileIdentity> {
-    const handle = await this.fs.open(t.file, 'r+');
+    const size = before.identity.size;
+    let appended = false;
+    let headerWritten = false;
     try {
-      const st = await handle.stat();
-      if (st.ino !== before.ino || st.dev !== before.dev || st.size !== before.size) throw this.conflict(session, 'appending');
-      let appended = false;
-      let headerWritten = false;
-      try {
-        if (chunk.length > 0) {
-          appended = true;
-          await writeFully(handle, chunk, before.size);
-          // The pointer must never be durable before the messages it counts.
-          if (header && this.fsyncPolicy === 'always') await handle.sync();
-        }
-        if (header) {
-          headerWritten = true;
-          await writeFully(handle, header, 0);
-        }
-        if (this.fsyncPolicy === 'always') await handle.sync();
-      } catch (error) {
-        const rolledBack = await rollback(handle, before.size, appended, headerWritten ? oldHead : null);
-        throw new SessionWriteError(
-          writeErrorCode(error),
-          session.key,
-          t.file,
-          `Could not write session "${session.key}" (${errnoOf(error) || (error as Error).message}); ` +
-            (rolledBack ? 'the file was restored, nothing of this save was kept' : 'the file could not be restored; reload the session'),
-          { cause: error, rolledBack },
-        );
+      if (chunk.length > 0) {
+        appended = true;
+        await writeFully(handle, chunk, size);
+        // A moved pointer must never be durable before the messages it counts (rare: consolidation).
+        if (header && pointerMoved && this.fsyncPolicy !== 'never') await handle.sync();
       }
-      // Another process may have renamed a new file over ours meanwhile (one that ignores our lock).
-      const current = await this.fs.stat(t.file).catch(() => null);
-      if (!current || current.ino !== before.ino || current.dev !== before.dev) {
-        throw new SessionConflictError(session.key, `Session "${session.key}" was replaced while saving; reload it (this save is not stored)`);
+      if (header) {
+        headerWritten = true;
+        await writeFully(handle, header, 0);
       }
-      return (await this.probeHandle(handle)).identity;
-    } finally {
-      await handle.close();
+      if (this.fsyncPolicy === 'always') await handle.sync();
+    } catch (error) {
+      const rolledBack = await rollback(handle, size, appended, headerWritten ? oldHead : null);
+      throw new SessionWriteError(
+        writeErrorCode(error),
+        session.key,
+        t.file,
+        `Could not write session "${session.key}" (${errnoOf(error) || (error as Error).message}); ` +
+          (rolledBack ? 'the file was restored, nothing of this save was kept' : 'the file could not be restored; reload the session'),
+        { cause: error, rolledBack },
+      );
     }
+    // Another process may have renamed a new file over ours meanwhile (one that ignores our lock).
+    const current = await this.fs.stat(t.file).catch(() => null);
+    if (!current || current.ino !== before.identity.ino || current.dev !== before.identity.dev) {
+      throw new SessionConflictError(session.key, `Session "${session.key}" was replaced while saving; reload it (this save is not stored)`);
+    }
+    // The new tail, from the old one plus what we wrote (no read-back needed).
+    const newSize = size + chunk.length;
+    const window = Buffer.concat([before.tailBytes, chunk]);
+    const tail = window.subarray(Math.max(0, window.length - TAIL_BYTES));
+    const windowStart = newSize - tail.length;
+    if (header && windowStart < header.length) header.copy(tail, 0, windowStart, Math.min(header.length, windowStart + tail.length));
+    return { size: newSize, dev: before.identity.dev, ino: before.identity.ino, tail: hash(tail) };
   }
 
   /**
@@ -470,19 +488,15 @@ export class JsonlSessionStore implements SessionStore {
     await this.lock(file, async () => {
       const t = this.tracking.get(session);
       if (!t) throw new SessionConflictError(session.key, `Session "${session.key}" was not loaded by this store`);
-      const now = await this.observe(t);
-      if (now && t.foreign) throw this.conflict(session, 'compacting it');
+      const handle = await this.openIfExists(file, 'r');
+      try {
+        const now = await this.observe(t, handle);
+        if (now && t.foreign) throw this.conflict(session, 'compacting it');
+      } finally {
+        await handle?.close();
+      }
       await this.rewrite(session, t);
     });
-  }
-
-  private async endsWithNewline(file: string, size: number): Promise<boolean> {
-    const handle = await this.fs.open(file, 'r');
-    try {
-      return (await readAt(handle, size - 1, 1))[0] === 0x0a;
-    } finally {
-      await handle.close();
-    }
   }
 
   private async rewrite(session: Session, t: Tracking): Promise<void> {
