@@ -29,3 +29,23 @@ export class SessionConflictError extends NanobotError {
     this.key = key;
   }
 }
+
+/**
+ * Writing a session file failed: `SESSION_DISK_FULL` (ENOSPC, EDQUOT), `SESSION_IO_ERROR` (EIO
+ * and any other write/fsync failure) or `SESSION_SHORT_WRITE` (the system accepted no more
+ * bytes without saying why). The save is not acknowledged: the file was cut back to what it held
+ * before (`rolledBack`), so no torn or partial line is left to be read as data later.
+ */
+export class SessionWriteError extends NanobotError {
+  readonly key: string;
+  /** Path of the file being written. */
+  readonly path: string;
+  /** Whether the file was restored to its size (and header) from before the save. */
+  readonly rolledBack: boolean;
+  constructor(code: string, key: string, path: string, message: string, options: { cause?: unknown; rolledBack?: boolean } = {}) {
+    super(code, message, options);
+    this.key = key;
+    this.path = path;
+    this.rolledBack = options.rolledBack ?? true;
+  }
+}

@@ -1,4 +1,5 @@
 import { link, readFile, rename, stat, unlink, writeFile, readdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -9,7 +10,10 @@ import { KeyedMutex } from './keyed-mutex.js';
 export interface FileLockOptions {
   /** Give up (SessionLockError) after this long. Default 10 000 ms. */
   timeoutMs?: number;
-  /** A lock whose owner cannot be checked (other host, reused pid) is stale after this age. Default 10 000 ms. */
+  /**
+   * A lock whose owner cannot be checked (another host, an unreadable lock file) is stale after
+   * this age. Default 10 000 ms. Never applies to a lock whose owner is alive on this host.
+   */
   staleMs?: number;
 }
 
@@ -32,6 +36,38 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Start time of `pid` in clock ticks since boot (field 22 of `/proc/<pid>/stat`), or null when
+ * it cannot be read (not Linux, process gone). Together with pid and host it names one process:
+ * a pid reused by a later process has a different start time.
+ */
+export function processStartTime(pid: number): string | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return null;
+  }
+  // Field 2 (comm) is parenthesised and may itself hold spaces and parentheses.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const start = fields[22 - 3];
+  return start !== undefined && /^\d+$/.test(start) ? start : null;
+}
+
+const OWN_START = processStartTime(process.pid);
+
+/** Whether the owner named by a lock file's content is certainly gone (dead pid or reused pid on this host). */
+function ownerState(content: string): 'dead' | 'alive' | 'unknown' {
+  const [pidText, host, , start] = content.split('\n');
+  const pid = Number(pidText);
+  if (host !== HOST || !Number.isInteger(pid) || pid <= 0) return 'unknown';
+  if (!pidAlive(pid)) return 'dead';
+  if (start === undefined || start === '') return 'alive'; // older lock format: pid alone
+  const current = processStartTime(pid);
+  if (current === null) return 'alive'; // cannot tell a reused pid apart here; never break a maybe-live owner
+  return current === start ? 'alive' : 'dead';
+}
+
 async function staleContent(lockPath: string, staleMs: number): Promise<string | null | 'gone'> {
   let content: string;
   let mtimeMs: number;
@@ -42,25 +78,54 @@ async function staleContent(lockPath: string, staleMs: number): Promise<string |
     if (isErrno(error, 'ENOENT')) return 'gone';
     throw error;
   }
-  const [pidText, host] = content.split('\n');
-  const pid = Number(pidText);
-  if (host === HOST && Number.isInteger(pid) && pid > 0 && !pidAlive(pid)) return content;
+  const state = ownerState(content);
+  if (state === 'dead') return content;
+  if (state === 'alive') return null; // age never breaks a live owner's lock
   return Date.now() - mtimeMs > staleMs ? content : null;
 }
 
-async function breakStaleLock(lockPath: string, observed: string, token: string): Promise<void> {
-  const aside = `${lockPath}.${token}.stale`;
+/** Renames `path` aside and deletes it if it still holds `observed`, else puts it back. */
+async function removeIfUnchanged(path: string, observed: string, token: string): Promise<void> {
+  const aside = `${path}.${token}.stale`;
   try {
-    await rename(lockPath, aside);
+    await rename(path, aside);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return;
     throw error;
   }
   const taken = await readFile(aside, 'utf8').catch(() => observed);
-  // Another breaker may have replaced the stale lock with a live one between our read and our
-  // rename; in that case put the live lock back (link fails if yet another one appeared).
-  if (taken !== observed) await link(aside, lockPath).catch(() => undefined);
+  if (taken !== observed) await link(aside, path).catch(() => undefined);
   await unlink(aside).catch(() => undefined);
+}
+
+/**
+ * Removes the stale lock holding `observed`, as the only breaker: a guard file `<lock>.break`
+ * (created with `link()`, naming us like a lock does) makes breakers take turns, and the lock is
+ * re-read under the guard, so a breaker that was slow can never remove a live lock that another
+ * process took after the stale one was gone. Returns false when another breaker is at work.
+ */
+async function breakStaleLock(lockPath: string, observed: string, temp: string, token: string, staleMs: number): Promise<boolean> {
+  const guard = `${lockPath}.break`;
+  try {
+    await link(temp, guard);
+  } catch (error) {
+    if (!isErrno(error, 'EEXIST')) throw error;
+    // A breaker that died mid-break would block everyone: clear its guard like a stale lock.
+    const holder = await readFile(guard, 'utf8').catch(() => null);
+    const mtimeMs = await stat(guard).then((st) => st.mtimeMs, () => Date.now());
+    const state = holder === null ? 'alive' : ownerState(holder);
+    if (holder !== null && (state === 'dead' || (state === 'unknown' && Date.now() - mtimeMs > staleMs))) {
+      await removeIfUnchanged(guard, holder, token);
+    }
+    return false;
+  }
+  try {
+    const current = await readFile(lockPath, 'utf8').catch(() => null);
+    if (current === observed) await unlink(lockPath).catch(() => undefined);
+    return true;
+  } finally {
+    await unlink(guard).catch(() => undefined);
+  }
 }
 
 /**
@@ -74,7 +139,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
   const { timeoutMs = 10_000, staleMs = 10_000 } = options;
   return processQueue.run(lockPath, async () => {
     const token = randomBytes(8).toString('hex');
-    const content = `${process.pid}\n${HOST}\n${token}`;
+    const content = `${process.pid}\n${HOST}\n${token}\n${OWN_START ?? ''}`;
     const temp = `${lockPath}.${token}.tmp`;
     const deadline = Date.now() + timeoutMs;
     await writeFile(temp, content, { flag: 'wx' });
@@ -89,10 +154,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
         }
         const stale = await staleContent(lockPath, staleMs);
         if (stale === 'gone') continue;
-        if (stale !== null) {
-          await breakStaleLock(lockPath, stale, token);
-          continue;
-        }
+        if (stale !== null && (await breakStaleLock(lockPath, stale, temp, token, staleMs))) continue;
         if (Date.now() > deadline) {
           throw new SessionLockError(lockPath, `Timed out after ${timeoutMs} ms waiting for the lock ${lockPath}`);
         }
@@ -121,8 +183,6 @@ export async function removeAbandonedLockFiles(lockPath: string): Promise<void> 
     const full = join(dir, name);
     const text = await readFile(full, 'utf8').catch(() => null);
     if (text === null) continue;
-    const [pidText, host] = text.split('\n');
-    const pid = Number(pidText);
-    if (host === HOST && Number.isInteger(pid) && pid !== process.pid && !pidAlive(pid)) await unlink(full).catch(() => undefined);
+    if (Number(text.split('\n')[0]) !== process.pid && ownerState(text) === 'dead') await unlink(full).catch(() => undefined);
   }
 }

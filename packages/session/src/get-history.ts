@@ -22,67 +22,80 @@ export interface GetHistoryOptions {
   includeRuntimeContext?: boolean;
 }
 
-const MESSAGE_TIME_PREFIX = /^\[Message Time: [^\]\n]*\][^\n]*(\n|$)/;
-const LOCAL_IMAGE_BREADCRUMB = /^\[image: [/~][^\]]*\]$/;
-const TOOL_ECHO = /^(generate_image|message)\(.*\)$/;
+// The reference's regexes, in Python's semantics: `\s` and `str.strip()` cover exactly these
+// characters, and `str.splitlines()` splits on exactly these separators.
+const PY_SPACE = '[\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+const PY_LINE_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+const MESSAGE_TIME_PREFIX = /^\[Message Time: [^\]]+\]\n?/;
+const LOCAL_IMAGE_BREADCRUMB = new RegExp(`^\\[image: (?:/|~)[^\\]]+\\]${PY_SPACE}*$`);
+const TOOL_ECHO = new RegExp(`^${PY_SPACE}*(?:generate_image|message)\\([^)]*\\)${PY_SPACE}*$`);
 
-function sanitizeAssistantText(text: string): string {
-  const withoutTime = text.replace(MESSAGE_TIME_PREFIX, '');
-  return withoutTime
-    .split('\n')
-    .filter((line) => {
-      const trimmed = line.trim();
-      return !LOCAL_IMAGE_BREADCRUMB.test(trimmed) && !TOOL_ECHO.test(trimmed);
-    })
-    .join('\n')
-    .trim();
+const pyStrip = (text: string): string => text.replace(PY_STRIP, '');
+
+/** Python's `str.splitlines()`: a trailing separator does not start another line. */
+function pySplitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split(PY_LINE_BREAK);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
 }
 
-function cliAppLines(message: Message): string[] {
-  const apps = message.cli_apps;
-  if (!Array.isArray(apps) || message._runtime_context) return [];
+/** Python's `str()` of a JSON value, for the few places the reference formats one. */
+function pyStr(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (value === null || value === undefined) return 'None';
+  return typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
+
+function sanitizeAssistantText(text: string): string {
+  const lines = pySplitLines(text.replace(MESSAGE_TIME_PREFIX, ''));
+  return pyStrip(lines.filter((line) => !LOCAL_IMAGE_BREADCRUMB.test(line) && !TOOL_ECHO.test(line)).join('\n'));
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function cliAppLines(apps: unknown[]): string[] {
   const lines: string[] = [];
-  for (const app of apps) {
-    if (lines.length >= MAX_CLI_APP_LINES) break;
-    const name = typeof app === 'string' ? app : typeof app?.name === 'string' ? app.name : '';
+  for (const app of apps.slice(0, MAX_CLI_APP_LINES)) {
+    if (!isRecord(app)) continue;
+    const name = pyStrip(pyStr(app.name || '')).toLowerCase();
     if (!name) continue;
-    const entry = typeof app === 'object' && typeof app?.entry_point === 'string' ? app.entry_point : '';
+    const entry = pyStrip(pyStr(app.entry_point || 'unknown')) || 'unknown';
     lines.push(`[CLI App Attachment: @${name}; tool=run_cli_app; entry_point=${entry}; skill=skills/cli-app-${name}/SKILL.md]`);
   }
   return lines;
 }
 
-function isBlank(content: Message['content']): boolean {
-  if (content === null || content === undefined) return true;
-  if (typeof content === 'string') return content.trim() === '';
-  return Array.isArray(content) && content.length === 0;
-}
+const present = (message: Message, key: string): boolean => message[key] !== undefined;
 
 /** One stored message as the model sees it on replay, or null when it is not replayed. */
 function projectMessage(message: Message, includeRuntimeContext: boolean): Message | null {
   if (message._command) return null;
-  let content = message.content;
-  if (!includeRuntimeContext && message._runtime_context) {
-    content = detachRuntimeContext(content ?? null, message._runtime_context as RuntimeContextMarker);
+  const marker = message._runtime_context;
+  const hasRuntimeContext = isRecord(marker);
+  let content: Message['content'] = message.content === undefined ? '' : message.content;
+  if (!includeRuntimeContext && hasRuntimeContext && marker.version === 1) {
+    content = detachRuntimeContext(content, message._runtime_context as RuntimeContextMarker);
   }
   if (message.role === 'assistant' && typeof content === 'string') content = sanitizeAssistantText(content);
   if (message.role === 'user') {
-    content = contentWithMediaBreadcrumbs({ role: 'user', content, media: message.media });
-    const apps = cliAppLines(message);
-    if (apps.length > 0 && typeof content === 'string') content = [content, ...apps].filter((s) => s !== '').join('\n');
+    content = contentWithMediaBreadcrumbs({ role: 'user', content, media: message.media }) ?? content;
+    const apps = message.cli_apps;
+    if (includeRuntimeContext && !hasRuntimeContext && Array.isArray(apps) && apps.length > 0 && typeof content === 'string') {
+      const lines = cliAppLines(apps);
+      if (lines.length > 0) content = content ? `${content}\n${lines.join('\n')}` : lines.join('\n');
+    }
   }
-  if (
-    message.role === 'assistant' &&
-    isBlank(content) &&
-    !(Array.isArray(message.tool_calls) && message.tool_calls.length > 0) &&
-    !message.reasoning_content &&
-    !(Array.isArray(message.thinking_blocks) && message.thinking_blocks.length > 0)
-  ) {
-    return null;
+  if (message.role === 'assistant' && typeof content === 'string' && pyStrip(content) === '') {
+    if (!present(message, 'tool_calls') && !present(message, 'reasoning_content') && !present(message, 'thinking_blocks')) return null;
   }
   const row: Message = { role: message.role, content };
+  // Copied whenever present, null included, as the reference does (`if key in message`).
   for (const key of REPLAYED_KEYS) {
-    if (message[key] !== undefined && message[key] !== null) (row as Record<string, unknown>)[key] = message[key];
+    if (present(message, key)) (row as Record<string, unknown>)[key] = message[key];
   }
   return row;
 }

@@ -13,11 +13,14 @@ export {
   sessionFileName,
   sessionKeyFromFileName,
 } from './session-file-format.js';
-export type { ParsedSessionFile, SessionWarning } from './session-file-format.js';
-export { withFileLock } from './file-lock.js';
+export type { HeaderSlot, ParsedSessionFile, SessionWarning } from './session-file-format.js';
+export { withFileLock, processStartTime } from './file-lock.js';
 export type { FileLockOptions } from './file-lock.js';
 export { KeyedMutex } from './keyed-mutex.js';
-export { SessionConflictError, SessionLockError, SessionStoreError } from './errors.js';
+export { SessionConflictError, SessionLockError, SessionStoreError, SessionWriteError } from './errors.js';
+export { nodeSessionFs } from './session-fs.js';
+export type { SessionFileHandle, SessionFileStat, SessionFs } from './session-fs.js';
+export { parseJson, stringifyJson } from './python-json.js';
 export { MemoryStore, HISTORY_ENTRY_MAX_CHARS, HISTORY_MAX_ENTRIES, RAW_ARCHIVE_MAX_CHARS } from './memory-store.js';
 export type { AppendHistoryOptions, MemoryStoreOptions } from './memory-store.js';
 export {

@@ -1,10 +1,12 @@
-import { mkdir, open, readFile, readdir, rename, stat, unlink, appendFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { Message } from '@nanobot/schema';
 import { withFileLock, removeAbandonedLockFiles, type FileLockOptions } from './file-lock.js';
-import { SessionConflictError, SessionStoreError } from './errors.js';
+import { SessionConflictError, SessionStoreError, SessionWriteError } from './errors.js';
 import { Session } from './session.js';
 import type { SessionLoadResult, SessionStore } from './session-store.js';
+import { nodeSessionFs, type SessionFileHandle, type SessionFs } from './session-fs.js';
+import { hasRawNumbers, parseJson, stringifyJson } from './python-json.js';
 import {
   headerRecord,
   legacySessionFileName,
@@ -12,6 +14,7 @@ import {
   providerStateRecord,
   sessionFileName,
   sessionKeyFromFileName,
+  type HeaderSlot,
   type SessionWarning,
 } from './session-file-format.js';
 
@@ -32,7 +35,7 @@ export interface JsonlSessionStoreOptions {
   workspace?: string;
   fsync?: FsyncPolicy;
   lock?: FileLockOptions;
-  /** Rewrite the file when superseded metadata records exceed this many bytes and half the live data. Default 64 KiB. */
+  /** Rewrite the file when superseded provider-state records exceed this many bytes and half the file. Default 64 KiB. */
   compactAfterBytes?: number;
   /**
    * Receives every load warning as well as returning it from `load` (called synchronously,
@@ -41,45 +44,107 @@ export interface JsonlSessionStoreOptions {
   onWarning?: (key: string, warning: SessionWarning) => void;
   /** Clock for new sessions' timestamps. */
   now?: () => Date;
+  /** File-system calls (default: `node:fs/promises`); tests inject failures here. */
+  fs?: SessionFs;
+}
+
+/** What this store last saw of a file: it is the same file only if all of this still matches. */
+interface FileIdentity {
+  size: number;
+  dev: number;
+  ino: number;
+  /** sha256 of the last {@link TAIL_BYTES} bytes (the whole file when smaller). */
+  tail: string;
+}
+
+interface Probe {
+  identity: FileIdentity;
+  /** The file's first bytes (as many as asked for). */
+  head: Buffer;
+  /** The bytes `identity.tail` hashes. */
+  tailBytes: Buffer;
 }
 
 interface Tracking {
   file: string;
   persistedCount: number;
   structureVersion: number;
+  /** Serialised metadata record as on disk, and the same without `updated_at`. */
   headerJson: string;
+  headerCore: string;
   providerJson: string;
-  /** File size after this store's last read or write; a different size means another writer. */
-  size: number;
+  /** null: no file yet (or only a legacy-named one). */
+  identity: FileIdentity | null;
+  /** The first line, when it is the only metadata record: updated in place while the new record fits. */
+  slot: HeaderSlot | null;
+  /** The bytes this store last read or wrote in the slot (to notice another writer's header). */
+  slotBytes: Buffer | null;
+  /** The file holds lines (or a header) this store never read: rewrites are refused until a reload. */
+  foreign: boolean;
+  /** Another writer changed the header: from now on only `updated_at` is merged into theirs. */
+  headerForeign: boolean;
   supersededBytes: number;
-  /** Raw text of lines skipped on load, kept aside when the file is rewritten. */
-  skippedLines: string[];
-  /** Whether the file ended with a newline at `size` (false after a torn write). */
+  /** Bytes of lines skipped on load, kept aside in `<file>.corrupt` when the file is rewritten. */
+  skippedLines: Uint8Array[];
+  /** Lines kept byte-exact (not UTF-8) with the message's serialisation at load. */
+  rawLines: WeakMap<Message, { raw: Uint8Array; json: string }>;
   endsWithNewline: boolean;
 }
 
-const HEADER_IGNORED = new Set(['updated_at']);
-
-function headerJson(session: Session): string {
-  const record = headerRecord(session);
-  return JSON.stringify(record, (k, v) => (HEADER_IGNORED.has(k) ? undefined : v));
-}
+const TAIL_BYTES = 4096;
+/** How much of the file's start is read to find another writer's first line. */
+const HEAD_WINDOW = 16 * 1024;
+const NEWLINE = Buffer.from('\n');
 
 function isErrno(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+const errnoOf = (error: unknown): string =>
+  typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : '';
+
+const hash = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+const serialise = (value: object): string => (hasRawNumbers(value) ? stringifyJson(value) : JSON.stringify(value));
+
+function headerJsons(session: Session): { json: string; core: string } {
+  const record = headerRecord(session);
+  const json = stringifyJson(record);
+  const { updated_at: _ignored, ...core } = record;
+  return { json, core: stringifyJson(core) };
+}
+
+/** Room for the header to grow in place: generous while it stays within one 4 KiB page. */
+function slotLength(headerLength: number): number {
+  if (headerLength >= 4095) return headerLength + Math.ceil(headerLength / 4);
+  return Math.min(4095, Math.max(headerLength + 256, Math.ceil(headerLength * 1.5)));
+}
+
+function padded(json: string, length: number): Buffer {
+  const bytes = Buffer.from(json, 'utf8');
+  // JSON allows trailing whitespace; every reader (ours, Python's json after strip()) ignores it.
+  return bytes.length >= length ? bytes : Buffer.concat([bytes, Buffer.alloc(length - bytes.length, 0x20)]);
+}
+
+function writeErrorCode(error: unknown): string {
+  const code = errnoOf(error);
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'SESSION_DISK_FULL';
+  return code === 'SESSION_SHORT_WRITE' ? code : 'SESSION_IO_ERROR';
 }
 
 /**
  * The default session store: one JSONL file per session (metadata record first, then one
  * message per line), readable from and compatible with nanobot's session files.
  *
- * Saves append only what changed (new messages, and a fresh metadata record when metadata,
- * `lastConsolidated` or provider state changed), so a save costs O(new data), not O(session).
- * The file is rewritten atomically (temp file + fsync + rename + directory fsync) only when
- * messages were removed or replaced, when superseded metadata records pile up, or on `compact`.
- * Every file access holds the session's lock (see `withFileLock`), so two processes never
- * interleave, and saves of one session in this process are queued. Corrupt or torn lines are
- * skipped with a warning on load and preserved in `<file>.corrupt` when the file is rewritten.
+ * Saves append only new messages (and a provider-state record when it changed) and update the
+ * first line — the metadata record, padded with spaces so it can grow — in place, so a save
+ * costs O(new data) and the file always has the reference's one-header layout. The file is
+ * rewritten atomically (temp file + fsync + rename + directory fsync) only when messages were
+ * removed or replaced, when the header outgrew its room, or on `compact`. Every file access
+ * holds the session's lock (see `withFileLock`). A rewrite refuses (`SessionConflictError`) when
+ * the file holds anything this store has not read; every write is checked and rolled back on
+ * failure (`SessionWriteError`). Corrupt lines are skipped with a warning on load and preserved in
+ * `<file>.corrupt` when the file is rewritten; lines with invalid UTF-8 are kept byte-exact.
  */
 export class JsonlSessionStore implements SessionStore {
   readonly dir: string;
@@ -88,6 +153,7 @@ export class JsonlSessionStore implements SessionStore {
   private readonly compactAfterBytes: number;
   private readonly onWarning: JsonlSessionStoreOptions['onWarning'];
   private readonly now: () => Date;
+  private readonly fs: SessionFs;
   private readonly tracking = new WeakMap<Session, Tracking>();
 
   constructor(options: JsonlSessionStoreOptions) {
@@ -106,6 +172,7 @@ export class JsonlSessionStore implements SessionStore {
     this.compactAfterBytes = options.compactAfterBytes ?? 64 * 1024;
     this.onWarning = options.onWarning;
     this.now = options.now ?? (() => new Date());
+    this.fs = options.fs ?? nodeSessionFs;
   }
 
   /** Absolute path of the file holding `key`. */
@@ -121,23 +188,20 @@ export class JsonlSessionStore implements SessionStore {
   /** Loads a session (or a fresh one); corrupt lines are skipped and reported, never fatal. */
   async load(key: string): Promise<SessionLoadResult> {
     const file = this.pathFor(key);
-    await mkdir(this.dir, { recursive: true });
+    await this.fs.mkdir(this.dir);
     return this.lock(file, async () => {
-      let text: string | null = await readFile(file, 'utf8').catch((error: unknown) => {
-        if (isErrno(error, 'ENOENT')) return null;
-        throw error;
-      });
+      let read = await this.readWhole(file);
       let legacy = false;
-      if (text === null) {
-        text = await readFile(join(this.dir, legacySessionFileName(key)), 'utf8').catch(() => null);
-        legacy = text !== null;
+      if (read === null) {
+        read = await this.readWhole(join(this.dir, legacySessionFileName(key))).catch(() => null);
+        legacy = read !== null;
       }
-      if (text === null) {
+      if (read === null) {
         const session = new Session({ key }, this.now);
-        this.track(session, file, 0, 0, [], false, true);
+        this.tracking.set(session, this.freshTracking(file));
         return { session, warnings: [], created: true };
       }
-      const parsed = parseSessionFile(text);
+      const parsed = parseSessionFile(read.bytes);
       const session = new Session(
         {
           key,
@@ -150,173 +214,356 @@ export class JsonlSessionStore implements SessionStore {
         },
         this.now,
       );
-      const size = legacy ? -1 : Buffer.byteLength(text);
-      const skipped = parsed.warnings.flatMap((w) => (w.raw ? [w.raw] : []));
-      this.track(session, file, size, parsed.supersededBytes, skipped, !legacy, parsed.endsWithNewline);
-      if (legacy) this.tracking.get(session)!.structureVersion = -1; // first save writes the new file name
+      const header = headerJsons(session);
+      const rawLines = new WeakMap<Message, { raw: Uint8Array; json: string }>();
+      for (const [message, raw] of parsed.rawMessageLines) rawLines.set(message, { raw, json: serialise(message) });
+      this.tracking.set(session, {
+        file,
+        persistedCount: legacy ? 0 : session.messages.length,
+        // A legacy-named file is rewritten under the new name on the first save.
+        structureVersion: legacy ? -1 : session.structureVersion,
+        headerJson: legacy ? '' : header.json,
+        headerCore: legacy ? '' : header.core,
+        providerJson: legacy ? 'null' : JSON.stringify(session.providerState ?? null),
+        identity: legacy ? null : read.identity,
+        slot: legacy ? null : parsed.headerSlot,
+        slotBytes: legacy || !parsed.headerSlot ? null : Buffer.from(read.bytes.subarray(0, parsed.headerSlot.length)),
+        foreign: false,
+        headerForeign: false,
+        supersededBytes: parsed.supersededBytes,
+        skippedLines: parsed.skippedBytes,
+        rawLines,
+        endsWithNewline: parsed.endsWithNewline,
+      });
       for (const warning of parsed.warnings) this.onWarning?.(key, warning);
       return { session, warnings: parsed.warnings, created: false };
     });
   }
 
-  private track(
-    session: Session,
-    file: string,
-    size: number,
-    superseded: number,
-    skipped: string[],
-    persisted: boolean,
-    endsWithNewline: boolean,
-  ): void {
-    this.tracking.set(session, {
+  private freshTracking(file: string): Tracking {
+    return {
       file,
-      persistedCount: persisted ? session.messages.length : 0,
-      structureVersion: session.structureVersion,
-      headerJson: persisted ? headerJson(session) : '',
-      providerJson: persisted ? JSON.stringify(session.providerState ?? null) : 'null',
-      size,
-      supersededBytes: superseded,
-      skippedLines: skipped,
-      endsWithNewline,
-    });
+      persistedCount: 0,
+      structureVersion: Number.NaN, // never equal: the first save writes the whole file
+      headerJson: '',
+      headerCore: '',
+      providerJson: 'null',
+      identity: null,
+      slot: null,
+      slotBytes: null,
+      foreign: false,
+      headerForeign: false,
+      supersededBytes: 0,
+      skippedLines: [],
+      rawLines: new WeakMap(),
+      endsWithNewline: true,
+    };
+  }
+
+  private async readWhole(path: string): Promise<{ bytes: Buffer; identity: FileIdentity } | null> {
+    let handle: SessionFileHandle;
+    try {
+      handle = await this.fs.open(path, 'r');
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw error;
+    }
+    try {
+      const st = await handle.stat();
+      const bytes = await handle.readFile();
+      const tail = hash(bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES)));
+      return { bytes, identity: { size: bytes.length, dev: st.dev, ino: st.ino, tail } };
+    } finally {
+      await handle.close();
+    }
   }
 
   /**
-   * Persists changes since the last load/save: appends new messages and, when metadata, the
-   * consolidation pointer or provider state changed, a new metadata record. Rewrites the file
-   * atomically when messages were removed/replaced. Throws SessionConflictError when a rewrite
-   * would drop another writer's lines, and SessionLockError when the lock cannot be taken.
+   * The file's identity now (size, inode, hash of its tail) and, when asked, its first `head` bytes,
+   * remembering in `t` when anything differs from what this store last saw.
+   */
+  private async observe(t: Tracking, handle: SessionFileHandle | null): Promise<Probe | null> {
+    if (!handle) return null;
+    let now = await this.probeHandle(handle, t.slot ? t.slot.length + 1 : 0);
+    if (!sameFile(t.identity, now.identity)) t.foreign = true;
+    if (t.slot && t.slotBytes && !(now.head.length > t.slot.length && now.head[t.slot.length] === 0x0a && now.head.subarray(0, t.slot.length).equals(t.slotBytes))) {
+      t.foreign = true;
+      t.headerForeign = true;
+    }
+    // Another writer's first line may be longer than ours: look further to find its end.
+    if (t.headerForeign && t.slot && t.slot.length + 1 < HEAD_WINDOW) now = await this.probeHandle(handle, HEAD_WINDOW);
+    return now;
+  }
+
+  /** Opens `file` (null when it does not exist). */
+  private async openIfExists(file: string, flags: 'r' | 'r+'): Promise<SessionFileHandle | null> {
+    try {
+      return await this.fs.open(file, flags);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw error;
+    }
+  }
+
+  private async probeHandle(handle: SessionFileHandle, head = 0): Promise<Probe> {
+    const st = await handle.stat();
+    const tailLength = Math.min(st.size, TAIL_BYTES);
+    const tail = await readAt(handle, st.size - tailLength, tailLength);
+    const first = head > 0 ? await readAt(handle, 0, Math.min(head, st.size)) : Buffer.alloc(0);
+    return { identity: { size: st.size, dev: st.dev, ino: st.ino, tail: hash(tail) }, head: first, tailBytes: tail };
+  }
+
+  /**
+   * Persists changes since the last load/save: appends new messages (and a provider-state
+   * record when it changed) and updates the metadata record in place. Rewrites the file
+   * atomically when messages were removed/replaced. Throws SessionConflictError (nothing
+   * written) when the change cannot be applied without dropping or overriding what another
+   * writer stored, SessionWriteError (nothing kept) when the disk refuses the write, and
+   * SessionLockError when the lock cannot be taken.
    */
   async save(session: Session): Promise<void> {
     const file = this.pathFor(session.key);
-    await mkdir(this.dir, { recursive: true });
+    await this.fs.mkdir(this.dir);
     await this.lock(file, async () => {
-      let t = this.tracking.get(session);
-      const current = await stat(file).then(
-        (s) => s.size,
-        (error: unknown) => {
-          if (isErrno(error, 'ENOENT')) return -1;
-          throw error;
-        },
-      );
-      if (!t) {
-        if (current >= 0) {
-          throw new SessionConflictError(session.key, `Session "${session.key}" is already stored; load it before saving`);
-        }
-        this.track(session, file, -1, 0, [], false, true);
-        t = this.tracking.get(session)!;
-      }
-      const structural = t.structureVersion !== session.structureVersion || session.messages.length < t.persistedCount;
-      if (current < 0 || structural) {
-        if (current >= 0 && t.size >= 0 && current !== t.size) {
-          throw new SessionConflictError(session.key, `Session "${session.key}" was changed by another writer; reload it before rewriting`);
-        }
-        await this.rewrite(session, t);
-        return;
-      }
-      const lines: string[] = [];
-      for (let i = t.persistedCount; i < session.messages.length; i += 1) lines.push(JSON.stringify(session.messages[i]));
-      const newHeader = headerJson(session);
-      const newProvider = JSON.stringify(session.providerState ?? null);
-      let superseded = t.supersededBytes;
-      if (newProvider !== t.providerJson) {
-        const line = JSON.stringify(providerStateRecord(session.providerState ?? null));
-        lines.push(line);
-        superseded += Buffer.byteLength(line) + 1; // approximate: the previous record is now dead weight
-      }
-      if (newHeader !== t.headerJson) {
-        const line = JSON.stringify(headerRecord(session));
-        lines.push(line);
-        superseded += Buffer.byteLength(line) + 1;
-      }
-      if (lines.length === 0) return;
-      if (superseded > this.compactAfterBytes && superseded * 2 > current) {
-        await this.rewrite(session, t);
-        return;
-      }
-      // Our own appends always end with a newline; only a torn tail or another writer needs a look.
-      const knownClean = current === t.size && t.endsWithNewline;
-      const needsNewline = current > 0 && !knownClean && !(await this.endsWithNewline(file, current));
-      const chunk = (needsNewline ? '\n' : '') + lines.join('\n') + '\n';
-      const handle = await open(file, 'a');
+      // One handle for the whole save: probe, append and header write.
+      const handle = await this.openIfExists(file, 'r+');
       try {
-        await handle.write(chunk);
-        if (this.fsyncPolicy === 'always') await handle.sync();
+        await this.saveLocked(session, file, handle);
       } finally {
-        await handle.close();
+        await handle?.close();
       }
-      const added = Buffer.byteLength(chunk);
-      t.size = t.size >= 0 && t.size === current ? current + added : -1;
-      if (t.size < 0) t.size = (await stat(file)).size;
-      t.endsWithNewline = true;
-      t.persistedCount = session.messages.length;
-      t.headerJson = newHeader;
-      t.providerJson = newProvider;
-      t.supersededBytes = superseded;
     });
   }
 
-  /** Rewrites the session's file in the canonical layout (metadata, provider state, messages). */
+  private async saveLocked(session: Session, file: string, handle: SessionFileHandle | null): Promise<void> {
+    {
+      let t = this.tracking.get(session);
+      if (!t) {
+        if (handle) throw new SessionConflictError(session.key, `Session "${session.key}" is already stored; load it before saving`);
+        t = this.freshTracking(file);
+        this.tracking.set(session, t);
+      }
+      const now = await this.observe(t, handle);
+      const structural = t.structureVersion !== session.structureVersion || session.messages.length < t.persistedCount;
+      if (!handle || !now || structural) {
+        if (now && t.foreign) throw this.conflict(session, 'rewriting it');
+        await this.rewrite(session, t);
+        return;
+      }
+
+      const lines: string[] = [];
+      for (let i = t.persistedCount; i < session.messages.length; i += 1) lines.push(serialise(session.messages[i]));
+      const provider = JSON.stringify(session.providerState ?? null);
+      let superseded = t.supersededBytes;
+      if (provider !== t.providerJson) {
+        const line = serialise(providerStateRecord(session.providerState ?? null));
+        lines.push(line);
+        if (t.providerJson !== 'null') superseded += Buffer.byteLength(line) + 1; // approximate: the previous record is dead weight
+      }
+      const header = headerJsons(session);
+      const headerChanged = header.json !== t.headerJson;
+      if (lines.length === 0 && !headerChanged) return;
+
+      // Decide everything before writing anything: a refused save leaves the file untouched.
+      let headerBytes: Buffer | null = null;
+      let headerOwned = false;
+      if (headerChanged) {
+        const coreChanged = header.core !== t.headerCore;
+        if (!t.slot) {
+          if (t.foreign) throw this.conflict(session, 'updating its metadata');
+          await this.rewrite(session, t);
+          return;
+        }
+        const theirs = t.headerForeign ? theirHeader(now.head) : null;
+        const room = theirs ? theirs.length : t.slot.length;
+        if (t.headerForeign && (!theirs || theirs.core !== t.headerCore)) {
+          // Another writer changed the header beyond `updated_at`: only a newer `updated_at` may be merged into theirs.
+          if (coreChanged) throw this.conflict(session, 'updating its metadata');
+          const json = theirs && theirs.updatedAt < session.updatedAt ? stringifyJson({ ...theirs.record, updated_at: session.updatedAt }) : null;
+          headerBytes = json !== null && Buffer.byteLength(json) <= room ? padded(json, room) : null;
+        } else if (coreChanged && t.foreign && lastConsolidatedChanged(header.core, t.headerCore)) {
+          // The pointer counts messages in file order; another writer's lines make ours mean something else.
+          throw this.conflict(session, 'moving its consolidation pointer');
+        } else if (Buffer.byteLength(header.json) <= room) {
+          // Theirs (if any) differs only in `updated_at`: ours wins, keeping the newer time.
+          const json = theirs && theirs.updatedAt > session.updatedAt ? stringifyJson({ ...headerRecord(session), updated_at: theirs.updatedAt }) : header.json;
+          headerBytes = padded(json, room);
+          headerOwned = true;
+        } else {
+          if (t.foreign) throw this.conflict(session, 'growing its metadata');
+          await this.rewrite(session, t);
+          return;
+        }
+      }
+      if (superseded > this.compactAfterBytes && superseded * 2 > now.identity.size && !t.foreign) {
+        await this.rewrite(session, t);
+        return;
+      }
+
+      const needsNewline = now.identity.size > 0 && !(t.endsWithNewline && !t.foreign) && now.tailBytes[now.tailBytes.length - 1] !== 0x0a;
+      const chunk = lines.length > 0 ? Buffer.from((needsNewline ? '\n' : '') + lines.join('\n') + '\n', 'utf8') : Buffer.alloc(0);
+      if (chunk.length === 0 && !headerBytes) return;
+      const oldHead = headerBytes ? now.head.subarray(0, headerBytes.length) : Buffer.alloc(0);
+      const pointerMoved = headerBytes !== null && lastConsolidatedChanged(header.core, t.headerCore);
+      const identity = await this.appendAndUpdateHeader(handle, session, t, now, chunk, headerBytes, oldHead, pointerMoved);
+      t.identity = identity;
+      t.endsWithNewline = true;
+      t.persistedCount = session.messages.length;
+      t.headerJson = header.json;
+      t.headerCore = header.core;
+      if (headerBytes && headerOwned) {
+        t.slot = { length: headerBytes.length };
+        t.slotBytes = headerBytes;
+        t.headerForeign = false;
+      }
+      t.providerJson = provider;
+      t.supersededBytes = superseded;
+    }
+  }
+
+  private conflict(session: Session, doing: string): SessionConflictError {
+    return new SessionConflictError(
+      session.key,
+      `Session "${session.key}" was changed by another writer since this store read it; reload it before ${doing} (nothing was written)`,
+    );
+  }
+
+  /** Appends `chunk` at `before.size`, then writes the header; any failure restores the file. */
+  private async appendAndUpdateHeader(
+    handle: SessionFileHandle,
+    session: Session,
+    t: Tracking,
+    before: Probe,
+    chunk: Buffer,
+    header: Buffer | null,
+    oldHead: Buffer,
+    pointerMoved: boolean,
+  ): Promise<FileIdentity> {
+    const size = before.identity.size;
+    let appended = false;
+    let headerWritten = false;
+    try {
+      if (chunk.length > 0) {
+        appended = true;
+        await writeFully(handle, chunk, size);
+        // A moved pointer must never be durable before the messages it counts (rare: consolidation).
+        if (header && pointerMoved && this.fsyncPolicy !== 'never') await handle.sync();
+      }
+      if (header) {
+        headerWritten = true;
+        await writeFully(handle, header, 0);
+      }
+      if (this.fsyncPolicy === 'always') await handle.sync();
+    } catch (error) {
+      const rolledBack = await rollback(handle, size, appended, headerWritten ? oldHead : null);
+      throw new SessionWriteError(
+        writeErrorCode(error),
+        session.key,
+        t.file,
+        `Could not write session "${session.key}" (${errnoOf(error) || (error as Error).message}); ` +
+          (rolledBack ? 'the file was restored, nothing of this save was kept' : 'the file could not be restored; reload the session'),
+        { cause: error, rolledBack },
+      );
+    }
+    // Another process may have renamed a new file over ours meanwhile (one that ignores our lock).
+    const current = await this.fs.stat(t.file).catch(() => null);
+    if (!current || current.ino !== before.identity.ino || current.dev !== before.identity.dev) {
+      throw new SessionConflictError(session.key, `Session "${session.key}" was replaced while saving; reload it (this save is not stored)`);
+    }
+    // The new tail, from the old one plus what we wrote (no read-back needed).
+    const newSize = size + chunk.length;
+    const window = Buffer.concat([before.tailBytes, chunk]);
+    const tail = window.subarray(Math.max(0, window.length - TAIL_BYTES));
+    const windowStart = newSize - tail.length;
+    if (header && windowStart < header.length) header.copy(tail, 0, windowStart, Math.min(header.length, windowStart + tail.length));
+    return { size: newSize, dev: before.identity.dev, ino: before.identity.ino, tail: hash(tail) };
+  }
+
+  /**
+   * Rewrites the session's file in the canonical layout (metadata, provider state, messages).
+   * Refuses with SessionConflictError when the file holds anything this store has not read.
+   */
   async compact(session: Session): Promise<void> {
     const file = this.pathFor(session.key);
     await this.lock(file, async () => {
       const t = this.tracking.get(session);
       if (!t) throw new SessionConflictError(session.key, `Session "${session.key}" was not loaded by this store`);
-      const current = await stat(file).then((s) => s.size, () => -1);
-      if (current >= 0 && t.size >= 0 && current !== t.size) {
-        throw new SessionConflictError(session.key, `Session "${session.key}" was changed by another writer; reload it before compacting`);
+      const handle = await this.openIfExists(file, 'r');
+      try {
+        const now = await this.observe(t, handle);
+        if (now && t.foreign) throw this.conflict(session, 'compacting it');
+      } finally {
+        await handle?.close();
       }
       await this.rewrite(session, t);
     });
   }
 
-  private async endsWithNewline(file: string, size: number): Promise<boolean> {
-    const handle = await open(file, 'r');
-    try {
-      const buffer = Buffer.alloc(1);
-      await handle.read(buffer, 0, 1, size - 1);
-      return buffer[0] === 0x0a;
-    } finally {
-      await handle.close();
-    }
-  }
-
   private async rewrite(session: Session, t: Tracking): Promise<void> {
-    const lines = [JSON.stringify(headerRecord(session))];
+    const header = headerJsons(session);
+    const slot = { length: slotLength(Buffer.byteLength(header.json)) };
+    const headerBytes = padded(header.json, slot.length);
+    const parts: Uint8Array[] = [headerBytes, NEWLINE];
     if (session.providerState !== null && session.providerState !== undefined) {
-      lines.push(JSON.stringify(providerStateRecord(session.providerState)));
+      parts.push(Buffer.from(serialise(providerStateRecord(session.providerState))), NEWLINE);
     }
-    for (const message of session.messages) lines.push(JSON.stringify(message));
-    const text = lines.join('\n') + '\n';
+    for (const message of session.messages) {
+      const json = serialise(message);
+      const kept = t.rawLines.get(message);
+      parts.push(kept && kept.json === json ? kept.raw : Buffer.from(json, 'utf8'), NEWLINE);
+    }
+    const bytes = Buffer.concat(parts);
     const name = sessionFileName(session.key);
+    const fail = (error: unknown, what: string): SessionWriteError =>
+      new SessionWriteError(writeErrorCode(error), session.key, t.file, `Could not ${what} for session "${session.key}" (${errnoOf(error) || (error as Error).message}); the file is unchanged`, {
+        cause: error,
+      });
     if (t.skippedLines.length > 0) {
       // Lines the loader could not read are kept beside the file rather than dropped for good.
-      await appendFile(`${t.file}.corrupt`, t.skippedLines.join('\n') + '\n');
+      const aside = Buffer.concat(t.skippedLines.flatMap((line) => [line, NEWLINE]));
+      await this.fs.appendFile(`${t.file}.corrupt`, aside).catch((error: unknown) => {
+        throw fail(error, 'keep skipped lines in .corrupt');
+      });
       t.skippedLines = [];
     }
     const temp = join(this.dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-    const handle = await open(temp, 'wx');
+    const handle = await this.fs.open(temp, 'wx');
+    let identity: FileIdentity;
     try {
-      await handle.write(text);
-      if (this.fsyncPolicy !== 'never') await handle.sync();
-    } finally {
-      await handle.close();
+      try {
+        await writeFully(handle, bytes, 0);
+        if (this.fsyncPolicy !== 'never') await handle.sync();
+      } catch (error) {
+        throw fail(error, 'write the rewritten file');
+      }
+      const st = await handle.stat();
+      identity = { size: bytes.length, dev: st.dev, ino: st.ino, tail: hash(bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES))) };
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await this.fs.unlink(temp).catch(() => undefined);
+      throw error;
     }
-    await rename(temp, t.file);
+    await handle.close();
+    await this.fs.rename(temp, t.file);
     if (this.fsyncPolicy !== 'never') await this.syncDir();
-    await unlink(join(this.dir, legacySessionFileName(session.key))).catch(() => undefined);
+    await this.fs.unlink(join(this.dir, legacySessionFileName(session.key))).catch(() => undefined);
     await this.removeStaleTemps(name);
-    t.size = Buffer.byteLength(text);
+    t.identity = identity;
+    t.slot = slot;
+    t.slotBytes = headerBytes;
+    t.foreign = false;
+    t.headerForeign = false;
     t.endsWithNewline = true;
     t.persistedCount = session.messages.length;
     t.structureVersion = session.structureVersion;
-    t.headerJson = headerJson(session);
+    t.headerJson = header.json;
+    t.headerCore = header.core;
     t.providerJson = JSON.stringify(session.providerState ?? null);
     t.supersededBytes = 0;
   }
 
   private async syncDir(): Promise<void> {
-    const handle = await open(this.dir, 'r');
+    const handle = await this.fs.open(this.dir, 'r');
     try {
       await handle.sync();
     } catch (error) {
@@ -329,9 +576,9 @@ export class JsonlSessionStore implements SessionStore {
 
   private async removeStaleTemps(name: string): Promise<void> {
     // Temps from a writer killed mid-rewrite; we hold the lock, so none of them is in use.
-    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const names = await this.fs.readdir(this.dir).catch(() => [] as string[]);
     for (const entry of names) {
-      if (entry.startsWith(`.${name}.`) && entry.endsWith('.tmp')) await unlink(join(this.dir, entry)).catch(() => undefined);
+      if (entry.startsWith(`.${name}.`) && entry.endsWith('.tmp')) await this.fs.unlink(join(this.dir, entry)).catch(() => undefined);
     }
     await removeAbandonedLockFiles(join(this.dir, `${name}.lock`));
   }
@@ -343,7 +590,7 @@ export class JsonlSessionStore implements SessionStore {
       let existed = false;
       for (const path of [file, join(this.dir, legacySessionFileName(key))]) {
         try {
-          await unlink(path);
+          await this.fs.unlink(path);
           existed = true;
         } catch (error) {
           if (!isErrno(error, 'ENOENT')) throw error;
@@ -355,11 +602,73 @@ export class JsonlSessionStore implements SessionStore {
 
   /** Keys of the stored sessions (file names that decode to a key), sorted. */
   async list(): Promise<string[]> {
-    const names = await readdir(this.dir).catch((error: unknown) => {
+    const names = await this.fs.readdir(this.dir).catch((error: unknown) => {
       if (isErrno(error, 'ENOENT')) return [] as string[];
       throw error;
     });
     const keys = names.map(sessionKeyFromFileName).filter((k): k is string => k !== null);
     return [...new Set(keys)].sort();
+  }
+}
+
+function sameFile(known: FileIdentity | null, now: FileIdentity): boolean {
+  return known !== null && known.size === now.size && known.ino === now.ino && known.dev === now.dev && known.tail === now.tail;
+}
+
+function lastConsolidatedChanged(core: string, knownCore: string): boolean {
+  const pointer = (json: string): unknown => (JSON.parse(json) as { last_consolidated?: unknown }).last_consolidated;
+  try {
+    return pointer(core) !== pointer(knownCore);
+  } catch {
+    return true;
+  }
+}
+
+/** The first line another writer left (when it is a metadata record), with its length in bytes. */
+function theirHeader(head: Buffer): { record: Record<string, unknown>; core: string; updatedAt: string; length: number } | null {
+  const length = head.indexOf(0x0a);
+  if (length < 0) return null;
+  try {
+    const record = parseJson(head.subarray(0, length).toString('utf8')) as Record<string, unknown>;
+    if (record === null || typeof record !== 'object' || record._type !== 'metadata') return null;
+    const { updated_at: updatedAt, ...core } = record;
+    return { record, core: stringifyJson(core), updatedAt: typeof updatedAt === 'string' ? updatedAt : '', length };
+  } catch {
+    return null;
+  }
+}
+
+async function readAt(handle: SessionFileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await handle.read(buffer, done, length - done, position + done);
+    if (bytesRead <= 0) break;
+    done += bytesRead;
+  }
+  return buffer.subarray(0, done);
+}
+
+/** Writes all of `bytes` at `position`, looping over short writes; throws when no progress is made. */
+async function writeFully(handle: SessionFileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
+    if (bytesWritten <= 0) {
+      throw Object.assign(new Error(`short write: ${done} of ${bytes.length} bytes`), { code: 'SESSION_SHORT_WRITE' });
+    }
+    done += bytesWritten;
+  }
+}
+
+/** Cuts the file back to `size` and puts the old header back; whether it worked. */
+async function rollback(handle: SessionFileHandle, size: number, appended: boolean, oldHead: Buffer | null): Promise<boolean> {
+  try {
+    if (oldHead && oldHead.length > 0) await writeFully(handle, oldHead, 0);
+    if (appended) await handle.truncate(size);
+    await handle.sync().catch(() => undefined);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,15 +1,25 @@
+import { isUtf8 } from 'node:buffer';
 import type { Message } from '@nanobot/schema';
+import { parseJson } from './python-json.js';
 
 /** Something a loader noticed and skipped; nothing is dropped silently. */
 export interface SessionWarning {
   /** `corrupt-line`: not JSON; `truncated-line`: the unterminated last line is not JSON (a torn write);
-   *  `invalid-record`: JSON but not a message or known record; `missing-header`: no metadata record. */
-  kind: 'corrupt-line' | 'truncated-line' | 'invalid-record' | 'missing-header';
+   *  `invalid-record`: JSON but not a message or known record; `missing-header`: no metadata record;
+   *  `invalid-utf8`: the line holds bytes that are not UTF-8 — it is loaded (those bytes read as
+   *  U+FFFD) and its original bytes are written back unchanged while the message is unchanged. */
+  kind: 'corrupt-line' | 'truncated-line' | 'invalid-record' | 'missing-header' | 'invalid-utf8';
   /** 1-based line number in the file (0 for whole-file warnings). */
   line: number;
   message: string;
-  /** The skipped line as it was on disk (so it can be recovered by hand). */
+  /** The skipped line as it was on disk (so it can be recovered by hand), decoded as UTF-8. */
   raw?: string;
+}
+
+/** Where the file's only metadata record sits when it is the first line (it can be rewritten in place). */
+export interface HeaderSlot {
+  /** Bytes of the first line, padding included, newline excluded. */
+  length: number;
 }
 
 /** Result of parsing one session file's text. */
@@ -26,6 +36,12 @@ export interface ParsedSessionFile {
   supersededBytes: number;
   /** Whether the text ends with a newline (an append must start a new line otherwise). */
   endsWithNewline: boolean;
+  /** Set when the first line is the file's only metadata record (and valid UTF-8). */
+  headerSlot: HeaderSlot | null;
+  /** Skipped lines' bytes exactly as on disk (for `<file>.corrupt`). */
+  skippedBytes: Uint8Array[];
+  /** Messages whose line is not valid UTF-8, with that line's bytes. */
+  rawMessageLines: Map<Message, Uint8Array>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -76,9 +92,12 @@ export function providerStateRecord(state: unknown): Record<string, unknown> {
 /**
  * Parses a session file. Reads the reference's layout (metadata first, optional
  * provider_state, one message per line) and our appended layout (later metadata/provider_state
- * records override earlier ones). Bad lines are skipped and reported in `warnings`.
+ * records override earlier ones). Bad lines are skipped and reported in `warnings`. Accepts the
+ * file's bytes (exact: sizes, invalid UTF-8 kept) or its text. Values are read as Python's
+ * `json` writes them (`NaN`, `Infinity`, big integers; see `parseJson`).
  */
-export function parseSessionFile(text: string): ParsedSessionFile {
+export function parseSessionFile(data: string | Uint8Array): ParsedSessionFile {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const result: ParsedSessionFile = {
     key: null,
     createdAt: null,
@@ -89,38 +108,81 @@ export function parseSessionFile(text: string): ParsedSessionFile {
     messages: [],
     warnings: [],
     supersededBytes: 0,
-    endsWithNewline: text === '' || text.endsWith('\n'),
+    endsWithNewline: bytes.length === 0 || bytes[bytes.length - 1] === 0x0a,
+    headerSlot: null,
+    skippedBytes: [],
+    rawMessageLines: new Map(),
   };
-  const lines = text.split('\n');
   let headerBytes = 0;
   let providerBytes = 0;
-  let sawHeader = false;
-  for (let i = 0; i < lines.length; i += 1) {
-    const raw = lines[i];
+  let headers = 0;
+  let firstLineHeader: HeaderSlot | null = null;
+  const skip = (warning: SessionWarning, line: Uint8Array) => {
+    result.warnings.push(warning);
+    result.skippedBytes.push(line);
+  };
+  // Valid UTF-8 throughout (the usual case): decode once and split the text.
+  const wholeUtf8 = isUtf8(bytes);
+  const texts = wholeUtf8 ? bytes.toString('utf8').split('\n') : null;
+  let lineNo = 0;
+  let offset = 0;
+  for (;;) {
+    let line: Buffer | null = null;
+    let raw: string;
+    let utf8 = true;
+    let isLast: boolean;
+    const lineStart = offset;
+    if (texts) {
+      if (lineNo >= texts.length) break;
+      raw = texts[lineNo];
+      isLast = lineNo === texts.length - 1;
+      if (isLast && raw === '') break;
+    } else {
+      if (offset >= bytes.length) break;
+      let end = bytes.indexOf(0x0a, offset);
+      isLast = end < 0;
+      if (isLast) end = bytes.length;
+      line = bytes.subarray(offset, end);
+      offset = end + 1;
+      utf8 = isUtf8(line);
+      raw = line.toString('utf8');
+    }
+    lineNo += 1;
+    const lineBytes = (): Buffer => line ?? Buffer.from(raw, 'utf8');
     if (raw.trim() === '') continue;
-    const lineNo = i + 1;
-    const isLast = i === lines.length - 1;
     let record: unknown;
     try {
-      record = JSON.parse(raw);
+      record = parseJson(raw);
     } catch (error) {
-      result.warnings.push({
-        kind: isLast ? 'truncated-line' : 'corrupt-line',
-        line: lineNo,
-        message: `${isLast ? 'Unterminated last line' : 'Line'} ${lineNo} is not valid JSON (${(error as Error).message}); skipped`,
-        raw,
-      });
+      skip(
+        {
+          kind: isLast ? 'truncated-line' : 'corrupt-line',
+          line: lineNo,
+          message: `${isLast ? 'Unterminated last line' : 'Line'} ${lineNo} is not valid JSON (${(error as Error).message}); skipped`,
+          raw,
+        },
+        lineBytes(),
+      );
       continue;
     }
-    const bytes = Buffer.byteLength(raw) + 1;
+    const size = (): number => (line ? line.length : Buffer.byteLength(raw)) + 1;
     if (!isObject(record)) {
-      result.warnings.push({ kind: 'invalid-record', line: lineNo, message: `Line ${lineNo} is not a JSON object; skipped`, raw });
+      skip({ kind: 'invalid-record', line: lineNo, message: `Line ${lineNo} is not a JSON object; skipped`, raw }, lineBytes());
       continue;
+    }
+    if (!utf8) {
+      result.warnings.push({
+        kind: 'invalid-utf8',
+        line: lineNo,
+        message: `Line ${lineNo} holds bytes that are not UTF-8; loaded with U+FFFD in their place, the bytes are kept on disk`,
+        raw,
+      });
     }
     if (record._type === 'metadata') {
       result.supersededBytes += headerBytes;
-      headerBytes = bytes;
-      sawHeader = true;
+      headerBytes = size();
+      headers += 1;
+      if (lineNo === 1 && lineStart === 0 && utf8) firstLineHeader = { length: headerBytes - 1 };
       if (typeof record.key === 'string') result.key = record.key;
       if (typeof record.created_at === 'string') result.createdAt = record.created_at;
       if (typeof record.updated_at === 'string') result.updatedAt = record.updated_at;
@@ -130,22 +192,28 @@ export function parseSessionFile(text: string): ParsedSessionFile {
     }
     if (record._type === 'provider_state') {
       result.supersededBytes += providerBytes;
-      providerBytes = bytes;
+      providerBytes = size();
       result.providerState = record.state ?? null;
       continue;
     }
     if (record._type !== undefined || typeof record.role !== 'string') {
-      result.warnings.push({
-        kind: 'invalid-record',
-        line: lineNo,
-        message: `Line ${lineNo} is neither a message (string "role") nor a known record; skipped`,
-        raw,
-      });
+      skip(
+        {
+          kind: 'invalid-record',
+          line: lineNo,
+          message: `Line ${lineNo} is neither a message (string "role") nor a known record; skipped`,
+          raw,
+        },
+        lineBytes(),
+      );
       continue;
     }
-    result.messages.push(record as Message);
+    const message = record as Message;
+    if (!utf8 && line) result.rawMessageLines.set(message, line);
+    result.messages.push(message);
   }
-  if (!sawHeader && result.messages.length > 0) {
+  if (headers === 1) result.headerSlot = firstLineHeader;
+  if (headers === 0 && result.messages.length > 0) {
     result.warnings.push({ kind: 'missing-header', line: 0, message: 'No metadata record found; defaults used' });
   }
   const lastStamp = result.messages.at(-1)?.timestamp;

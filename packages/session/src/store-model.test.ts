@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,8 @@ import { JsonlSessionStore } from './index.js';
 
 type Op =
   | { kind: 'add'; n: number }
+  | { kind: 'big'; size: number }
+  | { kind: 'title'; size: number }
   | { kind: 'meta'; value: number }
   | { kind: 'pointer'; value: number }
   | { kind: 'provider'; value: number | null }
@@ -18,6 +20,9 @@ type Op =
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: 1, max: 4 }).map((n) => ({ kind: 'add' as const, n })) },
   { weight: 2, arbitrary: fc.nat(100).map((value) => ({ kind: 'meta' as const, value })) },
+  // Messages beyond the 4 KiB tail window and headers that outgrow (or shrink within) their room.
+  { weight: 1, arbitrary: fc.integer({ min: 1000, max: 9000 }).map((size) => ({ kind: 'big' as const, size })) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 6000 }).map((size) => ({ kind: 'title' as const, size })) },
   { weight: 2, arbitrary: fc.nat(30).map((value) => ({ kind: 'pointer' as const, value })) },
   { weight: 1, arbitrary: fc.option(fc.nat(9)).map((value) => ({ kind: 'provider' as const, value })) },
   { weight: 1, arbitrary: fc.nat(6).map((keep) => ({ kind: 'retain' as const, keep })) },
@@ -40,6 +45,12 @@ describe('JsonlSessionStore against an in-memory model', () => {
               break;
             case 'meta':
               session.metadata = { ...session.metadata, v: o.value };
+              break;
+            case 'big':
+              session.addMessage(counter % 2 ? 'assistant' : 'user', `m${counter++}:${'é'.repeat(o.size)}`);
+              break;
+            case 'title':
+              session.metadata = { ...session.metadata, title: 't'.repeat(o.size) };
               break;
             case 'pointer':
               session.lastConsolidated = Math.min(o.value, session.messages.length);
@@ -69,6 +80,10 @@ describe('JsonlSessionStore against an in-memory model', () => {
           expect(loaded.metadata).toEqual(session.metadata);
           expect(loaded.lastConsolidated).toBe(session.lastConsolidated);
           expect(loaded.providerState).toEqual(session.providerState);
+          // The reference's layout at all times: one metadata record, on the first line.
+          const records = readFileSync(store.pathFor('model:key'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { _type?: string });
+          expect(records.findIndex((r) => r._type === 'metadata')).toBe(0);
+          expect(records.filter((r) => r._type === 'metadata')).toHaveLength(1);
         }
       }),
       { numRuns: 40 },
