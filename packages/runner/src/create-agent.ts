@@ -14,6 +14,7 @@ import type { AgentLoopOptions, LoopContextBuilder, TurnOutcome } from './agent-
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunSpec } from './agent-runner.js';
 import { MessageBus } from './message-bus.js';
+import type { AgentBus } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
 import type { GovernedObserver, GovernFn } from './runner-ports.js';
 import type { RunnerHooks } from './runner-hooks.js';
@@ -35,8 +36,14 @@ export interface CreateAgentOptions {
   maxToolResultChars?: number;
   /** Where sessions are stored (default `~/.nanobot/sessions/<hash of the workspace path>`). */
   sessionsDir?: string;
-  /** A ready session store (wins over `sessionsDir`). */
+  /** A ready session store (wins over `sessionsDir`), e.g. a `PostgresSessionStore`. */
   sessions?: SessionStore;
+  /**
+   * The bus the loop consumes and the `message` tool and subagents publish to (default a fresh
+   * in-memory `MessageBus`). A `PostgresMessageBus` (with a `PostgresSessionStore` as `sessions`)
+   * makes `start()` turn this agent into one worker of many sharing a database.
+   */
+  bus?: AgentBus;
   /** Confine file tools and exec to the workspace (default true). */
   restrictToWorkspace?: boolean;
   /** exec options, or false to leave exec out. */
@@ -90,7 +97,7 @@ export interface AskOptions {
 
 /** A wired agent: one loop, its bus, registries, sessions and subagents. */
 export interface Agent {
-  readonly bus: MessageBus;
+  readonly bus: AgentBus;
   readonly loop: AgentLoop;
   readonly runner: AgentRunner;
   /** Tools of the main agent (scope `core`, plus `message` and `spawn`). */
@@ -131,7 +138,7 @@ export function defaultSessionsDir(workspace: string): string {
  */
 export function createAgent(options: CreateAgentOptions): Agent {
   const workspace = resolve(options.workspace);
-  const bus = new MessageBus();
+  const bus: AgentBus = options.bus ?? new MessageBus();
   const runner = new AgentRunner();
   const sessions = options.sessions ?? new JsonlSessionStore({ dir: options.sessionsDir ?? defaultSessionsDir(workspace), workspace });
   const tools = new ToolRegistry();

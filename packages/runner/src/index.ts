@@ -50,7 +50,7 @@ export {
   lengthRecoveryMessage,
 } from './runner-texts.js';
 export { MessageBus, inboundSessionKey, isUserInput } from './message-bus.js';
-export type { InboundMessage, OutboundMessage } from './message-bus.js';
+export type { AgentBus, InboundMessage, OutboundMessage } from './message-bus.js';
 export { AsyncQueue } from './async-queue.js';
 export { KeyedScheduler } from './keyed-scheduler.js';
 export { parseSlashCommand } from './slash-commands.js';

@@ -5,7 +5,7 @@ import { FileArtifactStore } from '@nanobot/governor';
 import type { ArtifactStore, GovernReport } from '@nanobot/governor';
 import { createAgent } from '@nanobot/runner';
 import type { ToolRegistry } from '@nanobot/registry';
-import type { AgentLoop, GovernedRequest, LoopContextBuilder, MessageBus, RunnerEvent } from '@nanobot/runner';
+import type { AgentLoop, GovernedRequest, LoopContextBuilder, AgentBus, RunnerEvent } from '@nanobot/runner';
 import type { LLMProvider, Message } from '@nanobot/schema';
 import { JsonlSessionStore } from '@nanobot/session';
 import type { ChatItem, InspectorSnapshot, SessionListItem, SessionView, StreamEvent } from '../shared/protocol.js';
@@ -242,7 +242,7 @@ export class AgentHost {
     }
   }
 
-  async #forwardOutbound(bus: MessageBus): Promise<void> {
+  async #forwardOutbound(bus: AgentBus): Promise<void> {
     // Drains the bus so replies never pile up; command answers and message-tool deliveries are
     // shown as notices (ordinary replies already arrived as streamed text and `turn_end`).
     const signal = this.#outbound?.signal;
