@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { ConfigurationError } from '@nanobot/schema';
 import { mapConnectionErrors } from './connection-errors.js';
+import { guardPool } from './guard-pool.js';
 
 /** Options of {@link createPool}. */
 export interface CreatePoolOptions {
@@ -35,8 +36,7 @@ export async function createPool(options: CreatePoolOptions): Promise<pg.Pool> {
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: options.applicationName ?? 'nanobot',
   });
-  // An idle client whose server went away emits 'error'; without a listener that would crash the process.
-  pool.on('error', () => undefined);
+  guardPool(pool);
   try {
     await mapConnectionErrors(`connecting to ${parsed.host}${parsed.pathname}`, () => pool.query('select 1'));
   } catch (error) {

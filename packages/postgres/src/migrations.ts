@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { checkout } from './checkout.js';
 import { mapConnectionErrors } from './connection-errors.js';
 import { PostgresSchemaError } from './errors.js';
 import { quoteIdentifier } from './quote-identifier.js';
@@ -72,7 +73,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export async function migrate(pool: Pool, schema = 'nanobot'): Promise<number> {
   const s = quoteIdentifier(schema);
   return mapConnectionErrors('migrating the schema', async () => {
-    const client = await pool.connect();
+    const { client, release } = await checkout(pool);
     try {
       await client.query('begin');
       try {
@@ -100,7 +101,7 @@ export async function migrate(pool: Pool, schema = 'nanobot'): Promise<number> {
         throw error;
       }
     } finally {
-      client.release();
+      release();
     }
   });
 }

@@ -6,7 +6,9 @@ import { Logger, run, runMigrations } from 'graphile-worker';
 import type { Job, JobHelpers, Runner, WorkerEvents } from 'graphile-worker';
 import { AsyncQueue, inboundSessionKey } from '@nanobot/runner';
 import type { AgentBus, InboundMessage, OutboundMessage, TurnOutcome } from '@nanobot/runner';
+import { checkout } from './checkout.js';
 import { mapConnectionErrors } from './connection-errors.js';
+import { guardPool } from './guard-pool.js';
 import { migrate } from './migrations.js';
 import type { PostgresSessionStore } from './postgres-session-store.js';
 import { quoteIdentifier } from './quote-identifier.js';
@@ -129,7 +131,7 @@ export class PostgresMessageBus implements AgentBus {
 
   constructor(options: PostgresMessageBusOptions) {
     this.#options = options;
-    this.#pool = options.pool;
+    this.#pool = guardPool(options.pool);
     this.#sessions = options.sessions;
     this.#schema = options.schema ?? options.sessions.schema;
     this.#s = quoteIdentifier(this.#schema);
@@ -198,7 +200,7 @@ export class PostgresMessageBus implements AgentBus {
     const id = inboundId(message);
     const key = inboundSessionKey(message);
     await mapConnectionErrors('publishing an inbound message', async () => {
-      const client = await this.#pool.connect();
+      const { client, release } = await checkout(this.#pool);
       let broken = false;
       try {
         await client.query('begin');
@@ -222,7 +224,7 @@ export class PostgresMessageBus implements AgentBus {
           throw error;
         }
       } finally {
-        client.release(broken);
+        release(broken);
       }
     });
     return id;
@@ -402,9 +404,19 @@ export class PostgresMessageBus implements AgentBus {
   #restart(): void {
     if (this.#restarting || this.#closed) return;
     const old = this.#runner;
+    this.#runner = null;
     this.#restarting = (async () => {
       await old?.stop().catch(() => undefined);
-      if (!this.#closed) await this.#startRunner().catch((error: unknown) => this.#error(error, 'worker'));
+      // The database may still be down: keep trying, backing off, until a pool runs again.
+      for (let delay = 250; !this.#closed; delay = Math.min(delay * 2, 5000)) {
+        try {
+          await this.#startRunner();
+          return;
+        } catch (error) {
+          this.#error(error, 'worker');
+          await sleep(delay);
+        }
+      }
     })().finally(() => {
       this.#restarting = null;
     });
@@ -412,6 +424,7 @@ export class PostgresMessageBus implements AgentBus {
 
   async #heartbeat(): Promise<void> {
     if (this.#closed) return;
+    if (this.#runner === null) this.#restart();
     const lock = `${this.#lockTimeout()} milliseconds`;
     try {
       await this.#pool.query(
@@ -453,7 +466,8 @@ export class PostgresMessageBus implements AgentBus {
   }
 
   async #runOne(key: string, row: InboundRow, job: Job): Promise<void> {
-    await this.#sessions.beginAttempt(key, row.id);
+    const rolledBack = await this.#sessions.beginAttempt(key, row.id);
+    if (rolledBack > 0) this.#options.onLog?.('warning', `nanobot: rolled back ${rolledBack} row(s) of an unfinished turn of inbound ${row.id} (session ${key}); running it again`);
     const message = row.message;
     try {
       const outcome = await new Promise<TurnOutcome>((resolve) => {

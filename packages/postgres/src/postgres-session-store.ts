@@ -2,7 +2,9 @@ import type { Pool, PoolClient } from 'pg';
 import type { Message } from '@nanobot/schema';
 import { Session, SessionConflictError, SessionStoreError } from '@nanobot/session';
 import type { SessionLoadResult, SessionStore } from '@nanobot/session';
+import { checkout } from './checkout.js';
 import { mapConnectionErrors } from './connection-errors.js';
+import { guardPool } from './guard-pool.js';
 import { quoteIdentifier } from './quote-identifier.js';
 
 /** Options of {@link PostgresSessionStore}. */
@@ -70,7 +72,7 @@ export class PostgresSessionStore implements SessionStore {
   readonly #attempts = new Map<string, string>();
 
   constructor(options: PostgresSessionStoreOptions) {
-    this.#pool = options.pool;
+    this.#pool = guardPool(options.pool);
     this.schema = options.schema ?? 'nanobot';
     this.#s = quoteIdentifier(this.schema);
     this.#now = options.now ?? (() => new Date());
@@ -82,7 +84,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async #transaction<T>(what: string, fn: (client: PoolClient) => Promise<T>, isolation = 'read committed'): Promise<T> {
     return mapConnectionErrors(what, async () => {
-      const client = await this.#pool.connect();
+      const { client, release } = await checkout(this.#pool);
       let broken = false;
       try {
         await client.query(`begin isolation level ${isolation}`);
@@ -97,7 +99,7 @@ export class PostgresSessionStore implements SessionStore {
           throw error;
         }
       } finally {
-        client.release(broken);
+        release(broken);
       }
     });
   }
