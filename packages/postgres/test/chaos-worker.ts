@@ -1,16 +1,17 @@
-// One worker process of the chaos test: `node --conditions=source --import tsx chaos-worker.ts <url> <name>`.
+// One worker process of the chaos test and the benchmark:
+// `node --conditions=source --import tsx chaos-worker.ts <url> <name> [model latency ms]`.
 // Prints one JSON line per event on stdout: ready, call (a model call started: the worker is
 // mid-turn), error. Stops gracefully on SIGTERM.
 import { createPool } from '../src/create-pool.js';
 import { startTestWorker } from '../src/test-support/scripted-worker.js';
 
-const [url, name] = process.argv.slice(2);
+const [url, name, latency] = process.argv.slice(2);
 const say = (event: Record<string, unknown>): void => {
   process.stdout.write(`${JSON.stringify({ worker: name, ...event })}\n`);
 };
 const pool = await createPool({ url: url!, max: 6 });
 const worker = await startTestWorker(pool, {
-  latencyMs: 25,
+  latencyMs: latency !== undefined ? Number(latency) : 25,
   onCall: (request) => say({ event: 'call', messages: request.messages.length }),
   bus: {
     onLog: (level, message) => {

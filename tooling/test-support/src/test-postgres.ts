@@ -36,10 +36,10 @@ async function freePort(): Promise<number> {
  * package) in a fresh temporary directory on a free 127.0.0.1 port, or returns the server in
  * `NANOBOT_TEST_DATABASE_URL` when `useEnvironment` is true (the default) and it is set.
  * PostgreSQL refuses to run as root: as root, a `postgres` system user is created (or reused)
- * and owns the data directory. `fsync=off` keeps the slow CI disk out of the way; a crashed
- * server process still loses nothing the OS holds.
+ * and owns the data directory. `fsync=off` (unless `fsync: true`, e.g. for benchmarks) keeps the
+ * slow CI disk out of the way; a crashed server process still loses nothing the OS holds.
  */
-export async function startTestPostgres(options: { useEnvironment?: boolean } = {}): Promise<TestPostgres> {
+export async function startTestPostgres(options: { useEnvironment?: boolean; fsync?: boolean } = {}): Promise<TestPostgres> {
   const fromEnv = process.env.NANOBOT_TEST_DATABASE_URL;
   if ((options.useEnvironment ?? true) && fromEnv) {
     const refuse = async (): Promise<void> => {
@@ -60,7 +60,7 @@ export async function startTestPostgres(options: { useEnvironment?: boolean } = 
     password,
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'max_connections=200'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', `fsync=${options.fsync ? 'on' : 'off'}`, '-c', 'max_connections=200'],
     onLog: (message) => {
       logs.push(String(message));
       if (logs.length > 200) logs.shift();
