@@ -115,6 +115,7 @@ export class PostgresMessageBus implements AgentBus {
   readonly #options: PostgresMessageBusOptions;
   readonly #inbound = new AsyncQueue<InboundMessage>();
   readonly #listeners = new Set<(message: OutboundMessage) => void>();
+  readonly #settledListeners = new Set<(message: InboundMessage, outcome: TurnOutcome) => void>();
   readonly #attempts = new Map<string, Attempt>();
   readonly #settlers = new Map<InboundMessage, (outcome: TurnOutcome) => void>();
   readonly #publishing = new Set<Promise<unknown>>();
@@ -240,7 +241,58 @@ export class PostgresMessageBus implements AgentBus {
     const settle = this.#settlers.get(message);
     if (!settle) return;
     this.#settlers.delete(message);
+    for (const listener of this.#settledListeners) {
+      try {
+        listener(message, outcome);
+      } catch {
+        // a broken listener must not keep the job from finishing
+      }
+    }
     settle(outcome);
+  }
+
+  /**
+   * Calls `listener` (synchronously; must not throw, must not mutate its arguments) whenever a
+   * turn run by this process's worker ends, with the inbound message and the loop's outcome.
+   */
+  onSettled(listener: (message: InboundMessage, outcome: TurnOutcome) => void): () => void {
+    this.#settledListeners.add(listener);
+    return () => this.#settledListeners.delete(listener);
+  }
+
+  /**
+   * Waits until inbound message `id` is processed (by any worker), then takes its turn's
+   * undelivered outbound messages, in order, marking them delivered by this process. For a
+   * client that published a message and wants exactly its answer. Rejects when `signal` aborts.
+   */
+  async awaitTurn(id: string, signal?: AbortSignal): Promise<OutboundMessage[]> {
+    await this.ready();
+    await this.#listen();
+    for (;;) {
+      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+      try {
+        const done = await this.#pool.query(`select 1 from ${this.#s}.inbound where id = $1 and processed_at is not null`, [id]);
+        if ((done.rowCount ?? 0) > 0) {
+          const rows = await this.#pool.query<OutboundRow>(
+            `update ${this.#s}.outbound set delivered_at = now(), delivered_by = $2
+              where id in (select id from ${this.#s}.outbound where inbound_id = $1 and delivered_at is null for update skip locked)
+              returning id, message`,
+            [id, this.#processId],
+          );
+          return rows.rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r) => r.message);
+        }
+      } catch (error) {
+        this.#error(error, 'await_turn');
+      }
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          this.#notified.off('notify', wake);
+          resolve();
+        };
+        this.#notified.on('notify', wake);
+        void sleep(this.#options.outboundPollMs ?? 1000, signal).then(wake);
+      });
+    }
   }
 
   /**
@@ -480,7 +532,11 @@ export class PostgresMessageBus implements AgentBus {
       if (outcome.error !== undefined) throw outcome.error;
       if (outcome.result?.stopReason === 'aborted') throw new Error(`turn of inbound ${row.id} was interrupted (worker stopping); it will run again`);
       await mapConnectionErrors('marking an inbound message processed', () =>
-        this.#pool.query(`update ${this.#s}.inbound set processed_at = now() where id = $1 and processed_at is null`, [row.id]),
+        this.#pool.query(
+          `with done as (update ${this.#s}.inbound set processed_at = now() where id = $1 and processed_at is null returning id)
+           select pg_notify($2, 'processed:' || id) from done`,
+          [row.id, this.#channelName()],
+        ),
       );
     } catch (error) {
       this.#error(error, `job ${job.id}`);
