@@ -104,44 +104,41 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  /** Loads a session (or a fresh, unsaved one) from one consistent snapshot. */
+  /** Loads a session (or a fresh, unsaved one) from one consistent snapshot (a single statement). */
   async load(key: string): Promise<SessionLoadResult> {
     this.#checkKey(key);
-    return this.#transaction(
-      `loading session "${key}"`,
-      async (client) => {
-        const head = await client.query<SessionRow>(`select * from ${this.#s}.sessions where key = $1`, [key]);
-        const row = head.rows[0];
-        if (!row) {
-          const session = new Session({ key }, this.#now);
-          this.#track(session, { stored: false, rowCount: 0, metaVersion: 0, generation: 0 });
-          return { session, warnings: [], created: true };
-        }
-        const rows = await client.query<{ message: Message; inbound_id: string | null }>(
-          `select message, inbound_id from ${this.#s}.messages where session_key = $1 order by seq`,
-          [key],
-        );
-        const messages = rows.rows.map((r) => {
-          this.#tags.set(r.message, r.inbound_id);
-          return r.message;
-        });
-        const session = new Session(
-          {
-            key,
-            messages,
-            createdAt: row.created_at,
-            updatedAt: row.updated_at,
-            metadata: row.metadata,
-            lastConsolidated: row.last_consolidated,
-            providerState: row.provider_state,
-          },
-          this.#now,
-        );
-        this.#track(session, { stored: true, rowCount: messages.length, metaVersion: Number(row.meta_version), generation: Number(row.generation) });
-        return { session, warnings: [], created: false };
-      },
-      'repeatable read read only',
+    const res = await mapConnectionErrors(`loading session "${key}"`, () =>
+      this.#pool.query<SessionRow & { rows: { message: Message; inbound_id: string | null }[] | null }>(
+        `select s.*, (select json_agg(json_build_object('message', m.message, 'inbound_id', m.inbound_id) order by m.seq)
+                        from ${this.#s}.messages m where m.session_key = s.key) as rows
+           from ${this.#s}.sessions s where s.key = $1`,
+        [key],
+      ),
     );
+    const row = res.rows[0];
+    if (!row) {
+      const session = new Session({ key }, this.#now);
+      this.#track(session, { stored: false, rowCount: 0, metaVersion: 0, generation: 0 });
+      return { session, warnings: [], created: true };
+    }
+    const messages = (row.rows ?? []).map((r) => {
+      this.#tags.set(r.message, r.inbound_id);
+      return r.message;
+    });
+    const session = new Session(
+      {
+        key,
+        messages,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        metadata: row.metadata,
+        lastConsolidated: row.last_consolidated,
+        providerState: row.provider_state,
+      },
+      this.#now,
+    );
+    this.#track(session, { stored: true, rowCount: messages.length, metaVersion: Number(row.meta_version), generation: Number(row.generation) });
+    return { session, warnings: [], created: false };
   }
 
   #track(session: Session, state: { stored: boolean; rowCount: number; metaVersion: number; generation: number }): void {
@@ -280,17 +277,19 @@ export class PostgresSessionStore implements SessionStore {
    */
   async beginAttempt(key: string, inboundId: string): Promise<number> {
     this.#checkKey(key);
-    const removed = await this.#transaction(`rolling back an unfinished turn of "${key}"`, async (client) => {
-      const head = await client.query(`select 1 from ${this.#s}.sessions where key = $1 for update`, [key]);
-      if (head.rowCount === 0) return 0;
-      const res = await client.query(`delete from ${this.#s}.messages where session_key = $1 and inbound_id = $2`, [key, inboundId]);
-      const count = res.rowCount ?? 0;
-      // The rollback is a rewrite: any session object read before it must not append or rewrite blindly.
-      if (count > 0) await client.query(`update ${this.#s}.sessions set generation = generation + 1, meta_version = meta_version + 1 where key = $1`, [key]);
-      return count;
-    });
+    // One statement, so atomic. The rollback is a rewrite: a session object read before it must
+    // not append or rewrite blindly, hence the generation bump when rows went.
+    const res = await mapConnectionErrors(`rolling back an unfinished turn of "${key}"`, () =>
+      this.#pool.query<{ removed: string }>(
+        `with gone as (delete from ${this.#s}.messages where session_key = $1 and inbound_id = $2 returning 1),
+              bump as (update ${this.#s}.sessions set generation = generation + 1, meta_version = meta_version + 1
+                        where key = $1 and exists (select 1 from gone) returning 1)
+         select (select count(*) from gone) as removed, (select count(*) from bump) as bumped`,
+        [key, inboundId],
+      ),
+    );
     this.#attempts.set(key, inboundId);
-    return removed;
+    return Number(res.rows[0]!.removed);
   }
 
   /** Ends the attempt begun by {@link beginAttempt}: later writes to `key` are untagged again. */
