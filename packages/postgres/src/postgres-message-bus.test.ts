@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from 'pg';
 import { checkLegality } from '@nanobot/governor';
-import type { OutboundMessage } from '@nanobot/runner';
+import type { InboundMessage, OutboundMessage } from '@nanobot/runner';
+import { ValidationError } from '@nanobot/schema';
 import { PostgresMessageBus } from './postgres-message-bus.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { freshDatabase } from './test-support/pg-test-env.js';
@@ -100,5 +101,17 @@ describe('PostgresMessageBus', () => {
       ['assistant', scriptedAnswer('c2')],
     ]);
     expect(await count(`select count(*) as n from nanobot.outbound where chat_id = 'crash'`, [])).toBe(2);
+  });
+
+  it('a malformed message is refused at publish with nothing stored; one stored anyway is not retried forever', async () => {
+    const bad = { channel: 'test', chatId: 'bad', senderId: 'u', content: 42 } as unknown as InboundMessage;
+    await expect(client.publishInboundDurable(bad)).rejects.toBeInstanceOf(ValidationError);
+    expect(await count(`select count(*) as n from nanobot.inbound where session_key = 'test:bad'`, [])).toBe(0);
+    // Written by something else that skipped the check: the worker reports it, marks it done, and goes on.
+    await pool.query(`insert into nanobot.inbound (id, session_key, message) values ('bad-1', 'test:bad', $1::json)`, [JSON.stringify(bad)]);
+    await pool.query(`select graphile_worker.add_job('nanobot_inbound', json_build_object('id', 'bad-1'), queue_name => 'nanobot:test:bad', job_key => 'bad-1')`);
+    await client.publishInboundDurable({ channel: 'test', chatId: 'bad', senderId: 'u', content: 'fine' });
+    expect((await collect(1, 'bad')).map((m) => m.content)).toEqual([scriptedAnswer('fine')]);
+    expect(await count(`select count(*) as n from nanobot.inbound where session_key = 'test:bad' and processed_at is null`, [])).toBe(0);
   });
 });

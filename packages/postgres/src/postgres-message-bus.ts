@@ -4,7 +4,8 @@ import pg from 'pg';
 import type { Pool } from 'pg';
 import { Logger, run, runMigrations } from 'graphile-worker';
 import type { Job, JobHelpers, Runner, WorkerEvents } from 'graphile-worker';
-import { AsyncQueue, inboundSessionKey } from '@nanobot/runner';
+import { ValidationError } from '@nanobot/schema';
+import { AsyncQueue, inboundSessionKey, validateInbound } from '@nanobot/runner';
 import type { AgentBus, InboundMessage, OutboundMessage, TurnOutcome } from '@nanobot/runner';
 import { checkout } from './checkout.js';
 import { mapConnectionErrors } from './connection-errors.js';
@@ -194,9 +195,11 @@ export class PostgresMessageBus implements AgentBus {
    * committed (the message is then acknowledged: it will be answered even if every worker dies
    * and comes back). Publishing the same id again (`metadata.idempotency_key`, or the channel's
    * `metadata.message_id`) does nothing. Rejects with `PostgresConnectionError` when the server is
-   * unreachable (nothing was stored).
+   * unreachable (nothing was stored), and with `ValidationError` for a malformed message (nothing
+   * stored either).
    */
   async publishInboundDurable(message: InboundMessage): Promise<string> {
+    validateInbound(message);
     await this.ready();
     const id = inboundId(message);
     const key = inboundSessionKey(message);
@@ -529,7 +532,12 @@ export class PostgresMessageBus implements AgentBus {
       });
       const attempt = this.#attempts.get(key);
       await Promise.all(attempt?.pending ?? []);
-      if (outcome.error !== undefined) throw outcome.error;
+      if (outcome.error instanceof ValidationError) {
+        // A malformed message fails the same way every time: report it and do not retry it.
+        this.#error(outcome.error, `inbound ${row.id} refused`);
+      } else if (outcome.error !== undefined) {
+        throw outcome.error;
+      }
       if (outcome.result?.stopReason === 'aborted') throw new Error(`turn of inbound ${row.id} was interrupted (worker stopping); it will run again`);
       await mapConnectionErrors('marking an inbound message processed', () =>
         this.#pool.query(
