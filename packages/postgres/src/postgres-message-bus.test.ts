@@ -110,8 +110,8 @@ describe('PostgresMessageBus', () => {
     // Written by something else that skipped the check: the worker reports it, marks it done, and goes on.
     await pool.query(`insert into nanobot.inbound (id, session_key, message) values ('bad-1', 'test:bad', $1::json)`, [JSON.stringify(bad)]);
     await pool.query(`select graphile_worker.add_job('nanobot_inbound', json_build_object('id', 'bad-1'), queue_name => 'nanobot:test:bad', job_key => 'bad-1')`);
-    await client.publishInboundDurable({ channel: 'test', chatId: 'bad', senderId: 'u', content: 'fine' });
-    expect((await collect(1, 'bad')).map((m) => m.content)).toEqual([scriptedAnswer('fine')]);
+    const fine = await client.publishInboundDurable({ channel: 'test', chatId: 'bad', senderId: 'u', content: 'fine' });
+    expect((await client.awaitTurn(fine, AbortSignal.timeout(60_000))).map((m) => m.content)).toEqual([scriptedAnswer('fine')]);
     expect(await count(`select count(*) as n from nanobot.inbound where session_key = 'test:bad' and processed_at is null`, [])).toBe(0);
   });
 });

@@ -287,14 +287,7 @@ export class PostgresMessageBus implements AgentBus {
       } catch (error) {
         this.#error(error, 'await_turn');
       }
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          this.#notified.off('notify', wake);
-          resolve();
-        };
-        this.#notified.on('notify', wake);
-        void sleep(this.#options.outboundPollMs ?? 1000, signal).then(wake);
-      });
+      await this.#waitForNotify(signal);
     }
   }
 
@@ -361,15 +354,23 @@ export class PostgresMessageBus implements AgentBus {
         this.#error(error, 'consume_outbound');
       }
       if (row) return row.message;
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          this.#notified.off('notify', wake);
-          resolve();
-        };
-        this.#notified.on('notify', wake);
-        void sleep(this.#options.outboundPollMs ?? 1000, signal).then(wake);
-      });
+      await this.#waitForNotify(signal);
     }
+  }
+
+  /** Resolves on the next NOTIFY, after the poll interval, or when `signal` aborts; leaves no listener behind. */
+  #waitForNotify(signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.#notified.off('notify', wake);
+        signal?.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, this.#options.outboundPollMs ?? 1000);
+      this.#notified.on('notify', wake);
+      signal?.addEventListener('abort', wake, { once: true });
+    });
   }
 
   async #listen(): Promise<void> {
