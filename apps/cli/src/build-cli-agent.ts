@@ -1,15 +1,18 @@
 import type { Agent, EventSink } from '@nanobot/runner';
 import type { LLMProvider } from '@nanobot/schema';
-import type { JsonlSessionStore } from '@nanobot/session';
 import type { McpToolSource } from '@nanobot/mcp';
 import { CliError } from './cli-error.js';
+import type { CliDatabase } from './cli-database.js';
+import type { CliSessionStore } from './session-selection.js';
 import type { CliSettings } from './resolve-settings.js';
 
 /** The wired agent of one CLI invocation and what it runs on. */
 export interface CliAgent {
   agent: Agent;
   provider: LLMProvider;
-  store: JsonlSessionStore;
+  store: CliSessionStore;
+  /** Set with `--database-url`: this process is then also a worker of that database. */
+  database: CliDatabase | null;
   mcp: McpToolSource | null;
   /** One line saying which model answers (and plainly when it is the offline one). */
   modelLine: string;
@@ -30,8 +33,15 @@ export interface BuildCliAgentOptions {
   notice?: (line: string) => void;
 }
 
-/** Makes the session store of the settings; refuses a sessions dir inside the workspace. */
-export async function openSessionStore(settings: CliSettings, notice?: (line: string) => void): Promise<JsonlSessionStore> {
+/**
+ * Makes the session store of the settings: PostgreSQL's with `databaseUrl`, else the JSONL store
+ * (which refuses a sessions dir inside the workspace).
+ */
+export async function openSessionStore(settings: CliSettings, notice?: (line: string) => void): Promise<CliSessionStore> {
+  if (settings.databaseUrl !== undefined) {
+    const { openCliDatabase } = await import('./cli-database.js');
+    return (await openCliDatabase(settings.databaseUrl)).sessions;
+  }
   const { JsonlSessionStore } = await import('@nanobot/session');
   try {
     return new JsonlSessionStore({
@@ -82,13 +92,15 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
     const { nonStreamingProvider } = await import('./non-streaming-provider.js');
     provider = nonStreamingProvider(provider);
   }
-  const store = await openSessionStore(settings, options.notice);
+  const database = settings.databaseUrl !== undefined ? await (await import('./cli-database.js')).openCliDatabase(settings.databaseUrl) : null;
+  const store = database ? database.sessions : await openSessionStore(settings, options.notice);
   let agent: Agent;
   try {
     agent = createAgent({
       workspace: settings.workspace,
       provider,
       sessions: store,
+      ...(database ? { bus: database.bus } : {}),
       ...(choice.kind === 'remote' ? { model: choice.model } : {}),
       ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
       ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
@@ -104,7 +116,16 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       governOptions: { artifactStore: new FileArtifactStore({ workspace: settings.workspace }) },
     });
   } catch (error) {
+    await database?.close();
     throw new CliError('CLI_SESSION', (error as Error).message, { cause: error });
+  }
+  if (database) {
+    // With a database this process is a worker too: turns arrive as jobs (serial per session
+    // across all workers), and `ask` goes through them.
+    const { databaseAsk } = await import('./cli-database.js');
+    agent.start();
+    await database.bus.startWorker();
+    agent = { ...agent, ask: databaseAsk(agent, database.bus) };
   }
   let mcp: McpToolSource | null = null;
   const servers = settings.config.mcpServers;
@@ -123,11 +144,15 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
     agent,
     provider,
     store,
+    database,
     mcp,
     modelLine,
     offline: choice.kind === 'offline',
     async close() {
+      // The bus first: the worker stops taking jobs and its running turns finish.
+      await database?.bus.close().catch(() => undefined);
       await agent.stop().catch(() => undefined);
+      await database?.close();
       await mcp?.close().catch(() => undefined);
     },
   };

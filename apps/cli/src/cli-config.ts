@@ -23,6 +23,7 @@ export const cliConfigSchema = z
     maxIterations: z.number().int().positive().max(1000).optional(),
     maxToolResultChars: z.number().int().optional(),
     sessionsDir: z.string().min(1).optional(),
+    databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'databaseUrl must be a postgres:// URL').optional(),
     restrictToWorkspace: z.boolean().optional(),
     tools: z.object({ exec: z.boolean().optional(), web: z.boolean().optional() }).strict().optional(),
     mcpServers: z.record(z.string(), z.unknown()).optional(),

@@ -13,6 +13,7 @@ Usage:
   nanobot chat                       interactive chat (Ctrl-C stops a turn, twice exits)
   nanobot inspect [session]          what the governor would send for a session, and why
   nanobot tools                      the registered tools (--json: definitions as sent)
+  nanobot worker --database-url <url>  a worker process: runs turns of a PostgreSQL-backed agent
   nanobot help [command]             help for one command
 
 Options (all commands):
@@ -27,6 +28,9 @@ Options (all commands):
       --offline             use the built-in scripted model even if a provider is configured
       --sessions-dir <dir>  where sessions are stored (env NANOBOT_SESSIONS_DIR;
                             default ~/.nanobot/sessions/<hash of the workspace path>)
+      --database-url <url>  keep sessions and the message bus in PostgreSQL (postgres://…; env
+                            NANOBOT_DATABASE_URL): run/chat go through it and this process is
+                            one worker of it; any number of \`nanobot worker\`s share the load
       --context-window <n>  the model's context window in tokens (env NANOBOT_CONTEXT_WINDOW; default 65536)
       --max-iterations <n>  model calls per turn (default 200)
       --no-stream           ask the model for whole answers instead of a stream
@@ -49,6 +53,7 @@ Environment:
   NANOBOT_WORKSPACE     workspace directory
   NANOBOT_CONFIG        config file path
   NANOBOT_SESSIONS_DIR  sessions directory
+  NANOBOT_DATABASE_URL  PostgreSQL URL for sessions and the bus (see --database-url)
   NANOBOT_CONTEXT_WINDOW  context window in tokens
   NO_COLOR              plain output
 Flags win over the environment, the environment over the config file.
@@ -57,7 +62,7 @@ With no provider configured every command runs on the offline scripted model and
 Config file (<workspace>/.nanobot/config.json), every field optional:
   { "provider": "openai", "model": "…", "baseUrl": "…", "apiKey": "…",
     "temperature": 0.2, "maxTokens": 4096, "contextWindowTokens": 65536, "maxIterations": 200,
-    "maxToolResultChars": 16000, "sessionsDir": "…", "restrictToWorkspace": true,
+    "maxToolResultChars": 16000, "sessionsDir": "…", "databaseUrl": "postgres://…", "restrictToWorkspace": true,
     "tools": { "exec": true, "web": true },
     "mcpServers": { "<name>": { "command": "…", "args": [] } | { "url": "http://…" } } }
 
@@ -95,6 +100,16 @@ and the token estimate against the budget. [session] is a session name or a path
 session file (default: the most recently updated session). Nothing is written.
   --json                 the same as one JSON document
   --context-window <n>   the budget to check against (default: configured, else 65536)
+`,
+  worker: `Usage: nanobot worker --database-url postgres://user:pass@host:5432/db [options]
+
+Runs one worker: takes inbound messages published to the database (by \`nanobot run\`/\`chat\`
+with the same --database-url, or any PostgresMessageBus) as jobs, runs their turns with this
+workspace's tools and model, and stores the answers for delivery. Sessions run one turn at a
+time across all workers; different sessions run on all of them at once. A worker that dies is
+noticed by the others (missed heartbeats) and its turn runs again elsewhere, answered once.
+Ctrl-C or SIGTERM: running turns finish, then it exits 0.
+Plus the options of \`nanobot --help\`.
 `,
   tools: `Usage: nanobot tools [--json] [options]
 

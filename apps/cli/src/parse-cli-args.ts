@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 
 /** The commands the CLI knows. */
-export type CliCommand = 'run' | 'chat' | 'inspect' | 'tools' | 'help';
+export type CliCommand = 'run' | 'chat' | 'inspect' | 'tools' | 'worker' | 'help';
 
 /** Flags after parsing (strings stay strings; numbers are checked when settings are resolved). */
 export interface CliFlags {
@@ -14,6 +14,7 @@ export interface CliFlags {
   'base-url'?: string;
   offline?: boolean;
   'sessions-dir'?: string;
+  'database-url'?: string;
   'context-window'?: string;
   'max-iterations'?: string;
   'no-stream'?: boolean;
@@ -39,6 +40,7 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   offline: { type: 'boolean' },
   'sessions-dir': { type: 'string' },
+  'database-url': { type: 'string' },
   'context-window': { type: 'string' },
   'max-iterations': { type: 'string' },
   'no-stream': { type: 'boolean' },
@@ -51,7 +53,7 @@ const OPTIONS = {
 
 const GLOBAL: readonly (keyof CliFlags)[] = [
   'help', 'version', 'workspace', 'config', 'provider', 'model', 'base-url', 'offline',
-  'sessions-dir', 'context-window', 'max-iterations', 'no-stream', 'no-color',
+  'sessions-dir', 'database-url', 'context-window', 'max-iterations', 'no-stream', 'no-color',
 ];
 
 /** Flags each command accepts besides the global ones. */
@@ -60,10 +62,11 @@ const COMMAND_FLAGS: Record<CliCommand, readonly (keyof CliFlags)[]> = {
   chat: ['session'],
   inspect: ['json', 'session'],
   tools: ['json'],
+  worker: [],
   help: [],
 };
 
-const MAX_POSITIONALS: Record<CliCommand, number> = { run: 0, chat: 0, inspect: 1, tools: 0, help: 1 };
+const MAX_POSITIONALS: Record<CliCommand, number> = { run: 0, chat: 0, inspect: 1, tools: 0, worker: 0, help: 1 };
 
 function isCommand(value: string): value is CliCommand {
   return Object.hasOwn(COMMAND_FLAGS, value);
@@ -86,7 +89,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedCommandLine {
   const flags = parsed.values as CliFlags;
   const [first, ...rest] = parsed.positionals;
   if (first === undefined) return { ok: true, command: null, flags, positionals: [] };
-  if (!isCommand(first)) return { ok: false, error: `unknown command "${first}" (commands: run, chat, inspect, tools, help)` };
+  if (!isCommand(first)) return { ok: false, error: `unknown command "${first}" (commands: run, chat, inspect, tools, worker, help)` };
   const allowed = new Set<keyof CliFlags>([...GLOBAL, ...COMMAND_FLAGS[first]]);
   for (const name of Object.keys(flags) as (keyof CliFlags)[]) {
     if (!allowed.has(name)) return { ok: false, error: `option --${name} is not valid for "nanobot ${first}"` };

@@ -18,6 +18,8 @@ export interface CliSettings {
   config: CliConfig;
   model: ModelChoice;
   sessionsDir: string;
+  /** PostgreSQL URL: sessions and the message bus live there (see @nanobot/postgres) instead of in JSONL files and memory. */
+  databaseUrl?: string;
   contextWindowTokens: number;
   maxIterations?: number;
   maxToolResultChars?: number;
@@ -133,6 +135,11 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
     sessionsDir = defaultSessionsDir(workspace);
   }
 
+  const databaseUrl = flags['database-url'] ?? (env.NANOBOT_DATABASE_URL || undefined) ?? config.databaseUrl;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new CliError('CLI_USAGE', `--database-url must be a postgres:// URL, got "${databaseUrl.replace(/\/\/[^@/]*@/, '//…@')}"`);
+  }
+
   const contextWindowTokens =
     positiveInt(flags['context-window'], '--context-window', 1024) ??
     positiveInt(env.NANOBOT_CONTEXT_WINDOW, 'NANOBOT_CONTEXT_WINDOW', 1024) ??
@@ -146,6 +153,7 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
     config,
     model,
     sessionsDir,
+    ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     contextWindowTokens,
     ...(maxIterations !== undefined ? { maxIterations } : {}),
     ...(config.maxToolResultChars !== undefined ? { maxToolResultChars: config.maxToolResultChars } : {}),

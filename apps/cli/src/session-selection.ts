@@ -1,7 +1,10 @@
 import { readdir, stat } from 'node:fs/promises';
 
-import type { JsonlSessionStore, Session, SessionWarning } from '@nanobot/session';
+import type { Session, SessionStore, SessionWarning } from '@nanobot/session';
 import { CliError } from './cli-error.js';
+
+/** A session store the CLI can name locations in: the JSONL store, or PostgreSQL's with a `pathFor` naming the row. */
+export type CliSessionStore = SessionStore & { pathFor(key: string): string };
 
 /** A fresh session name, e.g. `chat-20261130-004512-3f9a` (sortable, collision-safe). */
 export function newSessionKey(prefix: string, now: Date = new Date()): string {
@@ -20,7 +23,7 @@ export function describeWarnings(warnings: readonly SessionWarning[]): string {
  * on it would replay a history with holes, so the CLI stops with one line and leaves the file
  * exactly as it is (the user can move it aside or repair it). Throws `CliError('CLI_SESSION')`.
  */
-export async function loadSessionStrictly(store: JsonlSessionStore, key: string): Promise<{ session: Session; created: boolean }> {
+export async function loadSessionStrictly(store: CliSessionStore, key: string): Promise<{ session: Session; created: boolean }> {
   let loaded;
   try {
     loaded = await store.load(key);
@@ -37,7 +40,7 @@ export async function loadSessionStrictly(store: JsonlSessionStore, key: string)
 }
 
 /** The most recently modified stored session, or null when there is none. */
-export async function latestSessionKey(store: JsonlSessionStore): Promise<string | null> {
+export async function latestSessionKey(store: CliSessionStore): Promise<string | null> {
   const keys = await store.list().catch(() => [] as string[]);
   let best: { key: string; mtime: number } | null = null;
   for (const key of keys) {

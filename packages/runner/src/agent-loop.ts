@@ -4,8 +4,8 @@ import type { OutboundMessage as ToolOutboundMessage } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
 import { KeyedScheduler } from './keyed-scheduler.js';
-import { MessageBus, inboundSessionKey, isUserInput } from './message-bus.js';
-import type { InboundMessage, OutboundMessage } from './message-bus.js';
+import { inboundSessionKey, isUserInput } from './message-bus.js';
+import type { AgentBus, InboundMessage, OutboundMessage } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
 import type { RunnerHooks } from './runner-hooks.js';
 import type { RunnerToolRegistry } from './runner-ports.js';
@@ -43,7 +43,8 @@ export type ToolDelivery = ToolOutboundMessage;
  * {@link AgentRunSpec} unchanged (same defaults and contracts as there).
  */
 export interface AgentLoopOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned'> {
-  bus: MessageBus;
+  /** The in-memory `MessageBus`, or any `AgentBus` (a `PostgresMessageBus` makes the loop a worker). */
+  bus: AgentBus;
   provider: LLMProvider;
   /** The main agent's tools (scope `core`). */
   tools: RunnerToolRegistry;
@@ -96,6 +97,8 @@ export interface TurnOutcome {
   result: AgentRunResult | null;
   /** What the turn sent back to the message's chat (null when suppressed, aborted or dropped). */
   reply: OutboundMessage | null;
+  /** Set when the turn failed with an exception (e.g. its session could not be saved). */
+  error?: unknown;
 }
 
 /** The loop's slash commands. */
@@ -120,7 +123,7 @@ function stripMeta(message: Message): Message {
  * A message for a session whose turn is running is injected into that turn.
  */
 export class AgentLoop {
-  readonly bus: MessageBus;
+  readonly bus: AgentBus;
   readonly #options: AgentLoopOptions;
   readonly #runner: AgentRunner;
   readonly #scheduler: KeyedScheduler;
@@ -179,7 +182,15 @@ export class AgentLoop {
           return;
         }
         try {
-          this.dispatch(message);
+          const settle = this.bus.settleInbound?.bind(this.bus);
+          if (settle) {
+            void this.submit(message).then(
+              (outcome) => settle(message, outcome),
+              (error: unknown) => settle(message, { sessionKey: inboundSessionKey(message), result: null, reply: null, error }),
+            );
+          } else {
+            this.dispatch(message);
+          }
         } catch (error) {
           // A malformed message from a channel adapter must not stop the loop.
           this.#options.onError?.(error, { sessionKey: '', stage: 'dispatch' });
@@ -508,6 +519,9 @@ export class AgentLoop {
       };
       this.bus.publishOutbound(out);
       outcome.reply = out;
+    } catch (error) {
+      outcome.error = error;
+      throw error;
     } finally {
       active.accepting = false;
       leftovers.push(...active.pending.splice(0));

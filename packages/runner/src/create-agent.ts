@@ -14,6 +14,7 @@ import type { AgentLoopOptions, LoopContextBuilder, TurnOutcome } from './agent-
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunSpec } from './agent-runner.js';
 import { MessageBus } from './message-bus.js';
+import type { AgentBus } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
 import type { GovernedObserver, GovernFn } from './runner-ports.js';
 import type { RunnerHooks } from './runner-hooks.js';
@@ -48,8 +49,14 @@ export interface CreateAgentOptions {
    * `ask`-style direct turns when it is not.
    */
   cron?: boolean | { dir?: string; store?: CronStore; defaultTimezone?: string; pollMs?: number };
-  /** A ready session store (wins over `sessionsDir`). */
+  /** A ready session store (wins over `sessionsDir`), e.g. a `PostgresSessionStore`. */
   sessions?: SessionStore;
+  /**
+   * The bus the loop consumes and the `message` tool and subagents publish to (default a fresh
+   * in-memory `MessageBus`). A `PostgresMessageBus` (with a `PostgresSessionStore` as `sessions`)
+   * makes `start()` turn this agent into one worker of many sharing a database.
+   */
+  bus?: AgentBus;
   /** Confine file tools and exec to the workspace (default true). */
   restrictToWorkspace?: boolean;
   /** exec options, or false to leave exec out. */
@@ -103,7 +110,7 @@ export interface AskOptions {
 
 /** A wired agent: one loop, its bus, registries, sessions and subagents. */
 export interface Agent {
-  readonly bus: MessageBus;
+  readonly bus: AgentBus;
   readonly loop: AgentLoop;
   readonly runner: AgentRunner;
   /** Tools of the main agent (scope `core`, plus `message` and `spawn`). */
@@ -146,7 +153,7 @@ export function defaultSessionsDir(workspace: string): string {
  */
 export function createAgent(options: CreateAgentOptions): Agent {
   const workspace = resolve(options.workspace);
-  const bus = new MessageBus();
+  const bus: AgentBus = options.bus ?? new MessageBus();
   const runner = new AgentRunner();
   const sessionsDir = options.sessionsDir ?? defaultSessionsDir(workspace);
   const sessions = options.sessions ?? new JsonlSessionStore({ dir: sessionsDir, workspace });

@@ -50,10 +50,11 @@ export {
   lengthRecoveryMessage,
 } from './runner-texts.js';
 export { MessageBus, inboundSessionKey, isUserInput } from './message-bus.js';
-export type { InboundMessage, OutboundMessage } from './message-bus.js';
+export type { AgentBus, InboundMessage, OutboundMessage } from './message-bus.js';
 export { AsyncQueue } from './async-queue.js';
 export { KeyedScheduler } from './keyed-scheduler.js';
 export { parseSlashCommand } from './slash-commands.js';
+export { validateInbound } from './validate-inputs.js';
 export type { SlashCommandSpec, ParsedInput } from './slash-commands.js';
 export { AgentLoop, LOOP_COMMANDS, repairTail } from './agent-loop.js';
 export type { AgentLoopOptions, LoopContextBuilder, LoopSubagents, ToolDelivery } from './agent-loop.js';

@@ -3,7 +3,7 @@ import type { LLMProvider, Message } from '@nanobot/schema';
 import type { SpawnOutcome, SpawnRequest } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
-import type { MessageBus } from './message-bus.js';
+import type { AgentBus } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
 import type { RunnerToolRegistry } from './runner-ports.js';
 
@@ -19,7 +19,7 @@ export type SubagentOutcome = SpawnOutcome;
  */
 export interface SubagentManagerOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned'> {
   /** Where background results are announced (as `system` inbound messages). */
-  bus: MessageBus;
+  bus: AgentBus;
   provider: LLMProvider;
   /** The subagent's tools: scope `subagent` (no `message`, no `spawn`). */
   tools: RunnerToolRegistry;

@@ -16,8 +16,9 @@ const layer: Record<string, number> = {
   '@nanobot/mcp': 3,
   '@nanobot/session': 3,
   '@nanobot/runner': 4,
-  '@nanobot/cli': 5,
-  '@nanobot/web': 5,
+  '@nanobot/postgres': 5,
+  '@nanobot/cli': 6,
+  '@nanobot/web': 6,
 };
 
 const packages = listPackages();

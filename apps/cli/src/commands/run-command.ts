@@ -15,7 +15,9 @@ export const DEMO_PROMPT = 'Demo: look around this workspace, read a file, write
 
 /** Exit status of a finished turn. */
 export function exitCodeFor(outcome: TurnOutcome): number {
-  const reason = outcome.result?.stopReason;
+  // A turn run by another worker (--database-url) has no result here; its reply says how it ended.
+  const fromReply = outcome.reply?.metadata?._stop_reason;
+  const reason = outcome.result?.stopReason ?? (typeof fromReply === 'string' ? fromReply : undefined);
   if (reason === 'completed') return 0;
   if (reason === 'aborted') return 130;
   return 1;

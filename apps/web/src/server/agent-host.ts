@@ -5,9 +5,10 @@ import { FileArtifactStore } from '@nanobot/governor';
 import type { ArtifactStore, GovernReport } from '@nanobot/governor';
 import { createAgent } from '@nanobot/runner';
 import type { ToolRegistry } from '@nanobot/registry';
-import type { AgentLoop, GovernedRequest, LoopContextBuilder, MessageBus, RunnerEvent } from '@nanobot/runner';
+import type { AgentLoop, GovernedRequest, LoopContextBuilder, AgentBus, RunnerEvent } from '@nanobot/runner';
 import type { LLMProvider, Message } from '@nanobot/schema';
 import { JsonlSessionStore } from '@nanobot/session';
+import type { SessionStore } from '@nanobot/session';
 import type { ChatItem, InspectorSnapshot, SessionListItem, SessionView, StreamEvent } from '../shared/protocol.js';
 import { seedPreparedSession } from './demo-fixtures.js';
 import { inspectRequest } from './inspect-request.js';
@@ -16,8 +17,12 @@ import { inspectRequest } from './inspect-request.js';
 export interface AgentHostOptions {
   /** Where the tools work (file tools and exec are confined to it). */
   workspace: string;
-  /** Where sessions are stored (must be outside the workspace). */
+  /** Where sessions are stored (must be outside the workspace); unused when `sessions` is given. */
   sessionsDir: string;
+  /** A ready session store (e.g. PostgreSQL's); default a JSONL store in `sessionsDir`. */
+  sessions?: SessionStore;
+  /** The bus (e.g. PostgreSQL's, which makes this demo one worker of many); default in memory. */
+  bus?: AgentBus;
   provider: LLMProvider;
   model?: string;
   /** The model's context window: enables snipping and compaction (and the budget bar's limit). */
@@ -108,7 +113,7 @@ function titleOf(metadata: Record<string, unknown>, messages: readonly Message[]
  */
 export class AgentHost {
   readonly loop: AgentLoop;
-  readonly sessions: JsonlSessionStore;
+  readonly sessions: SessionStore;
   readonly tools: ToolRegistry;
   readonly provider: LLMProvider;
   readonly #options: AgentHostOptions;
@@ -125,7 +130,7 @@ export class AgentHost {
   constructor(options: AgentHostOptions) {
     this.#options = options;
     this.provider = options.provider;
-    this.sessions = new JsonlSessionStore({ dir: options.sessionsDir, workspace: options.workspace });
+    this.sessions = options.sessions ?? new JsonlSessionStore({ dir: options.sessionsDir, workspace: options.workspace });
     const files = new FileArtifactStore({ workspace: options.workspace });
     this.#artifactStore = {
       persist: (request) => {
@@ -148,6 +153,7 @@ export class AgentHost {
       workspace: options.workspace,
       provider: options.provider,
       sessions: this.sessions,
+      ...(options.bus ? { bus: options.bus } : {}),
       contextBuilder,
       // What the governor does to an over-long session must stay visible: no archiving, and no
       // subagent requests the page could not show.
@@ -242,7 +248,7 @@ export class AgentHost {
     }
   }
 
-  async #forwardOutbound(bus: MessageBus): Promise<void> {
+  async #forwardOutbound(bus: AgentBus): Promise<void> {
     // Drains the bus so replies never pile up; command answers and message-tool deliveries are
     // shown as notices (ordinary replies already arrived as streamed text and `turn_end`).
     const signal = this.#outbound?.signal;

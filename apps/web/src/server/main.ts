@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `node apps/web/dist/server/main.js [--port 8765] [--host 127.0.0.1] [--workspace DIR]
-// [--sessions DIR] [--context-window N] [--offline]`: starts the web demo and prints its URL.
+// [--sessions DIR] [--database-url URL] [--context-window N] [--offline]`: starts the web demo and prints its URL.
 // Bad input (an unknown flag, a bad number, a missing workspace, a refused model configuration,
 // a busy port) is one line on stderr and exit 2, before anything is created or started.
 import { parseArgs } from 'node:util';
@@ -13,6 +13,8 @@ const HELP = `nanobot web demo
   --host H             interface (default 127.0.0.1)
   --workspace DIR      agent workspace, must exist (default: a seeded demo workspace in the temp dir)
   --sessions DIR       session store directory
+  --database-url URL   keep sessions and the message bus in PostgreSQL (postgres://…, env
+                       NANOBOT_DATABASE_URL); the demo is then one worker of that database
   --context-window N   context window in tokens (env NANOBOT_CONTEXT_WINDOW)
   --offline            use the offline scripted model even if an API key is set
 Model: OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and NANOBOT_MODEL, as the CLI.`;
@@ -37,6 +39,7 @@ try {
       host: { type: 'string' },
       workspace: { type: 'string' },
       sessions: { type: 'string' },
+      'database-url': { type: 'string' },
       'context-window': { type: 'string' },
       offline: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -54,6 +57,7 @@ if (values.help) {
 const port = intOption(values.port ?? process.env.NANOBOT_WEB_PORT, 'port');
 const contextWindowTokens = intOption(values['context-window'], 'context-window');
 const hostname = values.host ?? '127.0.0.1';
+const databaseUrl = values['database-url'] ?? (process.env.NANOBOT_DATABASE_URL || undefined);
 let demo;
 try {
   demo = await startDemo({
@@ -61,6 +65,7 @@ try {
     hostname,
     ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     ...(values.sessions !== undefined ? { sessionsDir: values.sessions } : {}),
+    ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     ...(contextWindowTokens ? { contextWindowTokens } : {}),
     ...(values.offline ? { offline: true } : {}),
     onError: (error, where) => console.error(`[nanobot-web] ${where}:`, error),

@@ -9,6 +9,7 @@ import { AgentHost } from './agent-host.js';
 import { seedDemoWorkspace } from './demo-fixtures.js';
 import { resolveModel } from './resolve-model.js';
 import { startWebServer } from './web-server.js';
+import type { WebDatabase } from './web-database.js';
 import type { RunningWebServer } from './web-server.js';
 
 /** Options of {@link startDemo}; everything has a default. */
@@ -35,6 +36,11 @@ export interface StartDemoOptions {
   maxTokens?: number;
   /** Include the exec tool (default true). */
   exec?: boolean;
+  /**
+   * PostgreSQL URL: sessions and the message bus live there (@nanobot/postgres) and the demo is one
+   * worker of that database; the page's own turns still run here so they stream.
+   */
+  databaseUrl?: string;
   /** Unexpected errors of the agent and the server (`where` says which part). Called, not awaited; must not throw. */
   onError?: (error: unknown, where: string) => void;
 }
@@ -84,9 +90,11 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
   sessionsDir = resolve(sessionsDir ?? defaultSessionsDir(workspace));
   const contextWindowTokens = options.contextWindowTokens ?? model.contextWindowTokens;
   const maxTokens = options.maxTokens ?? model.maxTokens;
+  const database: WebDatabase | null = options.databaseUrl !== undefined ? await (await import('./web-database.js')).openWebDatabase(options.databaseUrl, 'web') : null;
   const host = new AgentHost({
     workspace,
     sessionsDir,
+    ...(database ? { sessions: database.sessions, bus: database.bus } : {}),
     provider,
     model: options.provider ? provider.defaultModel : model.model,
     contextWindowTokens,
@@ -96,6 +104,10 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
   });
   let server: RunningWebServer;
   try {
+    if (database) {
+      host.loop.start();
+      await database.postgres.startWorker();
+    }
     server = await startWebServer({
       host,
       clientDir: options.clientDir ?? defaultClientDir(),
@@ -105,7 +117,9 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
       ...(options.onError ? { onError: (error: unknown) => options.onError?.(error, 'http') } : {}),
     });
   } catch (error) {
+    await database?.closeBus();
     await host.close();
+    await database?.end();
     throw error;
   }
   return {
@@ -115,7 +129,10 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     sessionsDir,
     close: async () => {
       await server.close();
+      // The worker first: it stops taking jobs and its running turns finish.
+      await database?.closeBus();
       await host.close();
+      await database?.end();
     },
   };
 }

@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLegality } from '@nanobot/governor';
+import { createPool, PostgresMessageBus, PostgresSessionStore } from '@nanobot/postgres';
+import { createTestDatabase, startTestPostgres } from '@nanobot-internal/test-support/postgres';
+import type { TestPostgres } from '@nanobot-internal/test-support/postgres';
+import { CliProcess, cleanEnv, runCli, tempDir } from './test-support/spawn-cli.js';
+
+let server: TestPostgres;
+let url: string;
+
+beforeAll(async () => {
+  server = await startTestPostgres();
+  url = await createTestDatabase(server.url, 'cli_test');
+}, 120_000);
+afterAll(async () => {
+  await server.stop();
+});
+
+async function withStore<T>(fn: (store: PostgresSessionStore, bus: PostgresMessageBus) => Promise<T>): Promise<T> {
+  const pool = await createPool({ url });
+  const store = new PostgresSessionStore({ pool });
+  const bus = new PostgresMessageBus({ pool, sessions: store, outboundPollMs: 200 });
+  try {
+    return await fn(store, bus);
+  } finally {
+    await bus.close();
+    await pool.end();
+  }
+}
+
+describe('nanobot with --database-url (a real PostgreSQL)', () => {
+  it('run: the turn goes through the database, the session is stored there and can be continued', async () => {
+    const workspace = tempDir('ws');
+    const sessions = tempDir('sessions');
+    const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions });
+    const first = await runCli(['run', '-m', 'write notes/pg.md: stored in postgres', '--offline', '-w', workspace, '--database-url', url, '--session', 'pg-run', '--json'], { env });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const end = first.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; reply?: string; stopReason?: string }).at(-1)!;
+    expect(end.type).toBe('cli_end');
+    expect(end.stopReason).toBe('completed');
+    const second = await runCli(['run', '-m', 'read notes/pg.md', '--offline', '-w', workspace, '--database-url', url, '--session', 'pg-run'], { env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('stored in postgres');
+    await withStore(async (store) => {
+      const { session, created } = await store.load('pg-run');
+      expect(created).toBe(false);
+      expect(session.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['write notes/pg.md: stored in postgres', 'read notes/pg.md']);
+      expect(checkLegality(session.messages)).toEqual([]);
+    });
+  }, 120_000);
+
+  it('worker: answers messages published to the database until Ctrl-C, then exits 0', async () => {
+    const workspace = tempDir('ws');
+    mkdirSync(join(workspace, 'notes'));
+    const worker = new CliProcess(['worker', '--offline', '-w', workspace, '--database-url', url], { env: cleanEnv() });
+    await worker.waitFor(/worker \S+ ready on 127\.0\.0\.1:\d+\/cli_test/);
+    await withStore(async (_store, bus) => {
+      const id = await bus.publishInboundDurable({ channel: 'telegram', chatId: '7', senderId: 'ann', content: 'write notes/w.md: from a worker' });
+      const out = await bus.awaitTurn(id, AbortSignal.timeout(60_000));
+      expect(out.map((m) => m.chatId)).toEqual(['7']);
+      expect(out[0]!.content).toMatch(/notes\/w\.md/);
+    });
+    await worker.waitFor(/turn telegram:7 \(telegram:7\): completed/);
+    worker.child.kill('SIGINT');
+    const result = await worker.exited;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('worker stopped');
+  }, 120_000);
+
+  it('a wrong database URL is one line and exit 2', async () => {
+    const result = await runCli(['run', '-m', 'hi', '--offline', '-w', tempDir('ws'), '--database-url', 'postgres://nobody:x@127.0.0.1:1/none'], { env: cleanEnv() });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^nanobot: cannot use the database at 127\.0\.0\.1:1\/none: PostgreSQL unavailable/);
+    const worker = await runCli(['worker', '--offline', '-w', tempDir('ws')], { env: cleanEnv() });
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toMatch(/nanobot worker needs --database-url/);
+  }, 120_000);
+});
