@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionFileName } from '@nanobot/session';
 import type { SessionInspection } from './inspect-session.js';
 import { writeGovernanceFixture } from './test-support/session-fixture.js';
+import { startToolFollowingServer } from './test-support/tool-following-server.js';
 import { cleanEnv, runCli, tempDir } from './test-support/spawn-cli.js';
 
 function setup() {
@@ -76,8 +77,13 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
   it('inspects a session a real run just wrote', async () => {
     const sessions = tempDir('sessions');
     const workspace = tempDir('ws');
+    const model = await startToolFollowingServer();
     const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, NANOBOT_WORKSPACE: workspace });
-    expect((await runCli(['run', '-m', 'list files'], { env })).code).toBe(0);
+    try {
+      expect((await runCli(['run', '-m', 'list files'], { env: { ...env, OPENAI_BASE_URL: model.url } })).code).toBe(0);
+    } finally {
+      await model.close();
+    }
     expect(readdirSync(sessions).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
     const result = await runCli(['inspect'], { env });
     expect(result.code).toBe(0);

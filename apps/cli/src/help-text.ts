@@ -9,6 +9,7 @@ export const MAIN_HELP = `nanobot — an agent with real workspace tools, offlin
 
 Usage:
   nanobot run --demo                 offline demo: a real multi-step tool run in a temp workspace
+                                     (removed afterwards)
   nanobot run -m "<message>"         one turn, then exit (--json: events as JSON lines)
   nanobot chat                       interactive chat (Ctrl-C stops a turn, twice exits)
   nanobot inspect [session]          what the governor would send for a session, and why
@@ -17,7 +18,7 @@ Usage:
 
 Options (all commands):
   -w, --workspace <dir>     where the tools work (env NANOBOT_WORKSPACE; default: the current
-                            directory; run --demo: a fresh temp workspace)
+                            directory; run --demo: always a fresh temp workspace)
   -c, --config <file>       config file (env NANOBOT_CONFIG; default <workspace>/.nanobot/config.json)
       --provider <name>     openai | anthropic | offline (env NANOBOT_PROVIDER)
       --model <id>          model id (env NANOBOT_MODEL)
@@ -52,7 +53,8 @@ Environment:
   NANOBOT_CONTEXT_WINDOW  context window in tokens
   NO_COLOR              plain output
 Flags win over the environment, the environment over the config file.
-With no provider configured every command runs on the offline scripted model and says so.
+With no provider configured every command runs on the offline scripted model and says so; it
+answers in words and never runs tools or commands from chat (only run --demo calls tools).
 
 Config file (<workspace>/.nanobot/config.json), every field optional:
   { "provider": "openai", "model": "…", "baseUrl": "…", "apiKey": "…",

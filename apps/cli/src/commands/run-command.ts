@@ -2,11 +2,13 @@ import type { TurnOutcome } from '@nanobot/runner';
 import { buildCliAgent } from '../build-cli-agent.js';
 import { CliError } from '../cli-error.js';
 import { wantsColor, type CliIo } from '../cli-io.js';
-import { createDemoWorkspace } from '../demo-workspace.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createDemoWorkspace, removeDemoDirs } from '../demo-workspace.js';
 import { jsonLinesSink } from '../json-lines-sink.js';
 import { DEMO_NOTE_PATH } from '../offline-model.js';
 import type { CliFlags } from '../parse-cli-args.js';
-import { resolveSettings } from '../resolve-settings.js';
+import { resolveSettings, type CliSettings } from '../resolve-settings.js';
 import { loadSessionStrictly, newSessionKey } from '../session-selection.js';
 import { TerminalRenderer } from '../terminal-renderer.js';
 
@@ -33,13 +35,32 @@ export async function runCommand(flags: CliFlags, io: CliIo): Promise<number> {
   if (!demo && (flags.message === undefined || flags.message.trim() === '')) {
     throw new CliError('CLI_USAGE', 'nanobot run needs -m "<message>" (or --demo for the offline demo)');
   }
+  if (demo && flags.workspace !== undefined) {
+    throw new CliError('CLI_USAGE', '--demo always runs in its own temporary workspace (removed afterwards); drop -w');
+  }
   const settings = await resolveSettings({
     flags,
-    env: io.env,
+    // The demo's tools act in a throw-away workspace only, whatever NANOBOT_WORKSPACE says.
+    env: demo ? { ...io.env, NANOBOT_WORKSPACE: undefined } : io.env,
     cwd: io.cwd,
     offline: demo,
     ...(demo ? { makeWorkspace: createDemoWorkspace } : {}),
   });
+  // The demo's directories go when the process ends, however it ends (a second Ctrl-C included).
+  const demoDirs = settings.temporaryWorkspace ? [settings.workspace, ...(settings.sessionsDir === `${settings.workspace}.sessions` ? [settings.sessionsDir] : [])] : [];
+  const cleanUp = (): void => removeDemoDirs(demoDirs);
+  if (demoDirs.length > 0) process.once('exit', cleanUp);
+  try {
+    return await runTurn(flags, io, settings, demo);
+  } finally {
+    if (demoDirs.length > 0) {
+      cleanUp();
+      process.removeListener('exit', cleanUp);
+    }
+  }
+}
+
+async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: boolean): Promise<number> {
   const json = flags.json === true;
   const sink = json ? jsonLinesSink(io.stdout) : null;
   const renderer = json ? null : new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color']), spinner: io.stderr.isTTY === true });
@@ -111,8 +132,13 @@ export async function runCommand(flags: CliFlags, io: CliIo): Promise<number> {
   } else {
     if (reply !== null && renderer!.lastStreamed.trim() !== reply.trim()) renderer!.write(`${reply}\n`);
     renderer!.stop();
-    if (demo) renderer!.note(renderer!.paint('dim', `the note is at ${settings.workspace}/${DEMO_NOTE_PATH}; the workspace is kept for you to look at`));
-    renderer!.note(renderer!.paint('dim', `session ${sessionKey} saved — continue with: nanobot chat --session ${sessionKey}${settings.temporaryWorkspace ? ` -w ${settings.workspace} --sessions-dir ${settings.sessionsDir}` : ''}`));
+    if (settings.temporaryWorkspace) {
+      const note = await readFile(join(settings.workspace, DEMO_NOTE_PATH), 'utf8').catch(() => null);
+      if (note !== null) renderer!.note(renderer!.paint('dim', `the note the demo wrote (${DEMO_NOTE_PATH}):\n${note.trimEnd().replace(/^/gm, '  ')}`));
+      renderer!.note(renderer!.paint('dim', 'the demo\'s temporary workspace is removed; set a provider key and run `nanobot chat` to use the tools on your own files'));
+    } else {
+      renderer!.note(renderer!.paint('dim', `session ${sessionKey} saved — continue with: nanobot chat --session ${sessionKey}`));
+    }
   }
   return exitCodeFor(outcome);
 }
