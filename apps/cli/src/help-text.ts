@@ -74,7 +74,7 @@ Runs one turn and exits. The reply streams to stdout; tool activity and notices 
   -m, --message <text>   what to ask
       --demo             the offline demo: the scripted model lists the workspace, reads a file,
                          writes a note, runs a command and reports what it found, all through the
-                         real tools (in a fresh temp workspace unless --workspace is given)
+                         real tools, in a fresh temp workspace that is removed afterwards
   -s, --session <name>   continue this stored session (default: a new one, printed on stderr)
       --json             print every event as one JSON object per line on stdout
 Plus the options of \`nanobot --help\`.
