@@ -3,6 +3,15 @@
 // stdout and stderr have been flushed (a pipe reader must get every line).
 import { runCli } from './main.js';
 
+// A reader that went away (`nanobot run --json | head`) ends the program quietly with status 0,
+// as other command-line tools do; any other stream error is still reported.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') process.exit(0);
+    throw error;
+  });
+}
+
 const listeners = new Set<() => void>();
 process.on('SIGINT', () => {
   for (const listener of [...listeners]) listener();
