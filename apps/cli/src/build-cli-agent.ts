@@ -40,7 +40,9 @@ export async function openSessionStore(settings: CliSettings, notice?: (line: st
       ...(notice ? { onWarning: (key: string, w: { message?: string }) => notice(`session ${key}: ${w.message ?? 'a line was skipped'}`) } : {}),
     });
   } catch (error) {
-    throw new CliError('CLI_SESSION', (error as Error).message, { cause: error });
+    const inside = (error as { code?: unknown }).code === 'SESSION_DIR_IN_WORKSPACE';
+    const hint = inside ? '; pass --sessions-dir <a directory outside the workspace>, or run without -w' : '';
+    throw new CliError('CLI_SESSION', `${(error as Error).message}${hint}`, { cause: error });
   }
 }
 

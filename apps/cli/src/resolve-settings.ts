@@ -1,5 +1,6 @@
-import { stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { loadCliConfig, CONFIG_FILE_PATH, type CliConfig } from './cli-config.js';
 import { CliError } from './cli-error.js';
 import type { CliFlags } from './parse-cli-args.js';
@@ -14,6 +15,8 @@ export interface CliSettings {
   workspace: string;
   /** True when the workspace is a fresh temp directory made for this run (the demo). */
   temporaryWorkspace: boolean;
+  /** Why the workspace is not the current directory although none was named (shown to the user). */
+  workspaceNote?: string;
   configPath: string;
   config: CliConfig;
   model: ModelChoice;
@@ -97,8 +100,15 @@ function chooseModel(flags: CliFlags, env: ResolveSettingsInput['env'], config: 
   };
 }
 
+function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
 /**
- * Resolves the settings of one invocation. Throws `CliError` (one line, nothing touched) for a
+ * Resolves the settings of one invocation. Run from a directory that holds the default sessions
+ * directory (the home directory), with no workspace named, the workspace is
+ * `~/.nanobot/workspace` (created if needed; `workspaceNote` says why). Throws `CliError` (one line, nothing touched) for a
  * missing workspace, an unreadable or invalid config file, a bad number or an unusable provider.
  */
 export async function resolveSettings(input: ResolveSettingsInput): Promise<CliSettings> {
@@ -106,6 +116,7 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
   const named = flags.workspace ?? (env.NANOBOT_WORKSPACE || undefined);
   let workspace: string;
   let temporaryWorkspace = false;
+  let workspaceNote: string | undefined;
   if (named !== undefined) {
     workspace = resolve(cwd, named);
     await checkDirectory(workspace, 'workspace');
@@ -131,6 +142,18 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
   else {
     const { defaultSessionsDir } = await import('@nanobot/runner');
     sessionsDir = defaultSessionsDir(workspace);
+    if (named === undefined && !temporaryWorkspace && isInside(sessionsDir, workspace)) {
+      // Run from the home directory (or above it): the default sessions dir (~/.nanobot) would be
+      // inside the file tools' reach. The tools then work in ~/.nanobot/workspace (the reference's
+      // default workspace) and the sessions stay out of their reach.
+      const home = join(homedir(), '.nanobot', 'workspace');
+      await mkdir(home, { recursive: true }).catch((error: unknown) => {
+        throw new CliError('CLI_WORKSPACE', `cannot create the default workspace ${home}: ${(error as Error).message}`, { cause: error });
+      });
+      workspaceNote = `the current directory ${workspace} holds nanobot's own sessions, so the tools work in ${home}; pass -w <dir> (and --sessions-dir outside it) to choose another`;
+      workspace = home;
+      sessionsDir = defaultSessionsDir(workspace);
+    }
   }
 
   const contextWindowTokens =
@@ -142,6 +165,7 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
   return {
     workspace,
     temporaryWorkspace,
+    ...(workspaceNote !== undefined ? { workspaceNote } : {}),
     configPath,
     config,
     model,

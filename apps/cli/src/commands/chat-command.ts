@@ -30,7 +30,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
     notice: (line) => renderer.note(renderer.paint('dim', line)),
   });
   renderer.note(renderer.paint(cli.offline ? 'yellow' : 'dim', cli.modelLine));
-  renderer.note(renderer.paint('dim', `workspace: ${settings.workspace}`));
+  renderer.note(renderer.paint('dim', `workspace: ${settings.workspace}${settings.workspaceNote ? ` (${settings.workspaceNote})` : ''}`));
   if (flags.session !== undefined && !created) {
     const lastUser = [...session.messages].reverse().find((m) => m.role === 'user' && typeof m.content === 'string');
     const preview = typeof lastUser?.content === 'string' ? ` — last question: "${lastUser.content.split('\n')[0].slice(0, 60)}"` : '';

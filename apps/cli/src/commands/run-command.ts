@@ -96,10 +96,11 @@ async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: 
       model: settings.model.kind === 'remote' ? settings.model.model : cli.provider.defaultModel,
     });
     if (cli.offline) sink.line({ type: 'cli_notice', message: cli.modelLine });
+    if (settings.workspaceNote) sink.line({ type: 'cli_notice', message: `workspace: ${settings.workspace} (${settings.workspaceNote})` });
   } else {
     renderer!.note(renderer!.paint(cli.offline ? 'yellow' : 'dim', cli.modelLine));
     if (settings.temporaryWorkspace) renderer!.note(renderer!.paint('dim', `workspace: ${settings.workspace} (a fresh temporary copy with sample files)`));
-    else renderer!.note(renderer!.paint('dim', `workspace: ${settings.workspace}`));
+    else renderer!.note(renderer!.paint('dim', `workspace: ${settings.workspace}${settings.workspaceNote ? ` (${settings.workspaceNote})` : ''}`));
   }
 
   // The `message` tool delivers through the bus (and then the loop suppresses the plain reply).
