@@ -64,7 +64,9 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       model: 'nanobot-offline',
       ...(options.offlineDelayMs ? { deltaDelayMs: options.offlineDelayMs } : {}),
     });
-    modelLine = `offline: ${choice.reason}; the built-in scripted model answers and the tools it calls are real. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real model.`;
+    modelLine = options.demo
+      ? `offline: ${choice.reason}; the built-in scripted model answers and the tools it calls are real. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real model.`
+      : `offline: ${choice.reason}; the built-in scripted model answers in words and runs no tools. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real model.`;
   } else {
     const { createProvider } = await import('@nanobot/providers');
     try {

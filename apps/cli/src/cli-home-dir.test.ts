@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionFileName } from '@nanobot/session';
@@ -33,5 +33,27 @@ describe('running nanobot from the home directory', () => {
     const result = await runCli(['run', '-m', 'hello', '-w', home], { env: cleanEnv({ HOME: home }), cwd: home });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/Refusing to store sessions inside the workspace .*; pass --sessions-dir <a directory outside the workspace>, or run without -w/);
+  });
+});
+
+describe('hints match how the CLI was started', () => {
+  it('through the root `pnpm nanobot` script the hint says pnpm nanobot, and the tools work in the caller\'s directory', async () => {
+    const repo = realpathSync(tempDir('repo'));
+    const here = join(repo, 'sub');
+    mkdirSync(here);
+    const env = cleanEnv({ npm_lifecycle_event: 'nanobot', npm_package_json: join(repo, 'package.json'), INIT_CWD: here });
+    const result = await runCli(['run', '-m', 'hello', '--sessions-dir', tempDir('s')], { env, cwd: repo });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`workspace: ${here}\n`);
+    expect(result.stderr).toMatch(/continue with: pnpm nanobot chat --session run-/);
+    // From outside the repository (pnpm -C <repo> nanobot) the hint keeps the -C.
+    const outside = await runCli(['run', '-m', 'hello', '--sessions-dir', tempDir('s')], { env: { ...env, INIT_CWD: realpathSync(tempDir('out')) }, cwd: repo });
+    expect(outside.stderr).toContain(`continue with: pnpm -C ${repo} nanobot chat --session run-`);
+  });
+
+  it('run as node <path>/bin.js the hint repeats that command', async () => {
+    const result = await runCli(['run', '-m', 'hello', '-w', tempDir('ws'), '--sessions-dir', tempDir('s')], { env: cleanEnv() });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/continue with: node \S*dist\/bin\.js chat --session run-/);
   });
 });

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { TurnOutcome } from '@nanobot/runner';
 import { buildCliAgent, openSessionStore } from '../build-cli-agent.js';
-import { wantsColor, type CliIo } from '../cli-io.js';
+import { commandName, wantsColor, type CliIo } from '../cli-io.js';
 import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings } from '../resolve-settings.js';
 import { loadSessionStrictly, newSessionKey } from '../session-selection.js';
@@ -36,7 +36,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
     const preview = typeof lastUser?.content === 'string' ? ` — last question: "${lastUser.content.split('\n')[0].slice(0, 60)}"` : '';
     renderer.note(renderer.paint('dim', `resumed session ${sessionKey} (${session.messages.length} messages)${preview}`));
   } else {
-    renderer.note(renderer.paint('dim', `session ${sessionKey} (resume with: nanobot chat --session ${sessionKey})`));
+    renderer.note(renderer.paint('dim', `session ${sessionKey} (resume with: ${commandName(io)} chat --session ${sessionKey})`));
   }
   renderer.note(renderer.paint('dim', 'Ctrl-C stops a turn, twice quits; Ctrl-D or /exit quits; /help lists commands.'));
 

@@ -5,7 +5,7 @@ import { MemoryArtifactStore } from '@nanobot/governor';
 import { Session, parseSessionFile, sessionKeyFromFileName } from '@nanobot/session';
 import { buildCliAgent, openSessionStore } from '../build-cli-agent.js';
 import { CliError } from '../cli-error.js';
-import { wantsColor, type CliIo } from '../cli-io.js';
+import { commandName, wantsColor, type CliIo } from '../cli-io.js';
 import { inspectSession, type SessionInspection, type TimelineMark } from '../inspect-session.js';
 import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings } from '../resolve-settings.js';
@@ -32,7 +32,7 @@ function looksLikePath(arg: string): boolean {
 }
 
 /** Loads the session named on the command line (a key or a file), refusing corrupt files. */
-async function loadTarget(arg: string | undefined, settings: Awaited<ReturnType<typeof resolveSettings>>, cwd: string): Promise<{ key: string; session: Session; file: string }> {
+async function loadTarget(arg: string | undefined, settings: Awaited<ReturnType<typeof resolveSettings>>, cwd: string, io: CliIo): Promise<{ key: string; session: Session; file: string }> {
   if (arg !== undefined && looksLikePath(arg)) {
     const file = resolve(cwd, arg);
     let text: string;
@@ -56,7 +56,7 @@ async function loadTarget(arg: string | undefined, settings: Awaited<ReturnType<
   }
   const store = await openSessionStore(settings);
   const key = arg ?? (await latestSessionKey(store));
-  if (key === null) throw new CliError('CLI_SESSION', `no stored sessions in ${settings.sessionsDir} (run "nanobot chat" or "nanobot run -m …" first)`);
+  if (key === null) throw new CliError('CLI_SESSION', `no stored sessions in ${settings.sessionsDir} (run "${commandName(io)} chat" or "${commandName(io)} run -m …" first)`);
   const file = store.pathFor(key);
   if (!(await stat(file).catch(() => null))) throw new CliError('CLI_SESSION', `no session named "${key}" in ${settings.sessionsDir}`);
   const { session } = await loadSessionStrictly(store, key);
@@ -76,7 +76,7 @@ function archivedSummary(session: Session): { text: string; lastActive: string }
  */
 export async function inspectCommand(flags: CliFlags, positionals: string[], io: CliIo): Promise<number> {
   const settings = await resolveSettings({ flags, env: io.env, cwd: io.cwd, offline: true });
-  const { key, session, file } = await loadTarget(positionals[0] ?? flags.session, settings, io.cwd);
+  const { key, session, file } = await loadTarget(positionals[0] ?? flags.session, settings, io.cwd, io);
   const cli = await buildCliAgent(settings);
   let inspection: SessionInspection;
   try {

@@ -1,7 +1,7 @@
 import type { TurnOutcome } from '@nanobot/runner';
 import { buildCliAgent } from '../build-cli-agent.js';
 import { CliError } from '../cli-error.js';
-import { wantsColor, type CliIo } from '../cli-io.js';
+import { commandName, wantsColor, type CliIo } from '../cli-io.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDemoWorkspace, removeDemoDirs } from '../demo-workspace.js';
@@ -136,9 +136,9 @@ async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: 
     if (settings.temporaryWorkspace) {
       const note = await readFile(join(settings.workspace, DEMO_NOTE_PATH), 'utf8').catch(() => null);
       if (note !== null) renderer!.note(renderer!.paint('dim', `the note the demo wrote (${DEMO_NOTE_PATH}):\n${note.trimEnd().replace(/^/gm, '  ')}`));
-      renderer!.note(renderer!.paint('dim', 'the demo\'s temporary workspace is removed; set a provider key and run `nanobot chat` to use the tools on your own files'));
+      renderer!.note(renderer!.paint('dim', `the demo's temporary workspace is removed; set a provider key and run "${commandName(io)} chat" to use the tools on your own files`));
     } else {
-      renderer!.note(renderer!.paint('dim', `session ${sessionKey} saved — continue with: nanobot chat --session ${sessionKey}`));
+      renderer!.note(renderer!.paint('dim', `session ${sessionKey} saved — continue with: ${commandName(io)} chat --session ${sessionKey}`));
     }
   }
   return exitCodeFor(outcome);
