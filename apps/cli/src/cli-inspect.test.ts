@@ -90,4 +90,16 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     expect(result.stdout).toContain('nothing to do: the history is sent as stored');
     expect(result.stdout).toMatch(/tool list_dir/);
   });
+
+  it('--context-window 4096 says the window is smaller than the reply reserve, never "fits"', async () => {
+    const { env } = setup();
+    const result = await runCli(['inspect', '--context-window', '4096'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^estimate .*NO BUDGET: the window is smaller than the reply reserve \(4,096\)/m);
+    expect(result.stdout).not.toMatch(/\bfits\b/);
+    // Every mark the timeline can show is explained, IN-FLIGHT included.
+    expect(result.stdout).toMatch(/^Timeline \(.*IN-FLIGHT = part of the latest turn/m);
+    const json = JSON.parse((await runCli(['inspect', '--json', '--context-window', '4096'], { env })).stdout) as SessionInspection;
+    expect(json.budget).toMatchObject({ budget: 0, windowTooSmall: true, fits: false });
+  });
 });

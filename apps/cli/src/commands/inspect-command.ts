@@ -122,12 +122,18 @@ export function renderInspection(x: SessionInspection, file: string, r: Terminal
   );
   out.push(`${r.paint('bold', 'budget')}   window ${n(b.contextWindowTokens)} − reply ${n(b.maxOutputTokens)} − safety 1,024 = ${n(b.budget)} input tokens`);
   const pct = b.budget > 0 ? ` (${Math.round((b.tokensAfter / b.budget) * 100)}% of the budget)` : '';
-  out.push(`${r.paint('bold', 'estimate')} ${n(b.tokensBefore)} tokens before governance → ${n(b.tokensAfter)} sent${pct} ${b.fits ? r.paint('green', 'fits') : r.paint('red', 'OVER BUDGET')}`);
+  const verdict = b.windowTooSmall
+    ? r.paint('red', `NO BUDGET: the window is smaller than the reply reserve (${n(b.maxOutputTokens)}) plus the safety margin (1,024); raise --context-window or lower maxTokens`)
+    : b.fits
+      ? r.paint('green', 'fits')
+      : r.paint('red', 'OVER BUDGET');
+  out.push(`${r.paint('bold', 'estimate')} ${n(b.tokensBefore)} tokens before governance → ${n(b.tokensAfter)} sent${pct} ${verdict}`);
+  if (x.toolsWarning) out.push(`${r.paint('bold', 'tools')}    ${r.paint('yellow', x.toolsWarning)}`);
   out.push('');
   out.push(r.paint('bold', `System prompt: ${x.systemPrompt.sections.length} sections, ${n(x.systemPrompt.tokens)} tokens; tools: ${x.tools.count} definitions, ${n(x.tools.tokens)} tokens`));
   for (const s of x.systemPrompt.sections) out.push(`  ${s.name.padEnd(16)} ${n(s.tokens).padStart(6)} tok  ${r.paint('dim', s.preview)}`);
   out.push('');
-  out.push(r.paint('bold', 'Timeline (#n = position in the request, + added, - stored but not in the request; ✗ = not sent)'));
+  out.push(r.paint('bold', 'Timeline (#n = position in the request, + added, - stored but not in the request; ✗ = not sent; IN-FLIGHT = part of the latest turn, compacted first when over budget)'));
   for (const e of x.timeline) {
     const pos = e.index !== null ? `#${String(e.index).padStart(3)}` : e.sent ? '   +' : '   -';
     const who = `${e.role}${e.name ? ` ${e.role === 'assistant' ? '→ ' : ''}${e.name}` : ''}`;
