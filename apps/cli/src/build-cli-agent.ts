@@ -3,6 +3,7 @@ import type { LLMProvider } from '@nanobot/schema';
 import type { JsonlSessionStore } from '@nanobot/session';
 import type { McpToolSource } from '@nanobot/mcp';
 import { CliError } from './cli-error.js';
+import { plural } from './plural.js';
 import type { CliSettings } from './resolve-settings.js';
 
 /** The wired agent of one CLI invocation and what it runs on. */
@@ -118,7 +119,10 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       servers,
       registry: agent.tools,
       onEvent: (event) => {
-        if (event.type === 'connect-failed') options.notice?.(`MCP server "${event.server}" failed to start: ${event.error.message.split('\n')[0]}`);
+        // The error already names the server and says what failed ("… failed to start: …").
+        if (event.type === 'connect-failed') options.notice?.(`${event.error.message.split('\n')[0]}${event.willRetry ? ' (retrying)' : ''}`);
+        else if (event.type === 'disconnected') options.notice?.(`MCP server '${event.server}' disconnected: ${event.reason.split('\n')[0]}; reconnecting`);
+        else if (event.type === 'connected' && event.reconnect) options.notice?.(`MCP server '${event.server}' reconnected (${plural(event.toolCount, 'tool')})`);
       },
     });
     await mcp.start();

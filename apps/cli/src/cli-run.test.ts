@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkLegality } from '@nanobot/governor';
-import { parseSessionFile } from '@nanobot/session';
+import { parseSessionFile, sessionFileName } from '@nanobot/session';
 import { cleanEnv, runCli, tempDir } from './test-support/spawn-cli.js';
 
 function storedMessages(sessionsDir: string) {
@@ -115,5 +115,23 @@ describe('nanobot run -m (offline)', () => {
     const types = events.map((e) => e.type);
     expect(types.indexOf('tool_start')).toBeLessThan(types.indexOf('tool_end'));
     expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ name: 'list_dir', status: 'ok' });
+  });
+});
+
+describe('nanobot chat commands', () => {
+  it('/help lists /exit too, and a resumed one-message session says "1 message"', async () => {
+    const sessions = tempDir('s');
+    const workspace = tempDir('ws');
+    const result = await runCli(['chat', '-s', 'h', '-w', workspace, '--sessions-dir', sessions], { env: cleanEnv(), input: '/help\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^\/help — /m);
+    expect(result.stdout).toMatch(/^\/exit — Quit/m);
+    const once = await runCli(['run', '-m', 'hi', '-s', 'one', '-w', workspace, '--sessions-dir', sessions], { env: cleanEnv() });
+    expect(once.code).toBe(0);
+    const file = join(sessions, sessionFileName('one'));
+    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '' && (JSON.parse(l) as { role?: string }).role !== 'assistant');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const resumed = await runCli(['chat', '-s', 'one', '-w', workspace, '--sessions-dir', sessions], { env: cleanEnv(), input: '' });
+    expect(resumed.stderr).toMatch(/resumed session one \(1 message\)/);
   });
 });

@@ -1,5 +1,6 @@
 import type { LLMRequest, Message } from '@nanobot/schema';
 import type { ScriptedReply } from '@nanobot/providers/testing';
+import { plural } from './plural.js';
 
 /** The note the demo writes, relative to the workspace. */
 export const DEMO_NOTE_PATH = 'notes/nanobot-demo.md';
@@ -96,18 +97,18 @@ function demoStep(steps: readonly ToolStep[]): ScriptedReply {
   const read = done('read_file');
   const wrote = done('write_file');
   if (!wrote && file && !read) {
-    return { content: `I see ${entries.length} entries. Let me read ${file}.`, toolCalls: [{ name: 'read_file', arguments: { path: file } }] };
+    return { content: `I see ${plural(entries.length, 'entry', 'entries')}. Let me read ${file}.`, toolCalls: [{ name: 'read_file', arguments: { path: file } }] };
   }
   const facts = read && !isError(read.content) ? readFileFacts(read.content) : null;
   if (!wrote) {
     const body = [
       '# nanobot demo notes',
       '',
-      `- The workspace has ${entries.length} entries: ${entries.slice(0, 12).join(', ')}${entries.length > 12 ? ', …' : ''}.`,
+      `- The workspace has ${plural(entries.length, 'entry', 'entries')}: ${entries.slice(0, 12).join(', ')}${entries.length > 12 ? ', …' : ''}.`,
       read
         ? isError(read.content)
           ? `- Reading ${file} failed: ${read.content.split('\n')[0]}`
-          : `- ${file} has ${facts?.lines ?? '?'} lines; it starts with: ${facts?.first ?? '(empty)'}`
+          : `- ${file} has ${facts?.lines != null ? plural(facts.lines, 'line') : '? lines'}; it starts with: ${facts?.first ?? '(empty)'}`
         : '- There was no file to read.',
       '',
     ].join('\n');
@@ -121,11 +122,11 @@ function demoStep(steps: readonly ToolStep[]): ScriptedReply {
   const counted = ran.content.split('\n').map((l) => l.trim()).filter((l) => /^\d+\s/.test(l));
   const lines = [
     'Offline demo finished — every result above came from the real tools:',
-    `• list_dir found ${entries.length} entries: ${entries.slice(0, 8).join(', ')}${entries.length > 8 ? ', …' : ''}`,
+    `• list_dir found ${plural(entries.length, 'entry', 'entries')}: ${entries.slice(0, 8).join(', ')}${entries.length > 8 ? ', …' : ''}`,
     read
       ? isError(read.content)
         ? `• read_file ${file} failed: ${read.content.split('\n')[0]}`
-        : `• read_file ${file}: ${facts?.lines ?? '?'} lines, starting "${facts?.first ?? ''}"`
+        : `• read_file ${file}: ${facts?.lines != null ? plural(facts.lines, 'line') : '? lines'}, starting "${facts?.first ?? ''}"`
       : '• there was no file to read',
     isError(wrote.content) ? `• write_file failed: ${wrote.content.split('\n')[0]}` : `• write_file: ${wrote.content.split('\n')[0]}`,
     isError(ran.content) ? `• exec failed: ${ran.content.split('\n')[0]}` : `• exec wc -l: ${counted.join('; ') || ran.content.split('\n')[0]}`,

@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 
 import type { JsonlSessionStore, Session, SessionWarning } from '@nanobot/session';
 import { CliError } from './cli-error.js';
+import { plural } from './plural.js';
 
 /** A fresh session name, e.g. `chat-20261130-004512-3f9a` (sortable, collision-safe). */
 export function newSessionKey(prefix: string, now: Date = new Date()): string {
@@ -9,10 +10,24 @@ export function newSessionKey(prefix: string, now: Date = new Date()): string {
   return `${prefix}-${stamp}-${Math.random().toString(16).slice(2, 6)}`;
 }
 
-/** One line describing the first skipped lines of a session file. */
+/**
+ * One line describing what is wrong with a session file: the skipped lines (the first three
+ * named), then file-wide problems such as a missing metadata record, each counted as what it is.
+ */
 export function describeWarnings(warnings: readonly SessionWarning[]): string {
-  const shown = warnings.slice(0, 3).map((w) => (w.line > 0 ? `line ${w.line}: ${w.message}` : w.message));
-  return `${warnings.length} unreadable line(s) (${shown.join('; ')}${warnings.length > 3 ? '; …' : ''})`;
+  const lines = warnings.filter((w) => w.line > 0);
+  const whole = warnings.filter((w) => w.line <= 0);
+  const parts: string[] = [];
+  if (lines.length > 0) {
+    const shown = lines.slice(0, 3).map((w) => {
+      // The store's own texts already say "Line 3 is …; skipped": keep one of each.
+      const message = w.message.replace(/;\s*skipped\.?$/i, '');
+      return message.startsWith(`Line ${w.line} `) ? `l${message.slice(1)}` : `line ${w.line}: ${message}`;
+    });
+    parts.push(`${plural(lines.length, 'unreadable line')}, skipped (${shown.join('; ')}${lines.length > 3 ? '; …' : ''})`);
+  }
+  for (const w of whole) parts.push(w.kind === 'missing-header' ? 'no metadata record' : w.message.charAt(0).toLowerCase() + w.message.slice(1));
+  return parts.join('; ');
 }
 
 /**

@@ -531,6 +531,22 @@ describe('McpToolSource over streamable HTTP', () => {
     expect(text(next.result)).toBe('restarted');
   });
 
+  it('a server that was up and dropped reports "failed to reconnect", never "failed to start"', async () => {
+    const server = await http();
+    const { source, registry, events } = makeSource({ servers: { web: { url: server.url } }, connectTimeoutMs: 5000 });
+    await source.start();
+    expect(text((await registry.execute('mcp_web_echo', { text: 'up' })).result)).toBe('up');
+    await server.kill();
+    expect((await registry.execute('mcp_web_echo', { text: 'down' })).isError).toBe(true);
+    await waitFor(() => events.some((e) => e.type === 'connect-failed'), 'a reconnect attempt to fail');
+    const next = await registry.execute('mcp_web_echo', { text: 'still down' });
+    expect(next.isError).toBe(true);
+    const messages = [text(next.result), ...events.filter((e) => e.type === 'connect-failed').map((e) => (e as { error: Error }).error.message)].join('\n');
+    expect(messages).toContain("MCP server 'web' failed to reconnect");
+    expect(messages).not.toContain('failed to start');
+    await source.close();
+  });
+
   it('reports an unreachable server and skips it', async () => {
     const server = await http();
     await server.kill();

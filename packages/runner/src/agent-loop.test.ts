@@ -83,6 +83,20 @@ describe('AgentLoop turns', () => {
     expect((await sessions.load('cli:c')).session.messages).toEqual([]);
   });
 
+  it('/status counts the session it is asked in as active, with or without a running turn', async () => {
+    const bus = new MessageBus();
+    const loop = new AgentLoop({ bus, provider: scripted([textStep('hi')]), tools: new ToolRegistry(), govern: simpleGovern, sessions: tempStore() });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/status' });
+    await loop.idle();
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'hello' });
+    await loop.idle();
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/status' });
+    await loop.idle();
+    const statuses = bus.drainOutbound().map((m) => m.content).filter((c) => c.includes('nanobot status'));
+    expect(statuses).toHaveLength(2);
+    for (const status of statuses) expect(status).toContain('Active sessions: 1 (0 with a turn running)');
+  });
+
   it('/status and /stop run at once, even mid-turn; the stopped turn is saved legal', async () => {
     const bus = new MessageBus();
     const sessions = tempStore();

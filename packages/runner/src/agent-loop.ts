@@ -125,6 +125,8 @@ export class AgentLoop {
   readonly #runner: AgentRunner;
   readonly #scheduler: KeyedScheduler;
   readonly #active = new Map<string, ActiveTurn>();
+  /** Sessions this loop has handled a message for (what `/status` calls active sessions). */
+  readonly #seen = new Set<string>();
   readonly #tasks = new Set<Promise<unknown>>();
   readonly #startedAt: number;
   readonly #waiters = new Map<InboundMessage, ((outcome: TurnOutcome) => void)[]>();
@@ -334,7 +336,8 @@ export class AgentLoop {
       `Session: ${key} — ${session.messages.length} messages`,
       ...this.#contextLine(key),
       `Running: ${this.#active.has(key) ? 'a turn is in progress' : 'idle'}; subagents: ${this.#options.subagents?.running(key) ?? 0}`,
-      `Active sessions: ${this.#active.size}`,
+      // The asking session counts: it is in use even though /status runs outside its turns.
+      `Active sessions: ${new Set([...this.#seen, key]).size} (${this.#active.size} with a turn running)`,
       `Uptime: ${uptimeS}s`,
     ];
     return this.#respond(message, lines.join('\n'), true);
@@ -377,6 +380,7 @@ export class AgentLoop {
     // as interrupted) instead of being lost or keeping the process alive for model calls.
     if (this.#stopping) active.controller.abort();
     this.#active.set(key, active);
+    this.#seen.add(key);
     let leftovers: InboundMessage[] = [];
     const outcome: TurnOutcome = { sessionKey: key, result: null, reply: null };
     try {

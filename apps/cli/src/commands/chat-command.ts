@@ -6,6 +6,7 @@ import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings } from '../resolve-settings.js';
 import { loadSessionStrictly, newSessionKey } from '../session-selection.js';
 import { TerminalRenderer } from '../terminal-renderer.js';
+import { plural } from '../plural.js';
 
 const EXIT_WORDS = new Set(['/exit', '/quit', 'exit', 'quit']);
 
@@ -34,7 +35,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   if (flags.session !== undefined && !created) {
     const lastUser = [...session.messages].reverse().find((m) => m.role === 'user' && typeof m.content === 'string');
     const preview = typeof lastUser?.content === 'string' ? ` — last question: "${lastUser.content.split('\n')[0].slice(0, 60)}"` : '';
-    renderer.note(renderer.paint('dim', `resumed session ${sessionKey} (${session.messages.length} messages)${preview}`));
+    renderer.note(renderer.paint('dim', `resumed session ${sessionKey} (${plural(session.messages.length, 'message')})${preview}`));
   } else {
     renderer.note(renderer.paint('dim', `session ${sessionKey} (resume with: ${commandName(io)} chat --session ${sessionKey})`));
   }
@@ -120,6 +121,8 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
       if (quitting) return 0;
       const reply = outcome.reply?.content ?? null;
       if (reply !== null && (outcome.result === null || renderer.lastStreamed.trim() !== reply.trim())) renderer.write(`${reply}\n`);
+      // /exit is the CLI's own command, so the agent's /help does not know it.
+      if (text === '/help' && reply !== null) renderer.write('/exit — Quit (also /quit or Ctrl-D)\n');
       renderer.stop();
       if (outcome.result && outcome.result.stopReason !== 'completed' && outcome.result.stopReason !== 'aborted') lastStatus = 1;
       prompt();

@@ -11,6 +11,7 @@ import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings } from '../resolve-settings.js';
 import { describeWarnings, latestSessionKey, loadSessionStrictly } from '../session-selection.js';
 import { TerminalRenderer } from '../terminal-renderer.js';
+import { plural } from '../plural.js';
 
 const MARK_STYLE: Record<TimelineMark, 'red' | 'yellow' | 'green' | 'cyan' | 'dim'> = {
   stripped: 'red',
@@ -117,7 +118,7 @@ export function renderInspection(x: SessionInspection, file: string, r: Terminal
   const b = x.budget;
   out.push(`${r.paint('bold', 'session')}  ${x.session.key}  ${r.paint('dim', file)}`);
   out.push(
-    `${r.paint('bold', 'stored')}   ${x.session.storedMessages} messages; replayed ${x.session.replayedMessages}` +
+    `${r.paint('bold', 'stored')}   ${plural(x.session.storedMessages, 'message')}; replayed ${x.session.replayedMessages}` +
       (x.session.consolidatedMessages > 0 ? `; ${x.session.consolidatedMessages} consolidated into memory (not replayed)` : ''),
   );
   out.push(`${r.paint('bold', 'budget')}   window ${n(b.contextWindowTokens)} − reply ${n(b.maxOutputTokens)} − safety 1,024 = ${n(b.budget)} input tokens`);
