@@ -27,6 +27,11 @@ export interface BuildCliAgentOptions {
   events?: EventSink[];
   /** Pause between streamed words of the offline model, so it reads like a live model. */
   offlineDelayMs?: number;
+  /**
+   * Receives errors a turn could not turn into a reply (a programmer error, an unusable stored
+   * history), with the loop stage. Called synchronously, must not throw, not awaited.
+   */
+  onError?: (error: unknown, context: { sessionKey: string; stage: string }) => void;
   /** Receives MCP and session-store notices (one line each; called synchronously, must not throw). */
   notice?: (line: string) => void;
 }
@@ -106,6 +111,7 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       // The offline model would write nonsense summaries: no consolidation without a real model.
       ...(choice.kind === 'offline' ? { compact: false as const } : {}),
       ...(options.events ? { events: options.events } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
       governOptions: { artifactStore: new FileArtifactStore({ workspace: settings.workspace }) },
     });
   } catch (error) {

@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 
+import type { Message } from '@nanobot/schema';
 import type { JsonlSessionStore, Session, SessionWarning } from '@nanobot/session';
 import { CliError } from './cli-error.js';
 import { plural } from './plural.js';
@@ -31,11 +32,34 @@ export function describeWarnings(warnings: readonly SessionWarning[]): string {
 }
 
 /**
+ * One line per stored assistant message whose `tool_calls` hold entries that are not tool calls
+ * (no string id or function name: a hand-edited or foreign file). They stay on disk as they are;
+ * the governor leaves them out of what the model sees. Pure.
+ */
+export function malformedToolCallNotes(key: string, messages: readonly Message[]): string[] {
+  const notes: string[] = [];
+  messages.forEach((m, index) => {
+    if (m.role !== 'assistant' || m.tool_calls === undefined || m.tool_calls === null) return;
+    const calls: unknown[] = Array.isArray(m.tool_calls) ? m.tool_calls : [m.tool_calls];
+    const bad = calls.filter((c) => {
+      if (!c || typeof c !== 'object') return true;
+      const call = c as { id?: unknown; function?: unknown };
+      const fn = call.function as { name?: unknown } | null | undefined;
+      return typeof call.id !== 'string' || call.id === '' || !fn || typeof fn !== 'object' || typeof fn.name !== 'string' || fn.name === '';
+    }).length;
+    if (bad > 0) notes.push(`session ${key}: message ${index + 1} has ${plural(bad, 'malformed tool call')} (of ${calls.length}); kept on disk, not sent to the model`);
+  });
+  return notes;
+}
+
+/**
  * Loads a stored session and refuses one whose file has corrupt or invalid lines: running a turn
  * on it would replay a history with holes, so the CLI stops with one line and leaves the file
  * exactly as it is (the user can move it aside or repair it). Throws `CliError('CLI_SESSION')`.
+ * `notices` names stored tool calls that are malformed (the turn still works: see
+ * {@link malformedToolCallNotes}).
  */
-export async function loadSessionStrictly(store: JsonlSessionStore, key: string): Promise<{ session: Session; created: boolean }> {
+export async function loadSessionStrictly(store: JsonlSessionStore, key: string): Promise<{ session: Session; created: boolean; notices: string[] }> {
   let loaded;
   try {
     loaded = await store.load(key);
@@ -48,7 +72,7 @@ export async function loadSessionStrictly(store: JsonlSessionStore, key: string)
       `session "${key}" (${store.pathFor(key)}) has ${describeWarnings(loaded.warnings)}; nothing was changed — repair or move the file, or start another session`,
     );
   }
-  return { session: loaded.session, created: loaded.created };
+  return { session: loaded.session, created: loaded.created, notices: malformedToolCallNotes(key, loaded.session.messages) };
 }
 
 /** The most recently modified stored session, or null when there is none. */

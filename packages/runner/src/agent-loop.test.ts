@@ -244,6 +244,26 @@ describe('AgentLoop turns', () => {
     expect(repairTail(session)).toBe(false);
   });
 
+  it('a stored tool call list with malformed entries does not break RESTORE, and the next turn is saved', async () => {
+    const sessions = tempStore();
+    const { session } = await sessions.load('cli:c');
+    const bad = [null, { id: 5 }, { function: 'x' }] as unknown as NonNullable<Message['tool_calls']>;
+    session.messages.push({ role: 'user', content: 'q' }, { role: 'assistant', content: null, tool_calls: bad });
+    await sessions.save(session);
+    const bus = new MessageBus();
+    const model = scripted([textStep('hello back')]);
+    const errors: unknown[] = [];
+    // The real governor (no `govern` stand-in): it strips the malformed calls from the model copy.
+    const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), sessions, onError: (e) => errors.push(e) });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'hello' });
+    await loop.idle();
+    expect(errors).toEqual([]);
+    expect(bus.drainOutbound().map((m) => m.content)).toEqual(['hello back']);
+    const after = (await sessions.load('cli:c')).session.messages;
+    expect(after.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['q', 'hello']);
+    expect(after.at(-1)).toMatchObject({ role: 'assistant', content: 'hello back' });
+  });
+
   it('a failing model reply is reported as a sorry-style answer and the session stays legal', async () => {
     const bus = new MessageBus();
     const sessions = tempStore();

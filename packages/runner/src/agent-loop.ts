@@ -610,9 +610,14 @@ export function repairTail(session: Session): boolean {
     if (m.role === 'assistant' && m.tool_calls && m.tool_calls.length > 0) {
       const answered = new Set(messages.slice(i + 1).filter((x) => x.role === 'tool').map((x) => x.tool_call_id));
       if (messages.slice(i + 1).every((x) => x.role === 'tool')) {
-        for (const call of m.tool_calls) {
-          if (!answered.has(call.id)) {
-            messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content: TOOL_INTERRUPTED_RESULT, timestamp: new Date().toISOString() });
+        for (const call of m.tool_calls as unknown[]) {
+          // A stored call may be anything (a hand-edited or foreign file): only a call with an id
+          // can be answered; the governor strips the malformed ones from the model copy.
+          const id = call && typeof call === 'object' ? (call as { id?: unknown }).id : undefined;
+          if (typeof id !== 'string' || id === '') continue;
+          const fn = (call as { function?: { name?: unknown } }).function;
+          if (!answered.has(id)) {
+            messages.push({ role: 'tool', tool_call_id: id, name: typeof fn?.name === 'string' ? fn.name : '', content: TOOL_INTERRUPTED_RESULT, timestamp: new Date().toISOString() });
             changed = true;
           }
         }

@@ -23,7 +23,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   const renderer = new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color']), spinner: io.stderr.isTTY === true });
   const store = await openSessionStore(settings);
   const sessionKey = flags.session ?? newSessionKey('chat');
-  const { session, created } = await loadSessionStrictly(store, sessionKey);
+  const { session, created, notices } = await loadSessionStrictly(store, sessionKey);
 
   const cli = await buildCliAgent(settings, {
     events: [renderer.sink],
@@ -39,6 +39,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   } else {
     renderer.note(renderer.paint('dim', `session ${sessionKey} (resume with: ${commandName(io)} chat --session ${sessionKey})`));
   }
+  for (const line of notices) renderer.note(renderer.paint('yellow', line));
   renderer.note(renderer.paint('dim', 'Ctrl-C stops a turn, twice quits; Ctrl-D or /exit quits; /help lists commands.'));
 
   const rl = createInterface({ input: io.stdin, output: tty ? io.stdout : undefined, terminal: tty, historySize: 200 });

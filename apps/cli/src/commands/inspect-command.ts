@@ -9,7 +9,7 @@ import { commandName, wantsColor, type CliIo } from '../cli-io.js';
 import { inspectSession, type SessionInspection, type TimelineMark } from '../inspect-session.js';
 import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings } from '../resolve-settings.js';
-import { describeWarnings, latestSessionKey, loadSessionStrictly } from '../session-selection.js';
+import { describeWarnings, latestSessionKey, loadSessionStrictly, malformedToolCallNotes } from '../session-selection.js';
 import { TerminalRenderer } from '../terminal-renderer.js';
 import { plural } from '../plural.js';
 
@@ -78,6 +78,7 @@ function archivedSummary(session: Session): { text: string; lastActive: string }
 export async function inspectCommand(flags: CliFlags, positionals: string[], io: CliIo): Promise<number> {
   const settings = await resolveSettings({ flags, env: io.env, cwd: io.cwd, offline: true });
   const { key, session, file } = await loadTarget(positionals[0] ?? flags.session, settings, io.cwd, io);
+  for (const line of malformedToolCallNotes(key, session.messages)) io.stderr.write(`${line}\n`);
   const cli = await buildCliAgent(settings);
   let inspection: SessionInspection;
   try {

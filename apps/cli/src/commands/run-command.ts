@@ -74,13 +74,15 @@ async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: 
   const store = await openSessionStore(settings);
   if (flags.session !== undefined) {
     sessionKey = flags.session;
-    await loadSessionStrictly(store, sessionKey);
+    for (const line of (await loadSessionStrictly(store, sessionKey)).notices) notice(line);
   } else {
     sessionKey = newSessionKey(demo ? 'demo' : 'run');
   }
 
+  const turnErrors: string[] = [];
   const cli = await buildCliAgent(settings, {
     demo,
+    onError: (error, context) => turnErrors.push(`${context.stage}: ${error instanceof Error ? error.message : String(error)}`),
     events: [sink ?? renderer!.sink],
     offlineDelayMs: !json && io.stdout.isTTY ? 12 : 0,
     notice,
@@ -128,8 +130,13 @@ async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: 
     await cli.close();
   }
   const reply = outcome.reply?.content ?? null;
+  // The loop could not run the turn at all (nothing was answered): say why, and never "saved".
+  const failure = outcome.result === null && reply === null && turnErrors.length > 0 ? turnErrors[turnErrors.length - 1].split('\n')[0] : null;
   if (sink) {
-    sink.line({ type: 'cli_end', session: sessionKey, stopReason: outcome.result?.stopReason ?? null, reply });
+    sink.line({ type: 'cli_end', session: sessionKey, stopReason: outcome.result?.stopReason ?? null, reply, ...(failure ? { error: failure } : {}) });
+  } else if (failure) {
+    renderer!.stop();
+    io.stderr.write(`nanobot: the turn failed (${failure}); the message may not have been saved\n`);
   } else {
     if (reply !== null && renderer!.lastStreamed.trim() !== reply.trim()) renderer!.write(`${reply}\n`);
     renderer!.stop();
