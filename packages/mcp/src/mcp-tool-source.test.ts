@@ -537,11 +537,15 @@ describe('McpToolSource over streamable HTTP', () => {
     await source.start();
     expect(text((await registry.execute('mcp_web_echo', { text: 'up' })).result)).toBe('up');
     await server.kill();
-    expect((await registry.execute('mcp_web_echo', { text: 'down' })).isError).toBe(true);
-    await waitFor(() => events.some((e) => e.type === 'connect-failed'), 'a reconnect attempt to fail');
-    const next = await registry.execute('mcp_web_echo', { text: 'still down' });
-    expect(next.isError).toBe(true);
-    const messages = [text(next.result), ...events.filter((e) => e.type === 'connect-failed').map((e) => (e as { error: Error }).error.message)].join('\n');
+    // Calls after the drop fail first with "disconnected", then with the reconnect's failure
+    // (on demand or from the background retry, whichever comes first on a loaded machine).
+    const said: string[] = [];
+    for (let i = 0; i < 20 && !said.some((m) => /failed to/.test(m)); i++) {
+      const next = await registry.execute('mcp_web_echo', { text: 'down' });
+      expect(next.isError).toBe(true);
+      said.push(text(next.result), ...events.filter((e) => e.type === 'connect-failed').map((e) => (e as { error: Error }).error.message));
+    }
+    const messages = said.join('\n');
     expect(messages).toContain("MCP server 'web' failed to reconnect");
     expect(messages).not.toContain('failed to start');
     await source.close();
