@@ -87,6 +87,8 @@ interface ActiveTurn {
   injected: InboundMessage[];
   accepting: boolean;
   deliveredToOrigin: boolean;
+  /** The latest `message` tool delivery to the turn's own chat (returned as the turn's reply). */
+  delivery?: OutboundMessage;
 }
 
 /** How the turn that handled a submitted message ended. */
@@ -151,11 +153,12 @@ export class AgentLoop {
   readonly messageSender = {
     send: async (message: ToolDelivery): Promise<void> => {
       const origin = message.origin;
+      let delivered: ActiveTurn | null = null;
       if (origin.sessionKey !== undefined && message.channel === origin.channel && message.chatId === origin.chatId) {
-        const active = this.#active.get(origin.sessionKey);
-        if (active) active.deliveredToOrigin = true;
+        delivered = this.#active.get(origin.sessionKey) ?? null;
+        if (delivered) delivered.deliveredToOrigin = true;
       }
-      this.bus.publishOutbound({
+      const out: OutboundMessage = {
         channel: message.channel,
         chatId: message.chatId,
         content: message.content,
@@ -163,9 +166,17 @@ export class AgentLoop {
         ...(message.buttons.length > 0 ? { buttons: message.buttons.map((row) => [...row]) } : {}),
         event: 'message_tool',
         ...(origin.sessionKey !== undefined ? { sessionKey: origin.sessionKey } : {}),
-      });
+      };
+      // The turn's answer to its own chat: what `submit`/`ask` return as the reply.
+      if (delivered) delivered.delivery = out;
+      this.bus.publishOutbound(out);
     },
   };
+
+  /** Whether {@link start} was called: the loop consumes the bus's inbound queue. */
+  get consuming(): boolean {
+    return this.#consuming !== null;
+  }
 
   /** Starts consuming the bus's inbound queue; idempotent. */
   start(): void {
@@ -502,7 +513,11 @@ export class AgentLoop {
       if (user && content.trim() === '') content = EMPTY_FINAL_RESPONSE_MESSAGE;
       if (!user) content = content.trim() === '' ? 'Background task completed.' : content;
       const suppressed = user && active.deliveredToOrigin && !result.hadInjections && result.stopReason !== 'empty_final_response';
-      if (suppressed) return;
+      if (suppressed) {
+        // Nothing more is published, but the caller still learns what the chat received.
+        outcome.reply = active.delivery ?? null;
+        return;
+      }
       const out: OutboundMessage = {
         channel: route.channel,
         chatId: route.chatId,

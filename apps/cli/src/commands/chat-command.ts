@@ -121,7 +121,8 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
       }
       if (quitting) return 0;
       const reply = outcome.reply?.content ?? null;
-      if (reply !== null && (outcome.result === null || renderer.lastStreamed.trim() !== reply.trim())) renderer.write(`${reply}\n`);
+      // A `message` tool delivery was already shown (✉) when it was published.
+      if (reply !== null && outcome.reply?.event !== 'message_tool' && (outcome.result === null || renderer.lastStreamed.trim() !== reply.trim())) renderer.write(`${reply}\n`);
       // /exit is the CLI's own command, so the agent's /help does not know it.
       if (text === '/help' && reply !== null) renderer.write('/exit — Quit (also /quit or Ctrl-D)\n');
       renderer.stop();

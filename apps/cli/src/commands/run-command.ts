@@ -11,6 +11,7 @@ import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings, type CliSettings } from '../resolve-settings.js';
 import { loadSessionStrictly, newSessionKey } from '../session-selection.js';
 import { TerminalRenderer } from '../terminal-renderer.js';
+import { plural } from '../plural.js';
 
 /** What the demo asks (the offline model plays the demo plan whatever the words). */
 export const DEMO_PROMPT = 'Demo: look around this workspace, read a file, write a short note about it, check it with a shell command and tell me what you found.';
@@ -106,11 +107,25 @@ async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: 
   }
 
   // The `message` tool delivers through the bus (and then the loop suppresses the plain reply).
+  let background = false; // the turn is over; replies now come from background subagents
   const offOutbound = cli.agent.bus.onOutbound((message) => {
+    if (background && message.event !== 'message_tool' && message.metadata?.render_as !== 'text') {
+      if (sink) sink.line({ type: 'cli_background', content: message.content });
+      else if (renderer!.lastStreamed.trim() !== message.content.trim()) renderer!.write(`${renderer!.paint('cyan', '↩')} ${message.content}\n`);
+      return;
+    }
     if (message.event !== 'message_tool') return;
     if (sink) sink.line({ type: 'cli_message', content: message.content, ...(message.media ? { media: message.media } : {}) });
     else renderer!.write(`${renderer!.paint('cyan', '✉')} ${message.content}\n`);
   });
+  let replyShown = false;
+  // The reply, unless it already streamed or was a `message` tool delivery (shown with ✉).
+  const showReply = (turn: TurnOutcome): void => {
+    const text = turn.reply?.content ?? null;
+    if (sink || replyShown || text === null || turn.reply?.event === 'message_tool') return;
+    replyShown = true;
+    if (renderer!.lastStreamed.trim() !== text.trim()) renderer!.write(`${text}\n`);
+  };
   let interrupts = 0;
   const unsubscribe = io.onInterrupt(() => {
     interrupts += 1;
@@ -124,12 +139,22 @@ async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: 
   let outcome: TurnOutcome;
   try {
     outcome = await cli.agent.ask(demo ? DEMO_PROMPT : flags.message!, { sessionKey, channel: 'cli', chatId: 'direct' });
+    // A one-shot run must not drop what it started in the background: wait for it to report.
+    const waiting = cli.agent.subagents?.running(sessionKey) ?? 0;
+    if (waiting > 0 && interrupts === 0) {
+      background = true;
+      showReply(outcome);
+      notice(`waiting for ${plural(waiting, 'background task')} to report… (Ctrl-C stops)`);
+      await cli.agent.subagents!.idle();
+      await cli.agent.loop.idle();
+    }
   } finally {
     unsubscribe();
     offOutbound();
     await cli.close();
   }
   const reply = outcome.reply?.content ?? null;
+  if (!background) showReply(outcome);
   // The loop could not run the turn at all (nothing was answered): say why, and never "saved".
   const failure = outcome.result === null && reply === null && turnErrors.length > 0 ? turnErrors[turnErrors.length - 1].split('\n')[0] : null;
   if (sink) {
@@ -138,7 +163,6 @@ async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: 
     renderer!.stop();
     io.stderr.write(`nanobot: the turn failed (${failure}); the message may not have been saved\n`);
   } else {
-    if (reply !== null && renderer!.lastStreamed.trim() !== reply.trim()) renderer!.write(`${reply}\n`);
     renderer!.stop();
     if (settings.temporaryWorkspace) {
       const note = await readFile(join(settings.workspace, DEMO_NOTE_PATH), 'utf8').catch(() => null);
