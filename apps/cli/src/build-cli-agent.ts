@@ -15,8 +15,22 @@ export interface CliAgent {
   /** One line saying which model answers (and plainly when it is the offline one). */
   modelLine: string;
   offline: boolean;
+  /** Names of the configured MCP servers (enabled or not). */
+  mcpServers: string[];
+  /**
+   * Connects the MCP servers, all at once (done by {@link buildCliAgent} unless `deferMcp`).
+   * Idempotent; never rejects (a failing server is reported through `notice` and skipped).
+   */
+  connectMcp(): Promise<void>;
   /** Stops the loop (waits for turns to save) and closes MCP servers. Never rejects. */
   close(): Promise<void>;
+}
+
+/** Where the MCP servers' start-up stands (for a progress line). */
+export interface McpProgress {
+  total: number;
+  connected: string[];
+  failed: string[];
 }
 
 /** Options of {@link buildCliAgent}. */
@@ -32,6 +46,10 @@ export interface BuildCliAgentOptions {
    * history), with the loop stage. Called synchronously, must not throw, not awaited.
    */
   onError?: (error: unknown, context: { sessionKey: string; stage: string }) => void;
+  /** Return before connecting the MCP servers: the caller runs `connectMcp()` (to draw progress first). */
+  deferMcp?: boolean;
+  /** Called after each MCP server connected or failed at start-up. Synchronous, must not throw. */
+  onMcpProgress?: (progress: McpProgress) => void;
   /** Receives MCP and session-store notices (one line each; called synchronously, must not throw). */
   notice?: (line: string) => void;
 }
@@ -119,6 +137,14 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
   }
   let mcp: McpToolSource | null = null;
   const servers = settings.config.mcpServers;
+  const progress: McpProgress = { total: servers ? Object.keys(servers).length : 0, connected: [], failed: [] };
+  const tell = (): void => {
+    try {
+      options.onMcpProgress?.({ total: progress.total, connected: [...progress.connected], failed: [...progress.failed] });
+    } catch {
+      // Drawing progress must never break the start-up.
+    }
+  };
   if (servers && Object.keys(servers).length > 0) {
     const { McpToolSource } = await import('@nanobot/mcp');
     mcp = new McpToolSource({
@@ -126,13 +152,25 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       registry: agent.tools,
       onEvent: (event) => {
         // The error already names the server and says what failed ("… failed to start: …").
+        if (event.type === 'connected' && !event.reconnect) {
+          progress.connected.push(event.server);
+          tell();
+        } else if (event.type === 'connect-failed' && !event.willRetry && !progress.failed.includes(event.server) && !progress.connected.includes(event.server)) {
+          progress.failed.push(event.server);
+          tell();
+        }
         if (event.type === 'connect-failed') options.notice?.(`${event.error.message.split('\n')[0]}${event.willRetry ? ' (retrying)' : ''}`);
         else if (event.type === 'disconnected') options.notice?.(`MCP server '${event.server}' disconnected: ${event.reason.split('\n')[0]}; reconnecting`);
         else if (event.type === 'connected' && event.reconnect) options.notice?.(`MCP server '${event.server}' reconnected (${plural(event.toolCount, 'tool')})`);
       },
     });
-    await mcp.start();
   }
+  let connecting: Promise<void> | null = null;
+  const connectMcp = (): Promise<void> => {
+    connecting ??= mcp ? mcp.start().then(() => undefined, () => undefined) : Promise.resolve();
+    return connecting;
+  };
+  if (!options.deferMcp) await connectMcp();
   return {
     agent,
     provider,
@@ -140,6 +178,8 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
     mcp,
     modelLine,
     offline: choice.kind === 'offline',
+    mcpServers: servers ? Object.keys(servers) : [],
+    connectMcp,
     async close() {
       await agent.stop().catch(() => undefined);
       await mcp?.close().catch(() => undefined);

@@ -111,6 +111,15 @@ export class TerminalRenderer {
     }
   }
 
+  /**
+   * Shows `text` with the spinner and elapsed time on `err` until the next event replaces it
+   * (terminals only; a no-op on a pipe). For waits before the model starts: MCP start-up, the
+   * first turn's set-up.
+   */
+  status(text: string): void {
+    this.#startStatus(text);
+  }
+
   /** Stops the spinner (call before prompting or exiting). */
   stop(): void {
     this.#status = '';
