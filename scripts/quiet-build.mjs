@@ -24,8 +24,6 @@ if (result.status !== 0) {
   if (result.error) process.stderr.write(`${result.error.message}\n`);
   process.exit(result.status ?? 1);
 }
-if (!process.env.NANOBOT_QUIET_BUILD_SILENT) {
-  const cached = /Cached:\s+(\d+) cached, (\d+) total/.exec(result.stdout ?? '');
-  const what = cached ? ` (${cached[1]} of ${cached[2]} packages cached)` : '';
-  process.stderr.write(`built ${pkg}${what} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-}
+const cached = /Cached:\s+(\d+) cached, (\d+) total/.exec(result.stdout ?? '');
+const what = cached ? ` (${cached[1]} of ${cached[2]} packages cached)` : '';
+process.stderr.write(`built ${pkg}${what} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
