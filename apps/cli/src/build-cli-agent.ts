@@ -4,6 +4,7 @@ import type { McpToolSource } from '@nanobot/mcp';
 import { CliError } from './cli-error.js';
 import type { CliDatabase } from './cli-database.js';
 import type { CliSessionStore } from './session-selection.js';
+import { plural } from './plural.js';
 import type { CliSettings } from './resolve-settings.js';
 
 /** The wired agent of one CLI invocation and what it runs on. */
@@ -17,8 +18,22 @@ export interface CliAgent {
   /** One line saying which model answers (and plainly when it is the offline one). */
   modelLine: string;
   offline: boolean;
+  /** Names of the configured MCP servers (enabled or not). */
+  mcpServers: string[];
+  /**
+   * Connects the MCP servers, all at once (done by {@link buildCliAgent} unless `deferMcp`).
+   * Idempotent; never rejects (a failing server is reported through `notice` and skipped).
+   */
+  connectMcp(): Promise<void>;
   /** Stops the loop (waits for turns to save) and closes MCP servers. Never rejects. */
   close(): Promise<void>;
+}
+
+/** Where the MCP servers' start-up stands (for a progress line). */
+export interface McpProgress {
+  total: number;
+  connected: string[];
+  failed: string[];
 }
 
 /** Options of {@link buildCliAgent}. */
@@ -29,6 +44,15 @@ export interface BuildCliAgentOptions {
   events?: EventSink[];
   /** Pause between streamed words of the offline model, so it reads like a live model. */
   offlineDelayMs?: number;
+  /**
+   * Receives errors a turn could not turn into a reply (a programmer error, an unusable stored
+   * history), with the loop stage. Called synchronously, must not throw, not awaited.
+   */
+  onError?: (error: unknown, context: { sessionKey: string; stage: string }) => void;
+  /** Return before connecting the MCP servers: the caller runs `connectMcp()` (to draw progress first). */
+  deferMcp?: boolean;
+  /** Called after each MCP server connected or failed at start-up. Synchronous, must not throw. */
+  onMcpProgress?: (progress: McpProgress) => void;
   /** Receives MCP and session-store notices (one line each; called synchronously, must not throw). */
   notice?: (line: string) => void;
 }
@@ -50,7 +74,9 @@ export async function openSessionStore(settings: CliSettings, notice?: (line: st
       ...(notice ? { onWarning: (key: string, w: { message?: string }) => notice(`session ${key}: ${w.message ?? 'a line was skipped'}`) } : {}),
     });
   } catch (error) {
-    throw new CliError('CLI_SESSION', (error as Error).message, { cause: error });
+    const inside = (error as { code?: unknown }).code === 'SESSION_DIR_IN_WORKSPACE';
+    const hint = inside ? '; pass --sessions-dir <a directory outside the workspace>, or run without -w' : '';
+    throw new CliError('CLI_SESSION', `${(error as Error).message}${hint}`, { cause: error });
   }
 }
 
@@ -72,7 +98,9 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       model: 'nanobot-offline',
       ...(options.offlineDelayMs ? { deltaDelayMs: options.offlineDelayMs } : {}),
     });
-    modelLine = `offline: ${choice.reason}; the built-in scripted model answers and the tools it calls are real. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real model.`;
+    modelLine = options.demo
+      ? `offline: ${choice.reason}; the built-in scripted model answers and the tools it calls are real. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real model.`
+      : `offline: ${choice.reason}; the built-in scripted model answers in words and runs no tools. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real model.`;
   } else {
     const { createProvider } = await import('@nanobot/providers');
     try {
@@ -113,6 +141,7 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       // The offline model would write nonsense summaries: no consolidation without a real model.
       ...(choice.kind === 'offline' ? { compact: false as const } : {}),
       ...(options.events ? { events: options.events } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
       governOptions: { artifactStore: new FileArtifactStore({ workspace: settings.workspace }) },
     });
   } catch (error) {
@@ -129,17 +158,40 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
   }
   let mcp: McpToolSource | null = null;
   const servers = settings.config.mcpServers;
+  const progress: McpProgress = { total: servers ? Object.keys(servers).length : 0, connected: [], failed: [] };
+  const tell = (): void => {
+    try {
+      options.onMcpProgress?.({ total: progress.total, connected: [...progress.connected], failed: [...progress.failed] });
+    } catch {
+      // Drawing progress must never break the start-up.
+    }
+  };
   if (servers && Object.keys(servers).length > 0) {
     const { McpToolSource } = await import('@nanobot/mcp');
     mcp = new McpToolSource({
       servers,
       registry: agent.tools,
       onEvent: (event) => {
-        if (event.type === 'connect-failed') options.notice?.(`MCP server "${event.server}" failed to start: ${event.error.message.split('\n')[0]}`);
+        // The error already names the server and says what failed ("… failed to start: …").
+        if (event.type === 'connected' && !event.reconnect) {
+          progress.connected.push(event.server);
+          tell();
+        } else if (event.type === 'connect-failed' && !event.willRetry && !progress.failed.includes(event.server) && !progress.connected.includes(event.server)) {
+          progress.failed.push(event.server);
+          tell();
+        }
+        if (event.type === 'connect-failed') options.notice?.(`${event.error.message.split('\n')[0]}${event.willRetry ? ' (retrying)' : ''}`);
+        else if (event.type === 'disconnected') options.notice?.(`MCP server '${event.server}' disconnected: ${event.reason.split('\n')[0]}; reconnecting`);
+        else if (event.type === 'connected' && event.reconnect) options.notice?.(`MCP server '${event.server}' reconnected (${plural(event.toolCount, 'tool')})`);
       },
     });
-    await mcp.start();
   }
+  let connecting: Promise<void> | null = null;
+  const connectMcp = (): Promise<void> => {
+    connecting ??= mcp ? mcp.start().then(() => undefined, () => undefined) : Promise.resolve();
+    return connecting;
+  };
+  if (!options.deferMcp) await connectMcp();
   return {
     agent,
     provider,
@@ -148,6 +200,8 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
     mcp,
     modelLine,
     offline: choice.kind === 'offline',
+    mcpServers: servers ? Object.keys(servers) : [],
+    connectMcp,
     async close() {
       // The bus first: the worker stops taking jobs and its running turns finish.
       await database?.bus.close().catch(() => undefined);

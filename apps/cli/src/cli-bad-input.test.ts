@@ -69,7 +69,7 @@ describe('bad input: one clear line, a non-zero exit, nothing lost', () => {
     ].join('\n');
     writeFileSync(file, text);
     const env = cleanEnv({ NANOBOT_WORKSPACE: workspace, NANOBOT_SESSIONS_DIR: sessions });
-    expectRefusal(await runCli(['chat', '--session', 'broken'], { env }), /session "broken" .* has 1 unreadable line\(s\) \(line 3: .*\); nothing was changed/);
+    expectRefusal(await runCli(['chat', '--session', 'broken'], { env }), /session "broken" .* has 1 unreadable line, skipped \(line 3 is not valid JSON \([^)]*\)\); nothing was changed/);
     expectRefusal(await runCli(['run', '-m', 'hi', '--session', 'broken'], { env }), /unreadable line/);
     expectRefusal(await runCli(['inspect', 'broken'], { env }), /unreadable line/);
     expectRefusal(await runCli(['inspect', file], { env }), /unreadable line/);
@@ -111,5 +111,33 @@ describe('bad input: one clear line, a non-zero exit, nothing lost', () => {
     }
     expectRefusal(await runCli(['help', 'fly']), /no help for "fly"/);
     expect((await runCli(['--version'])).stdout).toMatch(/^nanobot \d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe('a session with a corrupt stored tool call', () => {
+  it('warns on load, then runs the turn and saves the message', async () => {
+    const sessions = tempDir('sessions');
+    const file = join(sessions, sessionFileName('bad'));
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ _type: 'metadata', key: 'bad', created_at: '2026-01-01T00:00:00', updated_at: '2026-01-01T00:00:00', metadata: {}, last_consolidated: 0 }),
+        JSON.stringify({ role: 'user', content: 'q' }),
+        JSON.stringify({ role: 'assistant', content: null, tool_calls: [null, { id: 5 }, { function: 'x' }] }),
+        '',
+      ].join('\n'),
+    );
+    const env = cleanEnv({ NANOBOT_WORKSPACE: tempDir('ws'), NANOBOT_SESSIONS_DIR: sessions });
+    const run = await runCli(['run', '-s', 'bad', '-m', 'hello'], { env });
+    expect(run.stderr).toContain('session bad: message 2 has 3 malformed tool calls (of 3); kept on disk, not sent to the model');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('offline scripted model');
+    expect(run.stderr).toMatch(/session bad saved/);
+    const stored = readFileSync(file, 'utf8');
+    expect(stored).toContain('"content":"hello"');
+    expect(stored).toContain('"tool_calls":[null,{"id":5},{"function":"x"}]');
+    const inspect = await runCli(['inspect', 'bad'], { env });
+    expect(inspect.code).toBe(0);
+    expect(inspect.stderr).toContain('malformed tool calls');
   });
 });

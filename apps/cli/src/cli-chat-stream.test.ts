@@ -6,6 +6,7 @@ import { checkLegality } from '@nanobot/governor';
 import { parseSessionFile, sessionFileName } from '@nanobot/session';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './test-support/fake-openai-server.js';
 import { CLI_BIN, CliProcess, cleanEnv, tempDir } from './test-support/spawn-cli.js';
+import { startToolFollowingServer } from './test-support/tool-following-server.js';
 
 let server: FakeOpenAiServer | null = null;
 afterEach(async () => {
@@ -50,7 +51,8 @@ const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).statu
 describe.skipIf(!hasScript)('nanobot chat in a pseudo-terminal (util-linux script)', () => {
   it('Ctrl-C typed in the terminal stops the turn, a second one quits', async () => {
     const sessions = tempDir('sessions');
-    const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, NANOBOT_WORKSPACE: tempDir('ws'), TERM: 'dumb' });
+    server = await startToolFollowingServer();
+    const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, NANOBOT_WORKSPACE: tempDir('ws'), TERM: 'dumb', OPENAI_BASE_URL: server.url });
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_BIN)} chat --session pty`;
     const { spawn } = await import('node:child_process');
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env });

@@ -1,9 +1,19 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLegality } from '@nanobot/governor';
 import { parseSessionFile, sessionFileName } from '@nanobot/session';
+import type { FakeOpenAiServer } from './test-support/fake-openai-server.js';
 import { CliProcess, cleanEnv, tempDir } from './test-support/spawn-cli.js';
+import { startToolFollowingServer } from './test-support/tool-following-server.js';
+
+// The offline model never runs tools from chat, so these turns go to a local fake model that
+// calls the real tools.
+let model: FakeOpenAiServer;
+beforeAll(async () => {
+  model = await startToolFollowingServer();
+});
+afterAll(() => model.close());
 
 function stored(sessionsDir: string, key: string) {
   return parseSessionFile(readFileSync(join(sessionsDir, sessionFileName(key)), 'utf8'));
@@ -14,16 +24,16 @@ describe('nanobot chat driven through stdin', () => {
     const workspace = tempDir('ws');
     writeFileSync(join(workspace, 'plan.md'), '# Plan\nship it\n');
     const sessions = tempDir('sessions');
-    const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, NANOBOT_WORKSPACE: workspace });
+    const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, NANOBOT_WORKSPACE: workspace, OPENAI_BASE_URL: model.url });
 
     const chat = new CliProcess(['chat', '--session', 'work'], { env });
-    await chat.waitFor(/session work \(resume with: nanobot chat --session work\)/);
-    expect(chat.stderr).toMatch(/^offline: no model provider is configured/m);
+    await chat.waitFor(/session work \(resume with: node \S*bin\.js chat --session work\)/);
+    expect(chat.stderr).toMatch(/^model: gpt-4o-mini \(openai at http:\/\/127\.0\.0\.1/m);
 
-    // A question the offline model cannot act on: a plain answer, no tool.
+    // A plain answer, no tool.
     let mark = chat.mark;
     chat.send('hello, who are you?');
-    await chat.waitFor(/offline scripted model: no language model is configured/, mark);
+    await chat.waitFor(/You said: hello, who are you\?/, mark);
 
     // A tool run, shown at start and end.
     mark = chat.mark;
@@ -74,7 +84,7 @@ describe('nanobot chat driven through stdin', () => {
 
   it('a second Ctrl-C quits, saving the stopped turn', async () => {
     const sessions = tempDir('sessions');
-    const chat = new CliProcess(['chat', '--session', 'twice', '-w', tempDir('ws')], { env: cleanEnv({ NANOBOT_SESSIONS_DIR: sessions }) });
+    const chat = new CliProcess(['chat', '--session', 'twice', '-w', tempDir('ws')], { env: cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, OPENAI_BASE_URL: model.url }) });
     await chat.waitFor(/Ctrl-C stops a turn/);
     chat.send('run: sleep 30');
     await chat.waitFor(/▸ exec/);

@@ -13,7 +13,7 @@ export const CONFIG_FILE_PATH = join('.nanobot', 'config.json');
  */
 export const cliConfigSchema = z
   .object({
-    provider: z.enum(['openai', 'anthropic', 'offline']).optional(),
+    provider: z.enum(['openai', 'openai-responses', 'anthropic', 'offline']).optional(),
     model: z.string().min(1).optional(),
     baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL' }).optional(),
     apiKey: z.string().min(1).optional(),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionFileName } from '@nanobot/session';
 import type { SessionInspection } from './inspect-session.js';
 import { writeGovernanceFixture } from './test-support/session-fixture.js';
+import { startToolFollowingServer } from './test-support/tool-following-server.js';
 import { cleanEnv, runCli, tempDir } from './test-support/spawn-cli.js';
 
 function setup() {
@@ -18,7 +19,8 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
   it('shows every governance action per message, and writes nothing', async () => {
     const { workspace, file, text, env } = setup();
     const result = await runCli(['inspect', 'fixture', '--json', '--context-window', '20000'], { env });
-    expect(result.stderr).toBe('');
+    // The fixture holds a call without a name on purpose (the governor strips it): named on stderr.
+    expect(result.stderr).toBe('session fixture: message 32 has 1 malformed tool call (of 1); kept on disk, not sent to the model\n');
     expect(result.code).toBe(0);
     const x = JSON.parse(result.stdout) as SessionInspection & { file: string };
     expect(x.file).toBe(file);
@@ -76,12 +78,29 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
   it('inspects a session a real run just wrote', async () => {
     const sessions = tempDir('sessions');
     const workspace = tempDir('ws');
+    const model = await startToolFollowingServer();
     const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, NANOBOT_WORKSPACE: workspace });
-    expect((await runCli(['run', '-m', 'list files'], { env })).code).toBe(0);
+    try {
+      expect((await runCli(['run', '-m', 'list files'], { env: { ...env, OPENAI_BASE_URL: model.url } })).code).toBe(0);
+    } finally {
+      await model.close();
+    }
     expect(readdirSync(sessions).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
     const result = await runCli(['inspect'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('nothing to do: the history is sent as stored');
     expect(result.stdout).toMatch(/tool list_dir/);
+  });
+
+  it('--context-window 4096 says the window is smaller than the reply reserve, never "fits"', async () => {
+    const { env } = setup();
+    const result = await runCli(['inspect', '--context-window', '4096'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^estimate .*NO BUDGET: the window is smaller than the reply reserve \(4,096\)/m);
+    expect(result.stdout).not.toMatch(/\bfits\b/);
+    // Every mark the timeline can show is explained, IN-FLIGHT included.
+    expect(result.stdout).toMatch(/^Timeline \(.*IN-FLIGHT = part of the latest turn/m);
+    const json = JSON.parse((await runCli(['inspect', '--json', '--context-window', '4096'], { env })).stdout) as SessionInspection;
+    expect(json.budget).toMatchObject({ budget: 0, windowTooSmall: true, fits: false });
   });
 });

@@ -37,4 +37,16 @@ describe('nanobot tools', () => {
     expect(names.at(-1)).toBe('mcp_tiny_shout');
     expect(names.slice(0, -1)).toEqual([...names.slice(0, -1)].sort());
   });
+
+  it('a server that fails to start is named once, with one "failed to start"', async () => {
+    const workspace = tempDir('ws');
+    mkdirSync(join(workspace, '.nanobot'));
+    writeFileSync(join(workspace, '.nanobot', 'config.json'), JSON.stringify({ mcpServers: { z: { command: process.execPath, args: ['-e', 'process.exit(3)'] } } }));
+    const result = await runCli(['tools'], { env: cleanEnv({ NANOBOT_WORKSPACE: workspace, NANOBOT_SESSIONS_DIR: tempDir('s') }) });
+    expect(result.code).toBe(0);
+    const lines = result.stderr.split('\n').filter((l) => l.includes('failed to start'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^MCP server 'z' failed to start: /);
+    expect(lines[0].match(/failed to start/g)).toHaveLength(1);
+  });
 });

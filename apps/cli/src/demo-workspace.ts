@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,4 +28,18 @@ export async function createDemoWorkspace(): Promise<string> {
     await writeFile(join(dir, path), body);
   }
   return dir;
+}
+
+/**
+ * Removes the demo's temporary directories. Synchronous so that it also runs from a
+ * `process.on('exit')` handler (a second Ctrl-C, a closed pipe); never throws.
+ */
+export function removeDemoDirs(dirs: readonly string[]): void {
+  for (const dir of dirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // Best effort: a directory we cannot remove is left, never an exit error.
+    }
+  }
 }

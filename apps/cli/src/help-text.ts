@@ -9,6 +9,7 @@ export const MAIN_HELP = `nanobot — an agent with real workspace tools, offlin
 
 Usage:
   nanobot run --demo                 offline demo: a real multi-step tool run in a temp workspace
+                                     (removed afterwards)
   nanobot run -m "<message>"         one turn, then exit (--json: events as JSON lines)
   nanobot chat                       interactive chat (Ctrl-C stops a turn, twice exits)
   nanobot inspect [session]          what the governor would send for a session, and why
@@ -18,9 +19,9 @@ Usage:
 
 Options (all commands):
   -w, --workspace <dir>     where the tools work (env NANOBOT_WORKSPACE; default: the current
-                            directory; run --demo: a fresh temp workspace)
+                            directory; run --demo: always a fresh temp workspace)
   -c, --config <file>       config file (env NANOBOT_CONFIG; default <workspace>/.nanobot/config.json)
-      --provider <name>     openai | anthropic | offline (env NANOBOT_PROVIDER)
+      --provider <name>     openai | openai-responses | anthropic | offline (env NANOBOT_PROVIDER)
       --model <id>          model id (env NANOBOT_MODEL)
       --base-url <url>      the provider's endpoint: an OpenAI-compatible server, e.g.
                             http://127.0.0.1:11434/v1 (env OPENAI_BASE_URL), or the Anthropic API
@@ -48,7 +49,7 @@ Environment:
   OPENAI_BASE_URL       OpenAI-compatible server (Ollama, vLLM, LM Studio…); no key needed
   ANTHROPIC_API_KEY     use an Anthropic model (default model claude-sonnet-5-5)
   ANTHROPIC_BASE_URL    Anthropic API root (a proxy or gateway); used only for the anthropic provider
-  NANOBOT_PROVIDER      openai | anthropic | offline
+  NANOBOT_PROVIDER      openai | openai-responses | anthropic | offline
   NANOBOT_MODEL         model id
   NANOBOT_WORKSPACE     workspace directory
   NANOBOT_CONFIG        config file path
@@ -57,7 +58,8 @@ Environment:
   NANOBOT_CONTEXT_WINDOW  context window in tokens
   NO_COLOR              plain output
 Flags win over the environment, the environment over the config file.
-With no provider configured every command runs on the offline scripted model and says so.
+With no provider configured every command runs on the offline scripted model and says so; it
+answers in words and never runs tools or commands from chat (only run --demo calls tools).
 
 Config file (<workspace>/.nanobot/config.json), every field optional:
   { "provider": "openai", "model": "…", "baseUrl": "…", "apiKey": "…",
@@ -77,7 +79,7 @@ Runs one turn and exits. The reply streams to stdout; tool activity and notices 
   -m, --message <text>   what to ask
       --demo             the offline demo: the scripted model lists the workspace, reads a file,
                          writes a note, runs a command and reports what it found, all through the
-                         real tools (in a fresh temp workspace unless --workspace is given)
+                         real tools, in a fresh temp workspace that is removed afterwards
   -s, --session <name>   continue this stored session (default: a new one, printed on stderr)
       --json             print every event as one JSON object per line on stdout
 Plus the options of \`nanobot --help\`.

@@ -15,7 +15,7 @@ function deepFreeze<T>(value: T): T {
 
 const tools = deepFreeze([{ type: 'function' as const, function: { name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }]);
 
-function inspect(messages: Message[], contextWindowTokens: number) {
+function inspect(messages: Message[], contextWindowTokens: number, toolDefs: typeof tools = tools) {
   const stored = deepFreeze(messages);
   const history = deepFreeze(getHistory({ messages: stored, lastConsolidated: 0 }));
   return inspectSession({
@@ -25,7 +25,7 @@ function inspect(messages: Message[], contextWindowTokens: number) {
     lastConsolidated: 0,
     sections: deepFreeze([{ name: 'identity', text: '# nanobot' }, { name: 'tool_contract', text: 'Use tools.' }]),
     separator: '\n\n---\n\n',
-    tools,
+    tools: toolDefs,
     contextWindowTokens,
     artifactStore: new MemoryArtifactStore({ root: '/ws' }),
   });
@@ -50,5 +50,30 @@ describe('inspectSession', () => {
     const x = inspect([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }], 65_536);
     expect(x.counts).toEqual({ 'in-flight': 1 });
     expect(x.timeline.map((e) => `${e.index}:${e.role}:${e.sent}`)).toEqual(['0:system:true', '1:user:true', '2:assistant:true']);
+  });
+
+  it('a window no larger than the reply reserve has no budget and never "fits"', () => {
+    for (const window of [1024, 4096, 4096 + 1024]) {
+      const x = inspect([{ role: 'user', content: 'hi' }], window);
+      expect(x.budget.budget).toBe(0);
+      expect(x.budget.windowTooSmall).toBe(true);
+      expect(x.budget.fits).toBe(false);
+    }
+    const roomy = inspect([{ role: 'user', content: 'hi' }], 4096 + 1024 + 500);
+    expect(roomy.budget).toMatchObject({ budget: 500, windowTooSmall: false });
+  });
+
+  it('says when the tool definitions alone take more than a quarter of the budget, and points to enabledTools', () => {
+    const many = deepFreeze(
+      Array.from({ length: 48 }, (_, i) => ({
+        type: 'function' as const,
+        function: { name: `mcp_fs_tool_${i}`, description: `Tool number ${i}: ${'does a thing with files and directories. '.repeat(6)}`, parameters: { type: 'object', properties: { path: { type: 'string', description: 'a path' } }, required: ['path'] } },
+      })),
+    );
+    const tight = inspect([{ role: 'user', content: 'hi' }], 12_000, many);
+    expect(tight.tools.tokens).toBeGreaterThan(tight.budget.budget / 4);
+    expect(tight.toolsWarning).toMatch(/^the 48 tool definitions take [\d,]+ tokens, \d+% of the 6,880-token budget, on every request; .*"enabledTools"/);
+    expect(inspect([{ role: 'user', content: 'hi' }], 200_000, many).toolsWarning).toBeNull();
+    expect(inspect([{ role: 'user', content: 'hi' }], 12_000).toolsWarning).toBeNull();
   });
 });

@@ -51,8 +51,16 @@ export interface SessionInspection {
     budget: number;
     tokensBefore: number;
     tokensAfter: number;
+    /** The governed request fits the budget. Never true when `windowTooSmall`. */
     fits: boolean;
+    /** The window is not larger than the reply reserve plus the safety margin: there is no input budget at all. */
+    windowTooSmall: boolean;
   };
+  /**
+   * Set when the tool definitions alone take more than a quarter of the input budget (they are
+   * sent with every request and never snipped): what they cost and what to do about it.
+   */
+  toolsWarning: string | null;
   timeline: TimelineEntry[];
   counts: Partial<Record<TimelineMark, number>>;
   /** Steps that changed something, from the governor's report. */
@@ -147,6 +155,9 @@ function resultDetail(r: ReportedToolResult): { mark: TimelineMark; why: string 
   }
 }
 
+/** The governor's safety margin between the input budget and the window (reference `_SNIP_SAFETY_BUFFER`). */
+const SAFETY_TOKENS = 1024;
+
 /**
  * Runs the governor on a session's replayed history exactly as the loop's next request would be
  * built (system prompt, history, the latest turn counted as in flight, the same budget and tool
@@ -184,6 +195,11 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
   const toolTokens = input.tools.length > 0 ? estimatePromptTokens([], input.tools) - estimatePromptTokens([]) : 0;
   const tokensBefore = report.tokensBefore ?? estimatePromptTokens(messages, input.tools);
   const tokensAfter = report.tokensAfter ?? estimatePromptTokens(sent, input.tools);
+  const windowTooSmall = input.contextWindowTokens > 0 && input.contextWindowTokens - maxOutputTokens - SAFETY_TOKENS <= 0;
+  const toolsWarning =
+    report.budget > 0 && toolTokens > report.budget / 4
+      ? `the ${input.tools.length} tool definitions take ${toolTokens.toLocaleString('en-US')} tokens, ${Math.round((toolTokens / report.budget) * 100)}% of the ${report.budget.toLocaleString('en-US')}-token budget, on every request; list only the tools you need with "enabledTools" in the MCP server's config, or raise --context-window`
+      : null;
   return {
     session: {
       key: input.key,
@@ -207,8 +223,10 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
       budget: report.budget,
       tokensBefore,
       tokensAfter,
-      fits: report.budget === 0 || tokensAfter <= report.budget,
+      fits: !windowTooSmall && (report.budget === 0 || tokensAfter <= report.budget),
+      windowTooSmall,
     },
+    toolsWarning,
     timeline,
     counts,
     steps: report.steps.filter((s) => s.changed),

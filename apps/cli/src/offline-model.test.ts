@@ -7,23 +7,13 @@ const req = (messages: Message[]): LLMRequest => ({ messages: Object.freeze(mess
 const call = (id: string, name: string, args: Record<string, unknown>) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
 
 describe('offlineModelStep', () => {
-  it('maps plain requests to one real tool call', () => {
-    const step = (text: string) => offlineModelStep(req([{ role: 'system', content: 's' }, { role: 'user', content: text }])).toolCalls?.[0];
-    expect(step('list files')).toMatchObject({ name: 'list_dir', arguments: { path: '.' } });
-    expect(step('please read docs/intro.md')).toMatchObject({ name: 'read_file', arguments: { path: 'docs/intro.md' } });
-    expect(step('run: npm test')).toMatchObject({ name: 'exec', arguments: { command: 'npm test' } });
-    expect(step('try `ls -la` now')).toMatchObject({ name: 'exec', arguments: { command: 'ls -la' } });
-    expect(step('grep TODO')).toMatchObject({ name: 'grep', arguments: { pattern: 'TODO' } });
-    expect(step('write notes/a.md: hello')).toMatchObject({ name: 'write_file', arguments: { path: 'notes/a.md', content: 'hello\n' } });
-    expect(offlineModelStep(req([{ role: 'user', content: 'what is love?' }]))).toEqual({ content: OFFLINE_HELP_REPLY });
-  });
-
-  it('ignores the runtime-context block appended to the user message', () => {
-    const text = 'hello\n\n[Runtime Context — metadata only, not instructions]\nChannel: cli (list files)\n[/Runtime Context]';
-    expect(offlineModelStep(req([{ role: 'user', content: text }]))).toEqual({ content: OFFLINE_HELP_REPLY });
-  });
-
-  it('answers from the tool result of the current turn', () => {
+  it('answers chat in words and never calls a tool, whatever the message says', () => {
+    const chat = ['what does `touch pwned.txt` do?', 'is `rm -rf build` safe?', 'run the tests please', 'run: ls -la', 'demo', 'show me the demo', 'write notes/a.md: hello', 'list files', 'read README.md', 'grep TODO'];
+    for (const text of chat) {
+      const reply = offlineModelStep(req([{ role: 'system', content: 's' }, { role: 'user', content: text }]));
+      expect(reply).toEqual({ content: OFFLINE_HELP_REPLY });
+    }
+    // Even after tool results in the transcript (a session resumed from a real model).
     const reply = offlineModelStep(
       req([
         { role: 'user', content: 'list files' },
@@ -32,7 +22,7 @@ describe('offlineModelStep', () => {
       ]),
     );
     expect(reply.toolCalls).toBeUndefined();
-    expect(reply.content).toContain('list_dir returned:\nalpha.txt\nbeta/');
+    expect(OFFLINE_HELP_REPLY).toContain('nanobot run --demo');
   });
 
   it('plays the demo plan step by step on what the tools returned', () => {
@@ -57,7 +47,7 @@ describe('offlineModelStep', () => {
     expect(done.content).toContain('exec wc -l: 2 README.md; 4 notes/nanobot-demo.md; 6 total');
   });
 
-  it('never throws on arbitrary transcripts and always answers or calls a tool', () => {
+  it('never throws on arbitrary transcripts, always answers or calls a tool, and calls tools only in the demo', () => {
     const message = fc.oneof(
       fc.record({ role: fc.constant('user'), content: fc.string() }),
       fc.record({ role: fc.constant('assistant'), content: fc.option(fc.string(), { nil: null }) }),
@@ -72,6 +62,7 @@ describe('offlineModelStep', () => {
       fc.property(fc.array(message, { maxLength: 12 }), fc.boolean(), (messages, demo) => {
         const reply = offlineModelStep(req(messages as Message[]), { demo });
         expect(typeof reply.content === 'string' || (reply.toolCalls ?? []).length > 0).toBe(true);
+        if (!demo) expect(reply.toolCalls).toBeUndefined();
       }),
       { numRuns: 300 },
     );

@@ -1,14 +1,18 @@
 import type { LLMRequest, Message } from '@nanobot/schema';
 import type { ScriptedReply } from '@nanobot/providers/testing';
+import { plural } from './plural.js';
 
 /** The note the demo writes, relative to the workspace. */
 export const DEMO_NOTE_PATH = 'notes/nanobot-demo.md';
 
-/** What the offline model answers when it does not recognise a request. */
+/**
+ * What the offline model answers in a chat: words only. It never turns chat text into a tool
+ * call, because a question such as "what does `rm -rf build` do?" must not run the command.
+ */
 export const OFFLINE_HELP_REPLY =
-  "I'm nanobot's offline scripted model: no language model is configured, so I only follow simple " +
-  'instructions, but the tools I call are real. Try "list files", "read README.md", ' +
-  '"grep TODO", "write notes/a.md: some text", "run: ls -la" or "demo". ' +
+  "I'm nanobot's offline scripted model: no language model is configured, so I answer in words " +
+  'and never run tools or commands from chat — nothing you write here is executed. ' +
+  'To watch the real tools work, run `nanobot run --demo` (it plays a fixed plan in its own temporary workspace). ' +
   'Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL to talk to a real model.';
 
 const RUNTIME_CONTEXT_MARK = '[Runtime Context';
@@ -62,11 +66,6 @@ function stepsSince(messages: readonly Message[], from: number): ToolStep[] {
   return steps;
 }
 
-function firstLines(text: string, n: number): string {
-  const lines = text.split('\n');
-  return lines.length <= n ? text : `${lines.slice(0, n).join('\n')}\n… (${lines.length - n} more lines)`;
-}
-
 function isError(content: string): boolean {
   return /^Error\b/.test(content);
 }
@@ -98,18 +97,18 @@ function demoStep(steps: readonly ToolStep[]): ScriptedReply {
   const read = done('read_file');
   const wrote = done('write_file');
   if (!wrote && file && !read) {
-    return { content: `I see ${entries.length} entries. Let me read ${file}.`, toolCalls: [{ name: 'read_file', arguments: { path: file } }] };
+    return { content: `I see ${plural(entries.length, 'entry', 'entries')}. Let me read ${file}.`, toolCalls: [{ name: 'read_file', arguments: { path: file } }] };
   }
   const facts = read && !isError(read.content) ? readFileFacts(read.content) : null;
   if (!wrote) {
     const body = [
       '# nanobot demo notes',
       '',
-      `- The workspace has ${entries.length} entries: ${entries.slice(0, 12).join(', ')}${entries.length > 12 ? ', …' : ''}.`,
+      `- The workspace has ${plural(entries.length, 'entry', 'entries')}: ${entries.slice(0, 12).join(', ')}${entries.length > 12 ? ', …' : ''}.`,
       read
         ? isError(read.content)
           ? `- Reading ${file} failed: ${read.content.split('\n')[0]}`
-          : `- ${file} has ${facts?.lines ?? '?'} lines; it starts with: ${facts?.first ?? '(empty)'}`
+          : `- ${file} has ${facts?.lines != null ? plural(facts.lines, 'line') : '? lines'}; it starts with: ${facts?.first ?? '(empty)'}`
         : '- There was no file to read.',
       '',
     ].join('\n');
@@ -123,11 +122,11 @@ function demoStep(steps: readonly ToolStep[]): ScriptedReply {
   const counted = ran.content.split('\n').map((l) => l.trim()).filter((l) => /^\d+\s/.test(l));
   const lines = [
     'Offline demo finished — every result above came from the real tools:',
-    `• list_dir found ${entries.length} entries: ${entries.slice(0, 8).join(', ')}${entries.length > 8 ? ', …' : ''}`,
+    `• list_dir found ${plural(entries.length, 'entry', 'entries')}: ${entries.slice(0, 8).join(', ')}${entries.length > 8 ? ', …' : ''}`,
     read
       ? isError(read.content)
         ? `• read_file ${file} failed: ${read.content.split('\n')[0]}`
-        : `• read_file ${file}: ${facts?.lines ?? '?'} lines, starting "${facts?.first ?? ''}"`
+        : `• read_file ${file}: ${facts?.lines != null ? plural(facts.lines, 'line') : '? lines'}, starting "${facts?.first ?? ''}"`
       : '• there was no file to read',
     isError(wrote.content) ? `• write_file failed: ${wrote.content.split('\n')[0]}` : `• write_file: ${wrote.content.split('\n')[0]}`,
     isError(ran.content) ? `• exec failed: ${ran.content.split('\n')[0]}` : `• exec wc -l: ${counted.join('; ') || ran.content.split('\n')[0]}`,
@@ -137,37 +136,14 @@ function demoStep(steps: readonly ToolStep[]): ScriptedReply {
   return { content: lines.join('\n') };
 }
 
-function reportStep(steps: readonly ToolStep[]): ScriptedReply {
-  const last = steps[steps.length - 1];
-  const status = isError(last.content) ? 'failed' : 'returned';
-  return { content: `${last.name} ${status}:\n${firstLines(last.content, 20)}\n\n(offline scripted model)` };
-}
-
-/** Maps a plain request to one tool call, or null when the offline model has nothing to run. */
-function toolFor(text: string): { name: string; arguments: Record<string, unknown> } | null {
-  let m = /^(?:run|exec|shell)\s*[:>]?\s+(.+)$/is.exec(text) ?? /`([^`]+)`/.exec(text);
-  if (m) return { name: 'exec', arguments: { command: m[1].trim() } };
-  m = /\bwrite\s+(\S+?)\s*:\s*([\s\S]+)$/i.exec(text);
-  if (m) return { name: 'write_file', arguments: { path: m[1], content: `${m[2].trim()}\n` } };
-  m = /\b(?:read|cat|open|show)\s+([\w./-]+\.\w+|[\w./-]*\/[\w./-]+)/i.exec(text);
-  if (m) return { name: 'read_file', arguments: { path: m[1] } };
-  m = /\b(?:grep|search(?:\s+for)?)\s+["']?([^"'\s]+)/i.exec(text);
-  if (m) return { name: 'grep', arguments: { pattern: m[1], path: '.', output_mode: 'content' } };
-  if (/\b(list|ls|files|director(y|ies)|folder|what'?s here)\b/i.test(text)) return { name: 'list_dir', arguments: { path: '.' } };
-  return null;
-}
-
 /**
- * The offline model: a function of the request (for `ScriptedProvider`) that decides the next
- * step from the user's words and the tool results already in the transcript, so every answer is
- * built from what the real tools returned. `demo` forces the demo plan whatever was asked.
+ * The offline model: a function of the request (for `ScriptedProvider`). Only with `demo` (set
+ * by `nanobot run --demo`, which runs in a throw-away workspace) does it call tools, playing the
+ * demo plan on the real results already in the transcript; otherwise it answers in words and
+ * never calls a tool, whatever the message says.
  */
 export function offlineModelStep(request: LLMRequest, options: { demo?: boolean } = {}): ScriptedReply {
-  const { text, index } = currentRequestText(request.messages);
-  const steps = stepsSince(request.messages, index);
-  if (options.demo || /\bdemo\b/i.test(text)) return demoStep(steps);
-  if (steps.length > 0) return reportStep(steps);
-  const tool = toolFor(text);
-  if (!tool) return { content: OFFLINE_HELP_REPLY };
-  return { content: `Calling ${tool.name}.`, toolCalls: [tool] };
+  if (!options.demo) return { content: OFFLINE_HELP_REPLY };
+  const { index } = currentRequestText(request.messages);
+  return demoStep(stepsSince(request.messages, index));
 }

@@ -1,19 +1,23 @@
-import { stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { loadCliConfig, CONFIG_FILE_PATH, type CliConfig } from './cli-config.js';
 import { CliError } from './cli-error.js';
 import type { CliFlags } from './parse-cli-args.js';
+import type { ProviderKind } from '@nanobot/providers';
 
 /** The model the CLI will talk to. */
 export type ModelChoice =
   | { kind: 'offline'; reason: string }
-  | { kind: 'remote'; provider: 'openai' | 'anthropic'; model: string; apiKey?: string; baseUrl?: string };
+  | { kind: 'remote'; provider: ProviderKind; model: string; apiKey?: string; baseUrl?: string };
 
 /** Everything a command needs, resolved from flags, then env, then the config file, then defaults. */
 export interface CliSettings {
   workspace: string;
   /** True when the workspace is a fresh temp directory made for this run (the demo). */
   temporaryWorkspace: boolean;
+  /** Why the workspace is not the current directory although none was named (shown to the user). */
+  workspaceNote?: string;
   configPath: string;
   config: CliConfig;
   model: ModelChoice;
@@ -74,7 +78,7 @@ function chooseModel(flags: CliFlags, env: ResolveSettingsInput['env'], config: 
     const extra = model ? ` (a model, "${model}", is named but no provider: set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL)` : '';
     return { kind: 'offline', reason: `no model provider is configured${extra}` };
   }
-  const base = { ...(name ? { provider: name as 'openai' | 'anthropic' } : {}), ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}), env };
+  const base = { ...(name ? { provider: name as ProviderKind } : {}), ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}), env };
   let resolved;
   try {
     resolved = resolveProviderConfig(base);
@@ -99,8 +103,15 @@ function chooseModel(flags: CliFlags, env: ResolveSettingsInput['env'], config: 
   };
 }
 
+function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
 /**
- * Resolves the settings of one invocation. Throws `CliError` (one line, nothing touched) for a
+ * Resolves the settings of one invocation. Run from a directory that holds the default sessions
+ * directory (the home directory), with no workspace named, the workspace is
+ * `~/.nanobot/workspace` (created if needed; `workspaceNote` says why). Throws `CliError` (one line, nothing touched) for a
  * missing workspace, an unreadable or invalid config file, a bad number or an unusable provider.
  */
 export async function resolveSettings(input: ResolveSettingsInput): Promise<CliSettings> {
@@ -108,6 +119,7 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
   const named = flags.workspace ?? (env.NANOBOT_WORKSPACE || undefined);
   let workspace: string;
   let temporaryWorkspace = false;
+  let workspaceNote: string | undefined;
   if (named !== undefined) {
     workspace = resolve(cwd, named);
     await checkDirectory(workspace, 'workspace');
@@ -133,6 +145,18 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
   else {
     const { defaultSessionsDir } = await import('@nanobot/runner');
     sessionsDir = defaultSessionsDir(workspace);
+    if (named === undefined && !temporaryWorkspace && isInside(sessionsDir, workspace)) {
+      // Run from the home directory (or above it): the default sessions dir (~/.nanobot) would be
+      // inside the file tools' reach. The tools then work in ~/.nanobot/workspace (the reference's
+      // default workspace) and the sessions stay out of their reach.
+      const home = join(homedir(), '.nanobot', 'workspace');
+      await mkdir(home, { recursive: true }).catch((error: unknown) => {
+        throw new CliError('CLI_WORKSPACE', `cannot create the default workspace ${home}: ${(error as Error).message}`, { cause: error });
+      });
+      workspaceNote = `the current directory ${workspace} holds nanobot's own sessions, so the tools work in ${home}; pass -w <dir> (and --sessions-dir outside it) to choose another`;
+      workspace = home;
+      sessionsDir = defaultSessionsDir(workspace);
+    }
   }
 
   const databaseUrl = flags['database-url'] ?? (env.NANOBOT_DATABASE_URL || undefined) ?? config.databaseUrl;
@@ -149,6 +173,7 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
   return {
     workspace,
     temporaryWorkspace,
+    ...(workspaceNote !== undefined ? { workspaceNote } : {}),
     configPath,
     config,
     model,

@@ -88,3 +88,17 @@ describe('TerminalRenderer status line (terminals)', () => {
     expect(err.text()).toBe('');
   });
 });
+
+describe('TerminalRenderer exec exit codes', () => {
+  it('draws a command that exited non-zero as a failure, not "ok"', () => {
+    const { renderer, err } = setup();
+    const done = (callId: string, content: string): RunnerEvent => ({ ...base, type: 'tool_end', callId, name: 'exec', status: 'ok', detail: '', content, durationMs: 4 });
+    renderer.sink(start('c1', 'exec', { command: 'nosuchcmd' }));
+    renderer.sink(done('c1', '\n\nSTDERR:\nsh: 1: nosuchcmd: not found\n\n\nExit code: 127'));
+    renderer.sink(start('c2', 'exec', { command: 'true' }));
+    renderer.sink(done('c2', '\nExit code: 0'));
+    const lines = err.text().split('\n').filter((l) => l.includes('exec'));
+    expect(lines[1]).toBe('  ✗ exec command=nosuchcmd exit 127, 4 ms');
+    expect(lines[3]).toBe('  ✓ exec command=true ok, 4 ms');
+  });
+});

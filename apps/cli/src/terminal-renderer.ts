@@ -19,6 +19,16 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 const CODES = { dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39], bold: [1, 22] } as const;
 
 /**
+ * The non-zero exit status an `exec` result ends with (`…\nExit code: 127`), or null. The tool
+ * call itself succeeded (the model reads the output), but the command failed and is drawn so.
+ */
+export function failedExitCode(content: unknown): number | null {
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('\n') : '';
+  const m = /\nExit code: (-?\d+)\s*$/.exec(text);
+  return m && Number(m[1]) !== 0 ? Number(m[1]) : null;
+}
+
+/**
  * Draws runner events for people: the reply streams to `out` as it arrives; a spinner with the
  * elapsed time runs on `err` while the model thinks or a tool runs; each tool call gets a line
  * when it starts (name, short arguments) and when it ends (ok/error, duration). Use `sink` as
@@ -101,6 +111,15 @@ export class TerminalRenderer {
     }
   }
 
+  /**
+   * Shows `text` with the spinner and elapsed time on `err` until the next event replaces it
+   * (terminals only; a no-op on a pipe). For waits before the model starts: MCP start-up, the
+   * first turn's set-up.
+   */
+  status(text: string): void {
+    this.#startStatus(text);
+  }
+
   /** Stops the spinner (call before prompting or exiting). */
   stop(): void {
     this.#status = '';
@@ -149,7 +168,9 @@ export class TerminalRenderer {
         // what the user saw (and equals the runner's figure should it ever report one).
         const took = formatDuration(event.status === 'interrupted' && started ? Math.max(event.durationMs, this.#now() - started.started) : event.durationMs);
         const args = started?.args ? ` ${this.paint('dim', clip(started.args, 40))}` : '';
-        if (event.status === 'ok') this.note(`  ${this.paint('green', '✓')} ${event.name}${args} ${this.paint('dim', `ok, ${took}`)}`);
+        const exit = event.status === 'ok' && event.name === 'exec' ? failedExitCode(event.content) : null;
+        if (exit !== null) this.note(`  ${this.paint('red', '✗')} ${event.name}${args} ${this.paint('red', `exit ${exit}, ${took}`)}`);
+        else if (event.status === 'ok') this.note(`  ${this.paint('green', '✓')} ${event.name}${args} ${this.paint('dim', `ok, ${took}`)}`);
         else if (event.status === 'interrupted') this.note(`  ${this.paint('yellow', '⏹')} ${event.name}${args} ${this.paint('yellow', `interrupted after ${took}`)}`);
         else this.note(`  ${this.paint('red', '✗')} ${event.name}${args} ${this.paint('red', `error, ${took}: ${clip(event.detail, 100)}`)}`);
         if (this.#running.size > 0) this.#startStatus(`running ${[...this.#running.values()].map((r) => r.name).join(', ')}…`);

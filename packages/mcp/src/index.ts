@@ -35,6 +35,6 @@ export type {
   McpServerConfigInput,
 } from './mcp-server-config.js';
 export { mcpToolName, sanitizeNamePart, TOOL_NAME_PATTERN } from './mcp-tool-name.js';
-export { mapCallToolResult } from './map-call-tool-result.js';
+export { mapCallToolResult, textMirrorsStructure } from './map-call-tool-result.js';
 export type { McpCallToolResultLike, McpToolOutput } from './map-call-tool-result.js';
 export { McpConnectionError, McpClosedError } from './mcp-errors.js';

@@ -22,9 +22,11 @@ export interface McpToolOutput {
  * Maps an MCP call result to what the model reads. Text blocks stay text; image blocks become
  * `image_url` parts with a data: URL; embedded text resources become text headed by their URI;
  * audio, binary resources and resource links become a one-line note (chat models cannot take them
- * in a tool result). `structuredContent` is added as JSON text unless a text block already carries
- * exactly that JSON (the spec asks servers to include it; many do), so a server that returns only
- * structured data is still read. An empty success is `''`. Pure: the input is not mutated.
+ * in a tool result). `structuredContent` is sent once: the spec asks a server to mirror it in a
+ * text block, so when the text already carries it (see {@link textMirrorsStructure}) the model
+ * reads only the text; otherwise (no text, or a summary that leaves data out) the JSON is added,
+ * so a server that returns only structured data is still read. An empty success is `''`. Pure:
+ * the input is not mutated.
  */
 export function mapCallToolResult(result: McpCallToolResultLike): McpToolOutput {
   const parts: ContentPart[] = [];
@@ -32,9 +34,8 @@ export function mapCallToolResult(result: McpCallToolResultLike): McpToolOutput 
 
   const structured = result.structuredContent;
   if (structured !== undefined && structured !== null) {
-    const json = JSON.stringify(structured);
-    const alreadyThere = parts.some((p) => p.type === 'text' && sameJson((p as { text: string }).text, structured));
-    if (!alreadyThere) parts.push({ type: 'text', text: json });
+    const texts = parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text);
+    if (!textMirrorsStructure(texts, structured)) parts.push({ type: 'text', text: JSON.stringify(structured) });
   }
 
   const isError = result.isError === true;
@@ -79,9 +80,49 @@ function collapse(parts: ContentPart[], isError: boolean): string | ContentPart[
   return parts;
 }
 
+/**
+ * Whether the text blocks already say what `structured` holds, so sending its JSON too would make
+ * the model read the same data twice: a block is that JSON (any formatting), or the JSON of its
+ * only property's value (the official memory server sends `{ entities: [...] }` as the array's
+ * JSON), or the text contains every scalar leaf of the structure (the filesystem server's
+ * `{ content: "<the text>" }`; a readable listing of every value). A summary that leaves a value
+ * out is not a mirror. Pure.
+ */
+export function textMirrorsStructure(texts: readonly string[], structured: Record<string, unknown>): boolean {
+  if (texts.length === 0) return false;
+  const keys = Object.keys(structured);
+  if (texts.some((t) => sameJson(t, structured) || (keys.length === 1 && sameJson(t, structured[keys[0]])))) return true;
+  const joined = texts.join('\n');
+  const leaves: (string | { token: string })[] = [];
+  collectLeaves(structured, leaves, 0);
+  // No scalar data at all ({} or only empty arrays): the text says at least as much.
+  return leaves.every((leaf) => (typeof leaf === 'string' ? joined.includes(leaf) : containsToken(joined, leaf.token)));
+}
+
+/** `token` (a number or a flag) as a whole word: "1" is not found in "12". */
+function containsToken(text: string, token: string): boolean {
+  const escaped = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\w.])${escaped}($|[^\\w]|\\.(?!\\d))`).test(text);
+}
+
+function collectLeaves(value: unknown, out: (string | { token: string })[], depth: number): void {
+  if (value === null || value === undefined) return;
+  if (typeof value === 'string') {
+    if (value.trim() !== '') out.push(value.trim());
+    return;
+  }
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+    out.push({ token: String(value) });
+    return;
+  }
+  if (depth > 32 || typeof value !== 'object') return;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) collectLeaves(child, out, depth + 1);
+}
+
 function sameJson(text: string, value: unknown): boolean {
+  if (value === undefined) return false;
   const trimmed = text.trim();
-  if (!trimmed.startsWith('{')) return false;
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return false;
   try {
     return JSON.stringify(JSON.parse(trimmed)) === JSON.stringify(value);
   } catch {

@@ -314,7 +314,8 @@ export class McpServerConnection {
       await shutdown(client, transport);
       const failure = new McpConnectionError(
         this.name,
-        `MCP server '${this.name}' failed to start: ${describeDrop(error, this.stderrTail)}`,
+        // A server that was up and dropped did not fail to *start*: say what really happened.
+        `MCP server '${this.name}' ${reconnect ? 'failed to reconnect' : 'failed to start'}: ${describeDrop(error, this.stderrTail)}`,
         { cause: error },
       );
       if (!this.isClosed()) this.currentState = 'failed';

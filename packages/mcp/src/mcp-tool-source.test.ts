@@ -531,6 +531,26 @@ describe('McpToolSource over streamable HTTP', () => {
     expect(text(next.result)).toBe('restarted');
   });
 
+  it('a server that was up and dropped reports "failed to reconnect", never "failed to start"', async () => {
+    const server = await http();
+    const { source, registry, events } = makeSource({ servers: { web: { url: server.url } }, connectTimeoutMs: 5000 });
+    await source.start();
+    expect(text((await registry.execute('mcp_web_echo', { text: 'up' })).result)).toBe('up');
+    await server.kill();
+    // Calls after the drop fail first with "disconnected", then with the reconnect's failure
+    // (on demand or from the background retry, whichever comes first on a loaded machine).
+    const said: string[] = [];
+    for (let i = 0; i < 20 && !said.some((m) => /failed to/.test(m)); i++) {
+      const next = await registry.execute('mcp_web_echo', { text: 'down' });
+      expect(next.isError).toBe(true);
+      said.push(text(next.result), ...events.filter((e) => e.type === 'connect-failed').map((e) => (e as { error: Error }).error.message));
+    }
+    const messages = said.join('\n');
+    expect(messages).toContain("MCP server 'web' failed to reconnect");
+    expect(messages).not.toContain('failed to start');
+    await source.close();
+  });
+
   it('reports an unreachable server and skips it', async () => {
     const server = await http();
     await server.kill();

@@ -83,6 +83,20 @@ describe('AgentLoop turns', () => {
     expect((await sessions.load('cli:c')).session.messages).toEqual([]);
   });
 
+  it('/status counts the session it is asked in as active, with or without a running turn', async () => {
+    const bus = new MessageBus();
+    const loop = new AgentLoop({ bus, provider: scripted([textStep('hi')]), tools: new ToolRegistry(), govern: simpleGovern, sessions: tempStore() });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/status' });
+    await loop.idle();
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'hello' });
+    await loop.idle();
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/status' });
+    await loop.idle();
+    const statuses = bus.drainOutbound().map((m) => m.content).filter((c) => c.includes('nanobot status'));
+    expect(statuses).toHaveLength(2);
+    for (const status of statuses) expect(status).toContain('Active sessions: 1 (0 with a turn running)');
+  });
+
   it('/status and /stop run at once, even mid-turn; the stopped turn is saved legal', async () => {
     const bus = new MessageBus();
     const sessions = tempStore();
@@ -228,6 +242,26 @@ describe('AgentLoop turns', () => {
     expect(legalityProblems(session.messages)).toEqual([]);
     expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: TURN_INTERRUPTED_REPLY });
     expect(repairTail(session)).toBe(false);
+  });
+
+  it('a stored tool call list with malformed entries does not break RESTORE, and the next turn is saved', async () => {
+    const sessions = tempStore();
+    const { session } = await sessions.load('cli:c');
+    const bad = [null, { id: 5 }, { function: 'x' }] as unknown as NonNullable<Message['tool_calls']>;
+    session.messages.push({ role: 'user', content: 'q' }, { role: 'assistant', content: null, tool_calls: bad });
+    await sessions.save(session);
+    const bus = new MessageBus();
+    const model = scripted([textStep('hello back')]);
+    const errors: unknown[] = [];
+    // The real governor (no `govern` stand-in): it strips the malformed calls from the model copy.
+    const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), sessions, onError: (e) => errors.push(e) });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'hello' });
+    await loop.idle();
+    expect(errors).toEqual([]);
+    expect(bus.drainOutbound().map((m) => m.content)).toEqual(['hello back']);
+    const after = (await sessions.load('cli:c')).session.messages;
+    expect(after.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['q', 'hello']);
+    expect(after.at(-1)).toMatchObject({ role: 'assistant', content: 'hello back' });
   });
 
   it('a failing model reply is reported as a sorry-style answer and the session stays legal', async () => {

@@ -88,6 +88,8 @@ interface ActiveTurn {
   injected: InboundMessage[];
   accepting: boolean;
   deliveredToOrigin: boolean;
+  /** The latest `message` tool delivery to the turn's own chat (returned as the turn's reply). */
+  delivery?: OutboundMessage;
 }
 
 /** How the turn that handled a submitted message ended. */
@@ -128,6 +130,8 @@ export class AgentLoop {
   readonly #runner: AgentRunner;
   readonly #scheduler: KeyedScheduler;
   readonly #active = new Map<string, ActiveTurn>();
+  /** Sessions this loop has handled a message for (what `/status` calls active sessions). */
+  readonly #seen = new Set<string>();
   readonly #tasks = new Set<Promise<unknown>>();
   readonly #startedAt: number;
   readonly #waiters = new Map<InboundMessage, ((outcome: TurnOutcome) => void)[]>();
@@ -152,11 +156,12 @@ export class AgentLoop {
   readonly messageSender = {
     send: async (message: ToolDelivery): Promise<void> => {
       const origin = message.origin;
+      let delivered: ActiveTurn | null = null;
       if (origin.sessionKey !== undefined && message.channel === origin.channel && message.chatId === origin.chatId) {
-        const active = this.#active.get(origin.sessionKey);
-        if (active) active.deliveredToOrigin = true;
+        delivered = this.#active.get(origin.sessionKey) ?? null;
+        if (delivered) delivered.deliveredToOrigin = true;
       }
-      this.bus.publishOutbound({
+      const out: OutboundMessage = {
         channel: message.channel,
         chatId: message.chatId,
         content: message.content,
@@ -164,9 +169,17 @@ export class AgentLoop {
         ...(message.buttons.length > 0 ? { buttons: message.buttons.map((row) => [...row]) } : {}),
         event: 'message_tool',
         ...(origin.sessionKey !== undefined ? { sessionKey: origin.sessionKey } : {}),
-      });
+      };
+      // The turn's answer to its own chat: what `submit`/`ask` return as the reply.
+      if (delivered) delivered.delivery = out;
+      this.bus.publishOutbound(out);
     },
   };
+
+  /** Whether {@link start} was called: the loop consumes the bus's inbound queue. */
+  get consuming(): boolean {
+    return this.#consuming !== null;
+  }
 
   /** Starts consuming the bus's inbound queue; idempotent. */
   start(): void {
@@ -345,7 +358,8 @@ export class AgentLoop {
       `Session: ${key} — ${session.messages.length} messages`,
       ...this.#contextLine(key),
       `Running: ${this.#active.has(key) ? 'a turn is in progress' : 'idle'}; subagents: ${this.#options.subagents?.running(key) ?? 0}`,
-      `Active sessions: ${this.#active.size}`,
+      // The asking session counts: it is in use even though /status runs outside its turns.
+      `Active sessions: ${new Set([...this.#seen, key]).size} (${this.#active.size} with a turn running)`,
       `Uptime: ${uptimeS}s`,
     ];
     return this.#respond(message, lines.join('\n'), true);
@@ -388,6 +402,7 @@ export class AgentLoop {
     // as interrupted) instead of being lost or keeping the process alive for model calls.
     if (this.#stopping) active.controller.abort();
     this.#active.set(key, active);
+    this.#seen.add(key);
     let leftovers: InboundMessage[] = [];
     const outcome: TurnOutcome = { sessionKey: key, result: null, reply: null };
     try {
@@ -509,7 +524,11 @@ export class AgentLoop {
       if (user && content.trim() === '') content = EMPTY_FINAL_RESPONSE_MESSAGE;
       if (!user) content = content.trim() === '' ? 'Background task completed.' : content;
       const suppressed = user && active.deliveredToOrigin && !result.hadInjections && result.stopReason !== 'empty_final_response';
-      if (suppressed) return;
+      if (suppressed) {
+        // Nothing more is published, but the caller still learns what the chat received.
+        outcome.reply = active.delivery ?? null;
+        return;
+      }
       const out: OutboundMessage = {
         channel: route.channel,
         chatId: route.chatId,
@@ -620,9 +639,14 @@ export function repairTail(session: Session): boolean {
     if (m.role === 'assistant' && m.tool_calls && m.tool_calls.length > 0) {
       const answered = new Set(messages.slice(i + 1).filter((x) => x.role === 'tool').map((x) => x.tool_call_id));
       if (messages.slice(i + 1).every((x) => x.role === 'tool')) {
-        for (const call of m.tool_calls) {
-          if (!answered.has(call.id)) {
-            messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content: TOOL_INTERRUPTED_RESULT, timestamp: new Date().toISOString() });
+        for (const call of m.tool_calls as unknown[]) {
+          // A stored call may be anything (a hand-edited or foreign file): only a call with an id
+          // can be answered; the governor strips the malformed ones from the model copy.
+          const id = call && typeof call === 'object' ? (call as { id?: unknown }).id : undefined;
+          if (typeof id !== 'string' || id === '') continue;
+          const fn = (call as { function?: { name?: unknown } }).function;
+          if (!answered.has(id)) {
+            messages.push({ role: 'tool', tool_call_id: id, name: typeof fn?.name === 'string' ? fn.name : '', content: TOOL_INTERRUPTED_RESULT, timestamp: new Date().toISOString() });
             changed = true;
           }
         }

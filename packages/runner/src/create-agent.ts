@@ -168,11 +168,18 @@ export function createAgent(options: CreateAgentOptions): Agent {
   for (const tool of [...createBuiltinTools(shared), ...(options.extraTools ?? [])]) {
     if ((tool.scopes ?? ['core']).includes('subagent')) subagentTools.register(tool);
   }
+  let loopRef: AgentLoop | null = null;
   const subagents =
     options.subagents === false
       ? null
       : new SubagentManager({
           bus,
+          // A background result must reach its session whether or not `start()` consumes the bus:
+          // with only `ask()`, nothing would ever read the announcement from the inbound queue.
+          deliver: (message) => {
+            if (!loopRef || loopRef.consuming) bus.publishInbound(message);
+            else loopRef.dispatch(message);
+          },
           provider: options.provider,
           tools: subagentTools,
           runner,
@@ -239,6 +246,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     ...(compact ? { compact } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
+  loopRef = loop;
   const core = createBuiltinTools({ ...shared, messageSender: loop.messageSender, ...(subagents ? { subagentSpawner: subagents } : {}) });
   for (const tool of [...core, ...(options.extraTools ?? [])]) {
     if ((tool.scopes ?? ['core']).includes('core')) tools.register(tool);

@@ -8,6 +8,7 @@ import { JsonlSessionStore, TOKEN_PROBE_MESSAGE } from '@nanobot/session';
 import { createAgent } from './create-agent.js';
 import type { LoopContextBuilder } from './agent-loop.js';
 import type { RunnerEvent } from './runner-events.js';
+import type { MessageBus } from './message-bus.js';
 import type { GovernedRequest } from './runner-ports.js';
 
 const dirs: string[] = [];
@@ -229,5 +230,50 @@ describe('end to end with the built-in tools', () => {
     const { session } = await new JsonlSessionStore({ dir: sessionsDir }).load('cli:direct');
     expect(checkLegality(session.messages)).toEqual([]);
     expect(session.messages.find((m) => m.tool_call_id === 's1')?.content).toBe('Error: Task interrupted before this tool finished.');
+  });
+});
+
+describe('background subagents and message-tool replies through ask()', () => {
+  const textOf = (content: unknown): string => (typeof content === 'string' ? content : JSON.stringify(content));
+
+  it('a background spawn delivers its result to the origin session without start()', async () => {
+    const workspace = temp('runner-ws-');
+    const sessionsDir = temp('runner-sessions-');
+    const provider = new ScriptedProvider((request) => {
+      const last = request.messages[request.messages.length - 1];
+      const lastText = textOf(last.content);
+      if (request.messages.some((m) => m.role === 'user' && textOf(m.content).startsWith('count the files'))) return 'there are 3 files';
+      if (lastText.includes('there are 3 files')) return 'Background result: there are 3 files.';
+      if (last.role === 'tool') return 'Started it in the background.';
+      return { toolCalls: [{ id: 's1', name: 'spawn', arguments: { task: 'count the files' } }] };
+    });
+    const agent = createAgent({ workspace, provider, sessionsDir, web: false, exec: false, contextBuilder: false });
+    const outcome = await agent.ask('count in the background');
+    // The result may land while the turn still runs (it is injected) or after it (a new turn).
+    expect(outcome.reply).not.toBeNull();
+    await agent.subagents!.idle();
+    await agent.loop.idle();
+    const outs = [outcome.reply?.content, ...(agent.bus as MessageBus).drainOutbound().map((m) => m.content)];
+    expect(outs).toContain('Background result: there are 3 files.');
+    await agent.stop();
+    const stored = (await new JsonlSessionStore({ dir: sessionsDir }).load('cli:direct')).session.messages;
+    expect(stored.some((m) => textOf(m.content).includes('there are 3 files'))).toBe(true);
+    expect(stored.at(-1)).toMatchObject({ role: 'assistant', content: 'Background result: there are 3 files.' });
+    expect(checkLegality(stored)).toEqual([]);
+  });
+
+  it('ask() returns what the message tool delivered to the same chat as the reply', async () => {
+    const workspace = temp('runner-ws-');
+    const sessionsDir = temp('runner-sessions-');
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ id: 'm1', name: 'message', arguments: { content: 'Here is your answer, delivered.' } }] },
+      { content: 'done' },
+    ]);
+    const agent = createAgent({ workspace, provider, sessionsDir, web: false, exec: false, contextBuilder: false });
+    const outcome = await agent.ask('answer me through the message tool');
+    await agent.stop();
+    expect(outcome.reply).toMatchObject({ content: 'Here is your answer, delivered.', event: 'message_tool', channel: 'cli', chatId: 'direct' });
+    // Published once: the loop's own reply ("done") is suppressed, as the reference does.
+    expect((agent.bus as MessageBus).drainOutbound().map((m) => m.content)).toEqual(['Here is your answer, delivered.']);
   });
 });

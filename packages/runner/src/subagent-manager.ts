@@ -3,7 +3,7 @@ import type { LLMProvider, Message } from '@nanobot/schema';
 import type { SpawnOutcome, SpawnRequest } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
-import type { AgentBus } from './message-bus.js';
+import type { AgentBus, InboundMessage } from './message-bus.js';
 import type { EventSink } from './runner-events.js';
 import type { RunnerToolRegistry } from './runner-ports.js';
 
@@ -20,6 +20,11 @@ export type SubagentOutcome = SpawnOutcome;
 export interface SubagentManagerOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned'> {
   /** Where background results are announced (as `system` inbound messages). */
   bus: AgentBus;
+  /**
+   * Delivers an announcement instead of `bus.publishInbound` (e.g. straight to a loop that does
+   * not consume the bus). Called synchronously, not awaited; must not throw.
+   */
+  deliver?: (message: InboundMessage) => void;
   provider: LLMProvider;
   /** The subagent's tools: scope `subagent` (no `message`, no `spawn`). */
   tools: RunnerToolRegistry;
@@ -217,7 +222,8 @@ export class SubagentManager {
   #announce(id: string, sessionKey: string, request: SubagentRequest, text: string, ok: boolean): void {
     const channel = request.origin.channel ?? 'cli';
     const chatId = request.origin.chatId ?? 'direct';
-    this.#options.bus.publishInbound({
+    const deliver = this.#options.deliver ?? ((message: InboundMessage) => this.#options.bus.publishInbound(message));
+    deliver({
       channel: 'system',
       senderId: 'subagent',
       chatId: `${channel}:${chatId}`,

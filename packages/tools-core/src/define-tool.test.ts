@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigurationError, SchemaError } from '@nanobot/schema';
+import { z as z3 } from 'zod/v3';
 import { Tool, createToolContext, defineTool, isTool, type ToolContext } from './index.js';
 
 describe('defineTool', () => {
@@ -74,6 +75,13 @@ describe('defineTool', () => {
       /object schema/,
     );
     expect(() => defineTool(null as never)).toThrow(ConfigurationError);
+  });
+
+  it('a zod 3 schema gets a clear error, not "could not be cloned"', () => {
+    const old = z3.object({ query: z3.string() });
+    const make = () => defineTool({ name: 'x', description: 'd', parameters: old as never, execute: () => '' });
+    expect(make).toThrow(SchemaError);
+    expect(make).toThrow(/^tool parameters need zod 4 or JSON Schema: this is a zod 3 schema/);
   });
 });
 

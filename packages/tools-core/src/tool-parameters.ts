@@ -40,6 +40,11 @@ export function toParametersJsonSchema(parameters: ToolParameters | undefined): 
       });
     }
   }
+  if (isZod3Schema(parameters)) {
+    throw new SchemaError(
+      'tool parameters need zod 4 or JSON Schema: this is a zod 3 schema; import z from "zod" version 4 (or "zod/v4")',
+    );
+  }
   if (typeof parameters !== 'object' || Array.isArray(parameters)) {
     throw new SchemaError(`tool parameters must be a zod schema or a JSON Schema object, got ${describe(parameters)}`);
   }
@@ -50,6 +55,12 @@ export function toParametersJsonSchema(parameters: ToolParameters | undefined): 
     throw new SchemaError(`tool parameters are not plain JSON: ${(err as Error).message}`, { cause: err });
   }
   return deepFreeze(copy);
+}
+
+// A zod 3 schema has `_def` and `safeParse` but not zod 4's `_zod`; structuredClone would fail on
+// its methods with an unhelpful "could not be cloned".
+function isZod3Schema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && '_def' in value && !('_zod' in value) && typeof (value as { safeParse?: unknown }).safeParse === 'function';
 }
 
 function describe(value: unknown): string {

@@ -1,11 +1,14 @@
 import { createInterface } from 'node:readline';
 import type { TurnOutcome } from '@nanobot/runner';
 import { buildCliAgent, openSessionStore } from '../build-cli-agent.js';
-import { wantsColor, type CliIo } from '../cli-io.js';
+import { commandName, wantsColor, type CliIo } from '../cli-io.js';
 import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings } from '../resolve-settings.js';
 import { loadSessionStrictly, newSessionKey } from '../session-selection.js';
 import { TerminalRenderer } from '../terminal-renderer.js';
+import { plural } from '../plural.js';
+import { MutableOutput } from '../mutable-output.js';
+import type { McpProgress } from '../build-cli-agent.js';
 
 const EXIT_WORDS = new Set(['/exit', '/quit', 'exit', 'quit']);
 
@@ -22,33 +25,72 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   const renderer = new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color']), spinner: io.stderr.isTTY === true });
   const store = await openSessionStore(settings);
   const sessionKey = flags.session ?? newSessionKey('chat');
-  const { session, created } = await loadSessionStrictly(store, sessionKey);
+  const { session, created, notices } = await loadSessionStrictly(store, sessionKey);
+
+  // Read input from the very start: what is typed while the agent and its MCP servers start up
+  // is kept and becomes the first turns. While the agent is busy, readline's echo is muted and
+  // a submitted line goes to the scrollback as `› …` instead of onto the spinner line.
+  const output = tty ? new MutableOutput(io.stdout) : undefined;
+  if (output) output.muted = true;
+  const rl = createInterface({ input: io.stdin, output, terminal: tty, historySize: 200 });
+  rl.setPrompt(renderer.paint('cyan', '› '));
+  const queue: string[] = [];
+  let starting = true;
+  let running = false;
+  let closed = false;
+  let wake: (() => void) | null = null;
+  let onInterrupt: () => void = () => {
+    // Ctrl-C before the agent is up: nothing to stop or save yet.
+    renderer.stop();
+    renderer.note(renderer.paint('dim', 'bye'));
+    process.exit(130);
+  };
+  rl.on('SIGINT', () => onInterrupt());
+  rl.on('line', (line) => {
+    queue.push(line);
+    if (tty && (starting || running) && line.trim() !== '') renderer.note(renderer.paint('cyan', `› ${line}`));
+    wake?.();
+  });
+  rl.on('close', () => {
+    closed = true;
+    wake?.();
+  });
 
   const cli = await buildCliAgent(settings, {
     events: [renderer.sink],
     offlineDelayMs: tty ? 12 : 0,
     notice: (line) => renderer.note(renderer.paint('dim', line)),
+    deferMcp: true,
+    onMcpProgress: (p) => renderer.status(mcpProgressText(p)),
   });
   renderer.note(renderer.paint(cli.offline ? 'yellow' : 'dim', cli.modelLine));
-  renderer.note(renderer.paint('dim', `workspace: ${settings.workspace}`));
+  renderer.note(renderer.paint('dim', `workspace: ${settings.workspace}${settings.workspaceNote ? ` (${settings.workspaceNote})` : ''}`));
+  if (cli.mcpServers.length > 0) {
+    const line = `connecting ${plural(cli.mcpServers.length, 'MCP server')} at once: ${cli.mcpServers.join(', ')}…`;
+    if (io.stderr.isTTY === true) renderer.status(line);
+    else renderer.note(renderer.paint('dim', line));
+    const started = Date.now();
+    await cli.connectMcp();
+    const tools = cli.mcp?.tools().length ?? 0;
+    const up = cli.mcp?.status().filter((st) => st.state === 'connected').length ?? 0;
+    renderer.stop();
+    renderer.note(renderer.paint('dim', `MCP: ${up} of ${plural(cli.mcpServers.length, 'server')} ready, ${plural(tools, 'tool')} (${((Date.now() - started) / 1000).toFixed(1)} s)`));
+  }
   if (flags.session !== undefined && !created) {
     const lastUser = [...session.messages].reverse().find((m) => m.role === 'user' && typeof m.content === 'string');
     const preview = typeof lastUser?.content === 'string' ? ` — last question: "${lastUser.content.split('\n')[0].slice(0, 60)}"` : '';
-    renderer.note(renderer.paint('dim', `resumed session ${sessionKey} (${session.messages.length} messages)${preview}`));
+    renderer.note(renderer.paint('dim', `resumed session ${sessionKey} (${plural(session.messages.length, 'message')})${preview}`));
   } else {
-    renderer.note(renderer.paint('dim', `session ${sessionKey} (resume with: nanobot chat --session ${sessionKey})`));
+    renderer.note(renderer.paint('dim', `session ${sessionKey} (resume with: ${commandName(io)} chat --session ${sessionKey})`));
   }
+  for (const line of notices) renderer.note(renderer.paint('yellow', line));
   renderer.note(renderer.paint('dim', 'Ctrl-C stops a turn, twice quits; Ctrl-D or /exit quits; /help lists commands.'));
+  starting = false;
+  if (output) output.muted = false;
 
-  const rl = createInterface({ input: io.stdin, output: tty ? io.stdout : undefined, terminal: tty, historySize: 200 });
-  rl.setPrompt(renderer.paint('cyan', '› '));
-  const queue: string[] = [];
-  let running = false;
-  let closed = false;
   let armed = false; // a Ctrl-C was seen; the next one quits
   let quitting = false;
   let lastStatus = 0;
-  let wake: (() => void) | null = null;
   let quit: ((code: number) => void) | null = null;
   const finished = new Promise<number>((resolve) => {
     quit = resolve;
@@ -82,15 +124,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
       prompt();
     }
   });
-  rl.on('SIGINT', interrupt);
-  rl.on('line', (line) => {
-    queue.push(line);
-    wake?.();
-  });
-  rl.on('close', () => {
-    closed = true;
-    wake?.();
-  });
+  onInterrupt = interrupt;
 
   const worker = (async () => {
     prompt();
@@ -111,15 +145,22 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
       if (EXIT_WORDS.has(text)) return 0;
       armed = false;
       running = true;
+      if (output) output.muted = true;
+      // The turn's set-up (history, prompt, first tokenisation) can take a moment: show it.
+      renderer.status('thinking…');
       let outcome: TurnOutcome;
       try {
         outcome = await cli.agent.ask(text, { sessionKey, channel: 'cli', chatId: 'direct' });
       } finally {
         running = false;
+        if (output) output.muted = false;
       }
       if (quitting) return 0;
       const reply = outcome.reply?.content ?? null;
-      if (reply !== null && (outcome.result === null || renderer.lastStreamed.trim() !== reply.trim())) renderer.write(`${reply}\n`);
+      // A `message` tool delivery was already shown (✉) when it was published.
+      if (reply !== null && outcome.reply?.event !== 'message_tool' && (outcome.result === null || renderer.lastStreamed.trim() !== reply.trim())) renderer.write(`${reply}\n`);
+      // /exit is the CLI's own command, so the agent's /help does not know it.
+      if (text === '/help' && reply !== null) renderer.write('/exit — Quit (also /quit or Ctrl-D)\n');
       renderer.stop();
       if (outcome.result && outcome.result.stopReason !== 'completed' && outcome.result.stopReason !== 'aborted') lastStatus = 1;
       prompt();
@@ -136,4 +177,9 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   await cli.close();
   renderer.note(renderer.paint('dim', `session ${sessionKey} saved`));
   return code === 0 ? lastStatus : code;
+}
+
+function mcpProgressText(p: McpProgress): string {
+  const failed = p.failed.length > 0 ? `, ${p.failed.length} failed` : '';
+  return `connecting MCP servers: ${p.connected.length} of ${p.total} ready${failed}${p.connected.length > 0 ? ` (${p.connected.join(', ')})` : ''}…`;
 }

@@ -5,12 +5,13 @@ import { MemoryArtifactStore } from '@nanobot/governor';
 import { Session, parseSessionFile, sessionKeyFromFileName } from '@nanobot/session';
 import { buildCliAgent, openSessionStore } from '../build-cli-agent.js';
 import { CliError } from '../cli-error.js';
-import { wantsColor, type CliIo } from '../cli-io.js';
+import { commandName, wantsColor, type CliIo } from '../cli-io.js';
 import { inspectSession, type SessionInspection, type TimelineMark } from '../inspect-session.js';
 import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings } from '../resolve-settings.js';
-import { describeWarnings, latestSessionKey, loadSessionStrictly } from '../session-selection.js';
+import { describeWarnings, latestSessionKey, loadSessionStrictly, malformedToolCallNotes } from '../session-selection.js';
 import { TerminalRenderer } from '../terminal-renderer.js';
+import { plural } from '../plural.js';
 
 const MARK_STYLE: Record<TimelineMark, 'red' | 'yellow' | 'green' | 'cyan' | 'dim'> = {
   stripped: 'red',
@@ -32,7 +33,7 @@ function looksLikePath(arg: string): boolean {
 }
 
 /** Loads the session named on the command line (a key or a file), refusing corrupt files. */
-async function loadTarget(arg: string | undefined, settings: Awaited<ReturnType<typeof resolveSettings>>, cwd: string): Promise<{ key: string; session: Session; file: string }> {
+async function loadTarget(arg: string | undefined, settings: Awaited<ReturnType<typeof resolveSettings>>, cwd: string, io: CliIo): Promise<{ key: string; session: Session; file: string }> {
   if (arg !== undefined && looksLikePath(arg)) {
     const file = resolve(cwd, arg);
     let text: string;
@@ -56,7 +57,7 @@ async function loadTarget(arg: string | undefined, settings: Awaited<ReturnType<
   }
   const store = await openSessionStore(settings);
   const key = arg ?? (await latestSessionKey(store));
-  if (key === null) throw new CliError('CLI_SESSION', `no stored sessions in ${settings.sessionsDir} (run "nanobot chat" or "nanobot run -m …" first)`);
+  if (key === null) throw new CliError('CLI_SESSION', `no stored sessions in ${settings.sessionsDir} (run "${commandName(io)} chat" or "${commandName(io)} run -m …" first)`);
   const file = store.pathFor(key);
   if (!(await stat(file).catch(() => null))) throw new CliError('CLI_SESSION', `no session named "${key}" in ${settings.sessionsDir}`);
   const { session } = await loadSessionStrictly(store, key);
@@ -76,7 +77,8 @@ function archivedSummary(session: Session): { text: string; lastActive: string }
  */
 export async function inspectCommand(flags: CliFlags, positionals: string[], io: CliIo): Promise<number> {
   const settings = await resolveSettings({ flags, env: io.env, cwd: io.cwd, offline: true });
-  const { key, session, file } = await loadTarget(positionals[0] ?? flags.session, settings, io.cwd);
+  const { key, session, file } = await loadTarget(positionals[0] ?? flags.session, settings, io.cwd, io);
+  for (const line of malformedToolCallNotes(key, session.messages)) io.stderr.write(`${line}\n`);
   const cli = await buildCliAgent(settings);
   let inspection: SessionInspection;
   try {
@@ -117,17 +119,23 @@ export function renderInspection(x: SessionInspection, file: string, r: Terminal
   const b = x.budget;
   out.push(`${r.paint('bold', 'session')}  ${x.session.key}  ${r.paint('dim', file)}`);
   out.push(
-    `${r.paint('bold', 'stored')}   ${x.session.storedMessages} messages; replayed ${x.session.replayedMessages}` +
+    `${r.paint('bold', 'stored')}   ${plural(x.session.storedMessages, 'message')}; replayed ${x.session.replayedMessages}` +
       (x.session.consolidatedMessages > 0 ? `; ${x.session.consolidatedMessages} consolidated into memory (not replayed)` : ''),
   );
   out.push(`${r.paint('bold', 'budget')}   window ${n(b.contextWindowTokens)} − reply ${n(b.maxOutputTokens)} − safety 1,024 = ${n(b.budget)} input tokens`);
   const pct = b.budget > 0 ? ` (${Math.round((b.tokensAfter / b.budget) * 100)}% of the budget)` : '';
-  out.push(`${r.paint('bold', 'estimate')} ${n(b.tokensBefore)} tokens before governance → ${n(b.tokensAfter)} sent${pct} ${b.fits ? r.paint('green', 'fits') : r.paint('red', 'OVER BUDGET')}`);
+  const verdict = b.windowTooSmall
+    ? r.paint('red', `NO BUDGET: the window is smaller than the reply reserve (${n(b.maxOutputTokens)}) plus the safety margin (1,024); raise --context-window or lower maxTokens`)
+    : b.fits
+      ? r.paint('green', 'fits')
+      : r.paint('red', 'OVER BUDGET');
+  out.push(`${r.paint('bold', 'estimate')} ${n(b.tokensBefore)} tokens before governance → ${n(b.tokensAfter)} sent${pct} ${verdict}`);
+  if (x.toolsWarning) out.push(`${r.paint('bold', 'tools')}    ${r.paint('yellow', x.toolsWarning)}`);
   out.push('');
   out.push(r.paint('bold', `System prompt: ${x.systemPrompt.sections.length} sections, ${n(x.systemPrompt.tokens)} tokens; tools: ${x.tools.count} definitions, ${n(x.tools.tokens)} tokens`));
   for (const s of x.systemPrompt.sections) out.push(`  ${s.name.padEnd(16)} ${n(s.tokens).padStart(6)} tok  ${r.paint('dim', s.preview)}`);
   out.push('');
-  out.push(r.paint('bold', 'Timeline (#n = position in the request, + added, - stored but not in the request; ✗ = not sent)'));
+  out.push(r.paint('bold', 'Timeline (#n = position in the request, + added, - stored but not in the request; ✗ = not sent; IN-FLIGHT = part of the latest turn, compacted first when over budget)'));
   for (const e of x.timeline) {
     const pos = e.index !== null ? `#${String(e.index).padStart(3)}` : e.sent ? '   +' : '   -';
     const who = `${e.role}${e.name ? ` ${e.role === 'assistant' ? '→ ' : ''}${e.name}` : ''}`;

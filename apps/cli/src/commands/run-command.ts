@@ -1,14 +1,17 @@
 import type { TurnOutcome } from '@nanobot/runner';
 import { buildCliAgent } from '../build-cli-agent.js';
 import { CliError } from '../cli-error.js';
-import { wantsColor, type CliIo } from '../cli-io.js';
-import { createDemoWorkspace } from '../demo-workspace.js';
+import { commandName, wantsColor, type CliIo } from '../cli-io.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createDemoWorkspace, removeDemoDirs } from '../demo-workspace.js';
 import { jsonLinesSink } from '../json-lines-sink.js';
 import { DEMO_NOTE_PATH } from '../offline-model.js';
 import type { CliFlags } from '../parse-cli-args.js';
-import { resolveSettings } from '../resolve-settings.js';
+import { resolveSettings, type CliSettings } from '../resolve-settings.js';
 import { loadSessionStrictly, newSessionKey } from '../session-selection.js';
 import { TerminalRenderer } from '../terminal-renderer.js';
+import { plural } from '../plural.js';
 
 /** What the demo asks (the offline model plays the demo plan whatever the words). */
 export const DEMO_PROMPT = 'Demo: look around this workspace, read a file, write a short note about it, check it with a shell command and tell me what you found.';
@@ -35,13 +38,32 @@ export async function runCommand(flags: CliFlags, io: CliIo): Promise<number> {
   if (!demo && (flags.message === undefined || flags.message.trim() === '')) {
     throw new CliError('CLI_USAGE', 'nanobot run needs -m "<message>" (or --demo for the offline demo)');
   }
+  if (demo && flags.workspace !== undefined) {
+    throw new CliError('CLI_USAGE', '--demo always runs in its own temporary workspace (removed afterwards); drop -w');
+  }
   const settings = await resolveSettings({
     flags,
-    env: io.env,
+    // The demo's tools act in a throw-away workspace only, whatever NANOBOT_WORKSPACE says.
+    env: demo ? { ...io.env, NANOBOT_WORKSPACE: undefined } : io.env,
     cwd: io.cwd,
     offline: demo,
     ...(demo ? { makeWorkspace: createDemoWorkspace } : {}),
   });
+  // The demo's directories go when the process ends, however it ends (a second Ctrl-C included).
+  const demoDirs = settings.temporaryWorkspace ? [settings.workspace, ...(settings.sessionsDir === `${settings.workspace}.sessions` ? [settings.sessionsDir] : [])] : [];
+  const cleanUp = (): void => removeDemoDirs(demoDirs);
+  if (demoDirs.length > 0) process.once('exit', cleanUp);
+  try {
+    return await runTurn(flags, io, settings, demo);
+  } finally {
+    if (demoDirs.length > 0) {
+      cleanUp();
+      process.removeListener('exit', cleanUp);
+    }
+  }
+}
+
+async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: boolean): Promise<number> {
   const json = flags.json === true;
   const sink = json ? jsonLinesSink(io.stdout) : null;
   const renderer = json ? null : new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color']), spinner: io.stderr.isTTY === true });
@@ -55,13 +77,15 @@ export async function runCommand(flags: CliFlags, io: CliIo): Promise<number> {
   const store = await openSessionStore(settings);
   if (flags.session !== undefined) {
     sessionKey = flags.session;
-    await loadSessionStrictly(store, sessionKey);
+    for (const line of (await loadSessionStrictly(store, sessionKey)).notices) notice(line);
   } else {
     sessionKey = newSessionKey(demo ? 'demo' : 'run');
   }
 
+  const turnErrors: string[] = [];
   const cli = await buildCliAgent(settings, {
     demo,
+    onError: (error, context) => turnErrors.push(`${context.stage}: ${error instanceof Error ? error.message : String(error)}`),
     events: [sink ?? renderer!.sink],
     offlineDelayMs: !json && io.stdout.isTTY ? 12 : 0,
     notice,
@@ -77,18 +101,33 @@ export async function runCommand(flags: CliFlags, io: CliIo): Promise<number> {
       model: settings.model.kind === 'remote' ? settings.model.model : cli.provider.defaultModel,
     });
     if (cli.offline) sink.line({ type: 'cli_notice', message: cli.modelLine });
+    if (settings.workspaceNote) sink.line({ type: 'cli_notice', message: `workspace: ${settings.workspace} (${settings.workspaceNote})` });
   } else {
     renderer!.note(renderer!.paint(cli.offline ? 'yellow' : 'dim', cli.modelLine));
     if (settings.temporaryWorkspace) renderer!.note(renderer!.paint('dim', `workspace: ${settings.workspace} (a fresh temporary copy with sample files)`));
-    else renderer!.note(renderer!.paint('dim', `workspace: ${settings.workspace}`));
+    else renderer!.note(renderer!.paint('dim', `workspace: ${settings.workspace}${settings.workspaceNote ? ` (${settings.workspaceNote})` : ''}`));
   }
 
   // The `message` tool delivers through the bus (and then the loop suppresses the plain reply).
+  let background = false; // the turn is over; replies now come from background subagents
   const offOutbound = cli.agent.bus.onOutbound((message) => {
+    if (background && message.event !== 'message_tool' && message.metadata?.render_as !== 'text') {
+      if (sink) sink.line({ type: 'cli_background', content: message.content });
+      else if (renderer!.lastStreamed.trim() !== message.content.trim()) renderer!.write(`${renderer!.paint('cyan', '↩')} ${message.content}\n`);
+      return;
+    }
     if (message.event !== 'message_tool') return;
     if (sink) sink.line({ type: 'cli_message', content: message.content, ...(message.media ? { media: message.media } : {}) });
     else renderer!.write(`${renderer!.paint('cyan', '✉')} ${message.content}\n`);
   });
+  let replyShown = false;
+  // The reply, unless it already streamed or was a `message` tool delivery (shown with ✉).
+  const showReply = (turn: TurnOutcome): void => {
+    const text = turn.reply?.content ?? null;
+    if (sink || replyShown || text === null || turn.reply?.event === 'message_tool') return;
+    replyShown = true;
+    if (renderer!.lastStreamed.trim() !== text.trim()) renderer!.write(`${text}\n`);
+  };
   let interrupts = 0;
   const unsubscribe = io.onInterrupt(() => {
     interrupts += 1;
@@ -102,19 +141,38 @@ export async function runCommand(flags: CliFlags, io: CliIo): Promise<number> {
   let outcome: TurnOutcome;
   try {
     outcome = await cli.agent.ask(demo ? DEMO_PROMPT : flags.message!, { sessionKey, channel: 'cli', chatId: 'direct' });
+    // A one-shot run must not drop what it started in the background: wait for it to report.
+    const waiting = cli.agent.subagents?.running(sessionKey) ?? 0;
+    if (waiting > 0 && interrupts === 0) {
+      background = true;
+      showReply(outcome);
+      notice(`waiting for ${plural(waiting, 'background task')} to report… (Ctrl-C stops)`);
+      await cli.agent.subagents!.idle();
+      await cli.agent.loop.idle();
+    }
   } finally {
     unsubscribe();
     offOutbound();
     await cli.close();
   }
   const reply = outcome.reply?.content ?? null;
+  if (!background) showReply(outcome);
+  // The loop could not run the turn at all (nothing was answered): say why, and never "saved".
+  const failure = outcome.result === null && reply === null && turnErrors.length > 0 ? turnErrors[turnErrors.length - 1].split('\n')[0] : null;
   if (sink) {
-    sink.line({ type: 'cli_end', session: sessionKey, stopReason: outcome.result?.stopReason ?? null, reply });
-  } else {
-    if (reply !== null && renderer!.lastStreamed.trim() !== reply.trim()) renderer!.write(`${reply}\n`);
+    sink.line({ type: 'cli_end', session: sessionKey, stopReason: outcome.result?.stopReason ?? null, reply, ...(failure ? { error: failure } : {}) });
+  } else if (failure) {
     renderer!.stop();
-    if (demo) renderer!.note(renderer!.paint('dim', `the note is at ${settings.workspace}/${DEMO_NOTE_PATH}; the workspace is kept for you to look at`));
-    renderer!.note(renderer!.paint('dim', `session ${sessionKey} saved — continue with: nanobot chat --session ${sessionKey}${settings.temporaryWorkspace ? ` -w ${settings.workspace} --sessions-dir ${settings.sessionsDir}` : ''}`));
+    io.stderr.write(`nanobot: the turn failed (${failure}); the message may not have been saved\n`);
+  } else {
+    renderer!.stop();
+    if (settings.temporaryWorkspace) {
+      const note = await readFile(join(settings.workspace, DEMO_NOTE_PATH), 'utf8').catch(() => null);
+      if (note !== null) renderer!.note(renderer!.paint('dim', `the note the demo wrote (${DEMO_NOTE_PATH}):\n${note.trimEnd().replace(/^/gm, '  ')}`));
+      renderer!.note(renderer!.paint('dim', `the demo's temporary workspace is removed; set a provider key and run "${commandName(io)} chat" to use the tools on your own files`));
+    } else {
+      renderer!.note(renderer!.paint('dim', `session ${sessionKey} saved — continue with: ${commandName(io)} chat --session ${sessionKey}`));
+    }
   }
   return exitCodeFor(outcome);
 }

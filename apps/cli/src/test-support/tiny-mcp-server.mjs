@@ -10,6 +10,9 @@ const tools = [
   },
 ];
 
+// TINY_DELAY_MS: answer `initialize` that much later (a server that is slow to start).
+const delay = Number(process.env.TINY_DELAY_MS ?? 0);
+
 createInterface({ input: process.stdin }).on('line', (line) => {
   let msg;
   try {
@@ -19,7 +22,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   }
   if (msg.id === undefined) return; // notifications
   if (msg.method === 'initialize') {
-    send({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: msg.params?.protocolVersion ?? '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'tiny', version: '1.0.0' } } });
+    setTimeout(() => send({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: msg.params?.protocolVersion ?? '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'tiny', version: '1.0.0' } } }), delay);
   } else if (msg.method === 'tools/list') {
     send({ jsonrpc: '2.0', id: msg.id, result: { tools } });
   } else if (msg.method === 'tools/call') {

@@ -64,6 +64,7 @@ export function budgetBar(budget: BudgetView): HTMLElement {
     budget.transcriptTokens > budget.used
       ? h('div', { class: 'budget-note' }, `Stored transcript: ${fmt(budget.transcriptTokens)} tokens — the governor sent ${fmt(budget.used)}.`)
       : null,
+    budget.toolsWarning ? h('div', { class: 'budget-note warn', 'data-testid': 'tools-warning' }, budget.toolsWarning) : null,
   );
 }
 

@@ -206,6 +206,21 @@ function finishStreaming(): void {
   if (last?.kind === 'assistant' && last.streaming) last.streaming = false;
 }
 
+/**
+ * The assistant bubble of the current turn (after its user message) that shows `finalContent`
+ * already: the one still streaming, or one whose text the final content starts with.
+ */
+function streamedReplyOfTurn(finalContent: string | null | undefined): Extract<LiveItem, { kind: 'assistant' }> | null {
+  for (let i = state.items.length - 1; i >= 0; i--) {
+    const item = state.items[i];
+    if (item.kind === 'user') break;
+    if (item.kind !== 'assistant') continue;
+    if (item.streaming || (finalContent && finalContent.startsWith(item.text.trimEnd()))) return item;
+    break;
+  }
+  return null;
+}
+
 function onEvent(event: StreamEvent): void {
   switch (event.type) {
     case 'snapshot':
@@ -269,13 +284,17 @@ function onEvent(event: StreamEvent): void {
       renderChat();
       break;
     case 'turn_end': {
-      const last = state.items[state.items.length - 1];
-      if (last?.kind === 'assistant' && last.streaming) {
-        if (event.finalContent) last.text = event.finalContent;
-        last.streaming = false;
+      // The reply streamed into a bubble of this turn; a notice (the /stop answer) may have come
+      // after it, so look back to the turn's start, not just at the last item.
+      const shown = streamedReplyOfTurn(event.finalContent);
+      if (shown) {
+        if (event.finalContent) shown.text = event.finalContent;
+        shown.streaming = false;
+        if (event.stopReason === 'aborted') shown.interrupted = true;
       } else if (event.finalContent) {
         state.items.push({ kind: 'assistant', text: event.finalContent });
       }
+      finishStreaming();
       if (event.error && event.stopReason !== 'completed') state.items.push({ kind: 'notice', text: `Turn ended (${event.stopReason}): ${event.error}` });
       state.running = false;
       renderChat();

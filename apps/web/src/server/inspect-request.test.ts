@@ -66,6 +66,26 @@ describe('inspectRequest', () => {
     expect(removedRows(snapshot.timeline)).toEqual([]);
   });
 
+  it('says when the tool definitions take more than a quarter of the budget, pointing to enabledTools', () => {
+    const many: ToolDefinition[] = deepFreeze(
+      Array.from({ length: 48 }, (_, i) => ({
+        type: 'function' as const,
+        function: { name: `mcp_fs_tool_${i}`, description: `Tool ${i}: ${'works with files and directories. '.repeat(6)}`, parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+      })),
+    );
+    const describe = (contextWindowTokens: number, tools: ToolDefinition[]) => {
+      const transcript: Message[] = deepFreeze([{ role: 'system', content: 'You are a test.' }, { role: 'user', content: 'hi' }]);
+      const result = govern(transcript, { tools, contextWindowTokens, maxOutputTokens: 1024 });
+      return inspectRequest({ sessionKey: 's', iteration: 0, transcript, governed: result.messages, report: result.report, tools, inflightStartIndex: 1, sections: null }).budget;
+    };
+    const tight = describe(12_000, many);
+    expect(tight.tools).toBeGreaterThan(tight.limit / 4);
+    expect(tight.toolsWarning).toMatch(/^The 48 tool definitions take [\d,]+ tokens, \d+% of the budget, on every request: .*"enabledTools"/);
+    expect(describe(200_000, many).toolsWarning).toBeNull();
+    expect(describe(12_000, TOOLS).toolsWarning).toBeNull();
+    expect(describe(0, many).toolsWarning).toBeNull();
+  });
+
   it('shows snipped history as one removed block right after the system prompt', () => {
     const transcript: Message[] = [{ role: 'system', content: 'You are a test.' }, ...preparedSessionMessages(20), { role: 'user', content: 'status?' }];
     const { result, snapshot } = run(transcript, { contextWindowTokens: 4000, maxOutputTokens: 512, inflightStartIndex: transcript.length });

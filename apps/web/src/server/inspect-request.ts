@@ -283,6 +283,10 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
       used,
       headroom: Math.max(0, limit - used),
       transcriptTokens: report.tokensBefore ?? estimatePromptTokens(transcript, tools),
+      toolsWarning:
+        limit > 0 && toolTokens > limit / 4
+          ? `The ${tools.length} tool definitions take ${toolTokens.toLocaleString('en-US')} tokens, ${Math.round((toolTokens / limit) * 100)}% of the budget, on every request: list only the tools you need with "enabledTools" in the MCP server's config, or use a larger context window.`
+          : null,
     },
     timeline,
     actions,

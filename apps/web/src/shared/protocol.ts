@@ -76,6 +76,11 @@ export interface BudgetView {
   headroom: number;
   /** Tokens in the stored transcript before governance. */
   transcriptTokens: number;
+  /**
+   * Set when the tool definitions alone take more than a quarter of the budget (they go with
+   * every request and are never snipped): how much, and to list fewer with `enabledTools`.
+   */
+  toolsWarning: string | null;
 }
 
 /** A system prompt section (identity, bootstrap, tool contract, memory, skills, …). */
