@@ -1,0 +1,74 @@
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** A per-call pids cgroup: `procsFile` receives the first process; `dispose` removes the group. */
+export interface PidsCgroup {
+  readonly procsFile: string;
+  dispose(): void;
+}
+
+let counter = 0;
+let cachedParent: string | null | undefined;
+
+/**
+ * The directory under which this process may create pids cgroups (cgroup v1 `pids` hierarchy,
+ * or a v2 group delegating `pids`), or null. Read once from /proc/self/cgroup.
+ */
+export function pidsCgroupParent(): string | null {
+  if (cachedParent !== undefined) return cachedParent;
+  cachedParent = null;
+  try {
+    for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
+      const [, controllers, path] = line.split(':');
+      if (path === undefined) continue;
+      if (controllers.split(',').includes('pids')) {
+        cachedParent = join('/sys/fs/cgroup/pids', path);
+        break;
+      }
+      if (controllers === '' && readFileSync(join('/sys/fs/cgroup', path, 'cgroup.subtree_control'), 'utf8').split(/\s+/).includes('pids')) {
+        cachedParent = join('/sys/fs/cgroup', path);
+      }
+    }
+  } catch {
+    // No cgroups here (not Linux, or not mounted).
+  }
+  return cachedParent;
+}
+
+/**
+ * Creates a cgroup limited to `limit` processes, so a fork bomb fails with EAGAIN instead of
+ * exhausting the machine's pid space (RLIMIT_NPROC does not bind a real root user). Returns
+ * undefined when no writable pids hierarchy exists. `dispose` retries in the background while
+ * the killed processes are still being reaped; it never throws.
+ */
+export function createPidsCgroup(limit: number): PidsCgroup | undefined {
+  const parent = pidsCgroupParent();
+  if (!parent) return undefined;
+  const dir = join(parent, `nanobot-exec-${process.pid}-${++counter}`);
+  try {
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'pids.max'), String(limit));
+  } catch {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Never created.
+    }
+    return undefined;
+  }
+  return {
+    procsFile: join(dir, 'cgroup.procs'),
+    dispose() {
+      let tries = 0;
+      const attempt = () => {
+        try {
+          rmdirSync(dir);
+        } catch (error) {
+          // EBUSY while the last processes are reaped.
+          if ((error as NodeJS.ErrnoException).code === 'EBUSY' && ++tries < 50) setTimeout(attempt, 100).unref();
+        }
+      };
+      attempt();
+    },
+  };
+}
