@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A per-call pids cgroup: `procsFile` receives the first process; `dispose` removes the group. */
@@ -32,7 +32,34 @@ export function pidsCgroupParent(): string | null {
   } catch {
     // No cgroups here (not Linux, or not mounted).
   }
+  if (cachedParent) sweepStale(cachedParent);
   return cachedParent;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes empty groups left by processes that exited before their groups could be removed. */
+function sweepStale(parent: string): void {
+  try {
+    for (const name of readdirSync(parent)) {
+      const m = /^nanobot-exec-(\d+)-\d+$/.exec(name);
+      if (!m || alive(Number(m[1]))) continue;
+      try {
+        rmdirSync(join(parent, name));
+      } catch {
+        // Still busy or not ours to remove.
+      }
+    }
+  } catch {
+    // Unreadable parent: nothing to sweep.
+  }
 }
 
 /**
