@@ -13,9 +13,17 @@ export interface CliAgent {
   mcp: McpToolSource | null;
   /** One line saying which model answers (and plainly when it is the offline one). */
   modelLine: string;
+  /** One line saying how exec's commands are boxed (bubblewrap, or none and why). */
+  sandboxLine: string;
   offline: boolean;
   /** Stops the loop (waits for turns to save) and closes MCP servers. Never rejects. */
   close(): Promise<void>;
+}
+
+/** `exec sandbox: bubblewrap (auto)`, or `none` with the reason, or that exec is off. */
+function sandboxLineOf(status: { mode: string; active: string; warning?: string } | undefined): string {
+  if (!status) return 'exec: off';
+  return `exec sandbox: ${status.active} (${status.mode})${status.warning ? ` — ${status.warning}` : ''}`;
 }
 
 /** Options of {@link buildCliAgent}. */
@@ -51,7 +59,7 @@ export async function openSessionStore(settings: CliSettings, notice?: (line: st
  * skipped). Throws `CliError` for an unusable setup.
  */
 export async function buildCliAgent(settings: CliSettings, options: BuildCliAgentOptions = {}): Promise<CliAgent> {
-  const [{ createAgent }, { FileArtifactStore }] = await Promise.all([import('@nanobot/runner'), import('@nanobot/governor')]);
+  const [{ createAgent, defaultArtifactsDir }, { execSandboxStatus }] = await Promise.all([import('@nanobot/runner'), import('@nanobot/tools')]);
   let provider: LLMProvider;
   let modelLine: string;
   const choice = settings.model;
@@ -101,7 +109,8 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       // The offline model would write nonsense summaries: no consolidation without a real model.
       ...(choice.kind === 'offline' ? { compact: false as const } : {}),
       ...(options.events ? { events: options.events } : {}),
-      governOptions: { artifactStore: new FileArtifactStore({ workspace: settings.workspace }) },
+      // Offloaded results beside the sessions: workspace searches never see them, read_file can open them.
+      artifactsDir: defaultArtifactsDir(settings.sessionsDir),
     });
   } catch (error) {
     throw new CliError('CLI_SESSION', (error as Error).message, { cause: error });
@@ -125,6 +134,7 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
     store,
     mcp,
     modelLine,
+    sandboxLine: sandboxLineOf(settings.exec ? execSandboxStatus() : undefined),
     offline: choice.kind === 'offline',
     async close() {
       await agent.stop().catch(() => undefined);

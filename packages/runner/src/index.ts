@@ -66,5 +66,5 @@ export {
 } from './subagent-manager.js';
 export type { SubagentManagerOptions, SubagentRequest, SubagentOutcome } from './subagent-manager.js';
 export type { TurnOutcome } from './agent-loop.js';
-export { createAgent, defaultSessionsDir } from './create-agent.js';
+export { createAgent, defaultArtifactsDir, defaultSessionsDir } from './create-agent.js';
 export type { Agent, AskOptions, CreateAgentOptions } from './create-agent.js';

@@ -31,6 +31,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   });
   renderer.note(renderer.paint(cli.offline ? 'yellow' : 'dim', cli.modelLine));
   renderer.note(renderer.paint('dim', `workspace: ${settings.workspace}`));
+  renderer.note(renderer.paint(cli.sandboxLine.includes('none') ? 'yellow' : 'dim', cli.sandboxLine));
   if (flags.session !== undefined && !created) {
     const lastUser = [...session.messages].reverse().find((m) => m.role === 'user' && typeof m.content === 'string');
     const preview = typeof lastUser?.content === 'string' ? ` — last question: "${lastUser.content.split('\n')[0].slice(0, 60)}"` : '';

@@ -3,7 +3,7 @@ import { ContextBuilder, RUNTIME_CONTEXT_HEADER, detachRuntimeContext } from '@n
 import type { PromptSection, RuntimeContextMarker } from '@nanobot/context-builder';
 import { FileArtifactStore } from '@nanobot/governor';
 import type { ArtifactStore, GovernReport } from '@nanobot/governor';
-import { createAgent } from '@nanobot/runner';
+import { createAgent, defaultArtifactsDir } from '@nanobot/runner';
 import type { ToolRegistry } from '@nanobot/registry';
 import type { AgentLoop, GovernedRequest, LoopContextBuilder, MessageBus, RunnerEvent } from '@nanobot/runner';
 import type { LLMProvider, Message } from '@nanobot/schema';
@@ -126,7 +126,9 @@ export class AgentHost {
     this.#options = options;
     this.provider = options.provider;
     this.sessions = new JsonlSessionStore({ dir: options.sessionsDir, workspace: options.workspace });
-    const files = new FileArtifactStore({ workspace: options.workspace });
+    // Offloads live beside the sessions: workspace searches never see them, read_file can open them.
+    const artifactsDir = defaultArtifactsDir(options.sessionsDir);
+    const files = new FileArtifactStore({ workspace: artifactsDir });
     this.#artifactStore = {
       persist: (request) => {
         const location = files.persist(request);
@@ -157,6 +159,7 @@ export class AgentHost {
       ...(options.exec === false ? { exec: false as const } : {}),
       ...(options.web === false ? { web: false as const } : {}),
       governOptions: { artifactStore: this.#artifactStore },
+      artifactsDir,
       onGoverned: (request) => this.#onGoverned(request),
       events: (event) => this.#onEvent(event),
       ...(options.model !== undefined ? { model: options.model } : {}),
