@@ -76,13 +76,18 @@ class BoundedCapture {
   }
 }
 
-/** How long a finished or killed command's pipes may stay open before we stop reading them. */
+/** How long a killed command's pipes may stay open before we stop reading them. */
 const PIPE_GRACE_MS = 200;
+/**
+ * The same after a normal exit: longer, because output still buffered in the pipes must not be
+ * lost on a busy event loop; it only delays calls whose pipes a stray (`setsid`) process holds.
+ */
+const EXIT_GRACE_MS = 1000;
 
 /**
  * Runs a shell command in its own session and process group (`detached`), through `sandbox`
- * (default `NoSandbox`), and resolves once it is over — at the latest `PIPE_GRACE_MS` after its
- * deadline or abort, whatever its children do: the result never waits for pipes inherited by
+ * (default `NoSandbox`), and resolves once it is over — at the latest `PIPE_GRACE_MS` (200 ms)
+ * after its deadline or abort, whatever its children do: the result never waits for pipes inherited by
  * stray processes. On timeout or abort everything is SIGKILLed: under a containing sandbox the
  * spawned process (its pid namespace dies with it); without one the group and every process
  * still in the session (`set -m` jobs included). When the shell exits normally leftover
@@ -144,8 +149,8 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
         aborted,
       });
     };
-    const startGrace = () => {
-      grace ??= setTimeout(finish, PIPE_GRACE_MS);
+    const startGrace = (ms = PIPE_GRACE_MS) => {
+      grace ??= setTimeout(finish, ms);
     };
     const stop = () => {
       killAll();
@@ -184,7 +189,7 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
       exit = { code, signal: signalName };
       if (!options.keepBackgroundJobs || timedOut || aborted) killAll();
       if (openPipes === 0) finish();
-      else startGrace();
+      else startGrace(timedOut || aborted ? PIPE_GRACE_MS : EXIT_GRACE_MS);
     });
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
