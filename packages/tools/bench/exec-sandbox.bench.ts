@@ -1,7 +1,8 @@
 // What the exec sandbox costs per call for a trivial command (`true`): a plain spawn, runCommand
 // without a sandbox, and runCommand under bubblewrap (with and without the per-call pids
 // cgroup). Prints figures and the extra milliseconds per call measured in this one run; asserts
-// nothing about time (goal: <= 20 ms extra per call). Run: node scripts/bench.mjs exec-sandbox
+// nothing about time (goal: <= 20 ms extra per call). Also prints how long after a 1 s deadline a
+// `set -m; sleep 8` call returns (goal: well within 1 s). Run: node scripts/bench.mjs exec-sandbox
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -56,6 +57,18 @@ try {
     const [plain, none, bwrap, bwrapCgroup] = Object.values(m);
     console.log(`\nextra per call vs plain spawn: NoSandbox ${(none - plain).toFixed(2)} ms; bubblewrap ${(bwrap - plain).toFixed(2)} ms; bubblewrap + cgroup ${(bwrapCgroup - plain).toFixed(2)} ms (goal <= 20 ms)`);
     console.log(`ratio bubblewrap+cgroup / plain spawn: ${(bwrapCgroup / plain).toFixed(2)}x`);
+
+    // How late a call returns after its deadline when its job hides in its own process group.
+    console.log('');
+    for (const [label, sandbox] of [['NoSandbox', new NoSandbox()], ['bubblewrap', new BubblewrapSandbox()]] as const) {
+      const lateness: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const start = performance.now();
+        await runCommand({ shell: ['/bin/bash', '-c'], command: 'set -m; sleep 8', cwd: workspace, workspace, env, timeoutMs: 1000, keepChars: 1000, sandbox });
+        lateness.push(performance.now() - start - 1000);
+      }
+      console.log(`${`'set -m; sleep 8', timeout 1 s, ${label}: returned after deadline +`.padEnd(60)} ${lateness.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    }
   }
 } finally {
   await rm(workspace, { recursive: true, force: true });

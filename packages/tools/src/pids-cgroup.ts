@@ -62,38 +62,62 @@ function sweepStale(parent: string): void {
   }
 }
 
+/** Empty groups kept for reuse: creating and removing a cgroup costs milliseconds per call. */
+const pool: string[] = [];
+const POOL_MAX = 8;
+
+function isEmpty(dir: string): boolean {
+  try {
+    return readFileSync(join(dir, 'cgroup.procs'), 'utf8').trim() === '';
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Creates a cgroup limited to `limit` processes, so a fork bomb fails with EAGAIN instead of
- * exhausting the machine's pid space (RLIMIT_NPROC does not bind a real root user). Returns
- * undefined when no writable pids hierarchy exists. `dispose` retries in the background while
- * the killed processes are still being reaped; it never throws.
+ * A cgroup limited to `limit` processes, so a fork bomb fails with EAGAIN instead of
+ * exhausting the machine's pid space (RLIMIT_NPROC does not bind a real root user). Empty
+ * groups are reused. Returns undefined when no writable pids hierarchy exists. `dispose` returns
+ * the group to the pool once its processes are gone (retrying in the background while the
+ * killed ones are reaped), else removes it; it never throws.
  */
 export function createPidsCgroup(limit: number): PidsCgroup | undefined {
   const parent = pidsCgroupParent();
   if (!parent) return undefined;
-  const dir = join(parent, `nanobot-exec-${process.pid}-${++counter}`);
+  let dir = pool.pop();
   try {
-    mkdirSync(dir);
+    if (dir === undefined) {
+      dir = join(parent, `nanobot-exec-${process.pid}-${++counter}`);
+      mkdirSync(dir);
+    }
     writeFileSync(join(dir, 'pids.max'), String(limit));
   } catch {
     try {
-      rmdirSync(dir);
+      if (dir !== undefined) rmdirSync(dir);
     } catch {
       // Never created.
     }
     return undefined;
   }
+  const group = dir;
   return {
-    procsFile: join(dir, 'cgroup.procs'),
+    procsFile: join(group, 'cgroup.procs'),
     dispose() {
       let tries = 0;
       const attempt = () => {
-        try {
-          rmdirSync(dir);
-        } catch (error) {
-          // EBUSY while the last processes are reaped.
-          if ((error as NodeJS.ErrnoException).code === 'EBUSY' && ++tries < 50) setTimeout(attempt, 100).unref();
+        if (isEmpty(group)) {
+          if (pool.length < POOL_MAX) pool.push(group);
+          else {
+            try {
+              rmdirSync(group);
+            } catch {
+              // Removed by someone else, or swept at the next start.
+            }
+          }
+          return;
         }
+        // The last processes are still being reaped; leftovers are swept at the next start.
+        if (++tries < 50) setTimeout(attempt, 100).unref();
       };
       attempt();
     },
