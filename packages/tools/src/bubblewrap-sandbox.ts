@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { createPidsCgroup } from './pids-cgroup.js';
+import { createPidsCgroup } from './create-pids-cgroup.js';
 import type { Sandbox, SandboxCommand, SpawnPlan } from './sandbox.js';
 
 /** Options of `BubblewrapSandbox`. */

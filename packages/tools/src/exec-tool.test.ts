@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createExecTool } from './exec-tool.js';
+import { createExecTool, execSandboxStatus } from './exec-tool.js';
 import { SsrfBlockedError } from './ssrf-blocked-error.js';
 import { EXEC_MODES, eventually, execTool, isGone } from './test-support/exec-harness.js';
 import { call } from './test-support/run-tool.js';
@@ -202,5 +202,14 @@ describe('exec sandbox selection', () => {
     const out = await call(tool, { command: `cat ${ws.outside}/secret.txt; touch ${ws.outside}/x 2>&1; true` }, ws.ctx());
     expect(out.text).toContain('TOP SECRET');
     expect(out.text).toContain('Read-only file system');
+  });
+});
+
+describe('execSandboxStatus', () => {
+  it('says which sandbox an exec tool would use, and why not', () => {
+    expect(execSandboxStatus({ sandboxProbe: () => ({ ok: true }) })).toEqual({ mode: 'auto', active: 'bubblewrap' });
+    expect(execSandboxStatus({ sandboxProbe: () => ({ ok: false, reason: 'no bwrap' }) })).toMatchObject({ mode: 'auto', active: 'none', warning: expect.stringContaining('no bwrap') });
+    expect(execSandboxStatus({ sandbox: 'none' })).toMatchObject({ mode: 'none', active: 'none' });
+    expect(execSandboxStatus({ sandbox: 'required', sandboxProbe: () => ({ ok: false, reason: 'no bwrap' }) })).toMatchObject({ mode: 'required', active: 'unavailable', warning: expect.stringContaining('apt-get install bubblewrap') });
   });
 });

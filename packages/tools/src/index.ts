@@ -32,8 +32,8 @@ export type { SandboxProbe, SandboxProbeResult } from './probe-bubblewrap.js';
 export { selectSandbox } from './select-sandbox.js';
 export type { SandboxChoice, SelectSandboxOptions } from './select-sandbox.js';
 export { SandboxUnavailableError } from './sandbox-unavailable-error.js';
-export { createPidsCgroup } from './pids-cgroup.js';
-export type { PidsCgroup } from './pids-cgroup.js';
+export { createPidsCgroup } from './create-pids-cgroup.js';
+export type { PidsCgroup } from './create-pids-cgroup.js';
 export type { RunCommandOptions, RunCommandResult, CapturedStream } from './run-command.js';
 export { truncateMiddle } from './truncate-middle.js';
 

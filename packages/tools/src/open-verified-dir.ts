@@ -1,5 +1,6 @@
 import { constants, type Dir, type Dirent } from 'node:fs';
-import { open, opendir, readlink, realpath, stat } from 'node:fs/promises';
+import { lstat, open, opendir, readlink, realpath, stat } from 'node:fs/promises';
+import { DirectoryOutsideError } from './directory-outside-error.js';
 import { isInside } from './resolve-workspace-path.js';
 
 /** A directory opened by descriptor and proved to lie inside the allowed roots. */
@@ -8,13 +9,6 @@ export interface VerifiedDir {
   readonly realPath: string;
   /** Its entries, read through the verified descriptor (never by re-resolving the path). */
   readonly entries: readonly Dirent[];
-}
-
-/** The directory was (or became, by a swapped symlink) outside the allowed roots. */
-export class DirectoryOutsideError extends Error {
-  constructor(readonly path: string) {
-    super(`Directory ${path} is outside the allowed roots`);
-  }
 }
 
 async function readAll(dir: Dir): Promise<Dirent[]> {
@@ -29,7 +23,7 @@ async function readAll(dir: Dir): Promise<Dirent[]> {
 
 /**
  * Opens `path` as a directory with `O_NOFOLLOW` (a last component swapped for a symlink fails
- * with ELOOP → refused), asks the kernel where the descriptor points (`/proc/self/fd/N`) and
+ * → refused), asks the kernel where the descriptor points (`/proc/self/fd/N`) and
  * refuses unless that is inside `roots` (a parent swapped for a symlink is caught here), then
  * lists it through that same descriptor (`opendir('/proc/self/fd/N')` re-opens the open
  * directory, not the path). Without /proc (macOS) the path's real target is compared by
@@ -43,7 +37,10 @@ export async function openVerifiedDir(path: string, roots: readonly string[] | u
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new DirectoryOutsideError(path);
+    const code = (error as NodeJS.ErrnoException).code;
+    // Linux answers O_DIRECTORY|O_NOFOLLOW on a symlink with ENOTDIR, others with ELOOP.
+    if (code === 'ELOOP') throw new DirectoryOutsideError(path);
+    if (code === 'ENOTDIR' && (await lstat(path).then((s) => s.isSymbolicLink(), () => false))) throw new DirectoryOutsideError(path);
     throw error;
   }
   try {

@@ -6,7 +6,7 @@ import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPidsCgroup } from './pids-cgroup.js';
+import { createPidsCgroup } from './create-pids-cgroup.js';
 import { execTool, isGone, sizeOf, stoppedGrowing, ticker } from './test-support/exec-harness.js';
 import { call } from './test-support/run-tool.js';
 import { createTempWorkspace, type TempWorkspace } from './test-support/temp-workspace.js';

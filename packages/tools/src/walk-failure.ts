@@ -1,6 +1,6 @@
 import type { Outcome } from './builtin-tool.js';
 import { fileFailure } from './file-failure.js';
-import { DirectoryOutsideError } from './open-verified-dir.js';
+import { DirectoryOutsideError } from './directory-outside-error.js';
 import { workspaceViolation } from './resolve-workspace-path.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
