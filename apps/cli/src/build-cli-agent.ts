@@ -17,6 +17,8 @@ export interface CliAgent {
   mcp: McpToolSource | null;
   /** One line saying which model answers (and plainly when it is the offline one). */
   modelLine: string;
+  /** One line saying how exec's commands are boxed (bubblewrap, or none and why). */
+  sandboxLine: string;
   offline: boolean;
   /** Names of the configured MCP servers (enabled or not). */
   mcpServers: string[];
@@ -34,6 +36,12 @@ export interface McpProgress {
   total: number;
   connected: string[];
   failed: string[];
+}
+
+/** `exec sandbox: bubblewrap (auto)`, or `none` with the reason, or that exec is off. */
+function sandboxLineOf(status: { mode: string; active: string; warning?: string } | undefined): string {
+  if (!status) return 'exec: off';
+  return `exec sandbox: ${status.active} (${status.mode})${status.warning ? ` — ${status.warning}` : ''}`;
 }
 
 /** Options of {@link buildCliAgent}. */
@@ -87,7 +95,7 @@ export async function openSessionStore(settings: CliSettings, notice?: (line: st
  * skipped). Throws `CliError` for an unusable setup.
  */
 export async function buildCliAgent(settings: CliSettings, options: BuildCliAgentOptions = {}): Promise<CliAgent> {
-  const [{ createAgent }, { FileArtifactStore }] = await Promise.all([import('@nanobot/runner'), import('@nanobot/governor')]);
+  const [{ createAgent, defaultArtifactsDir }, { execSandboxStatus }] = await Promise.all([import('@nanobot/runner'), import('@nanobot/tools')]);
   let provider: LLMProvider;
   let modelLine: string;
   const choice = settings.model;
@@ -142,7 +150,8 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       ...(choice.kind === 'offline' ? { compact: false as const } : {}),
       ...(options.events ? { events: options.events } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
-      governOptions: { artifactStore: new FileArtifactStore({ workspace: settings.workspace }) },
+      // Offloaded results beside the sessions: workspace searches never see them, read_file can open them.
+      artifactsDir: defaultArtifactsDir(settings.sessionsDir),
     });
   } catch (error) {
     await database?.close();
@@ -199,6 +208,7 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
     database,
     mcp,
     modelLine,
+    sandboxLine: sandboxLineOf(settings.exec ? execSandboxStatus() : undefined),
     offline: choice.kind === 'offline',
     mcpServers: servers ? Object.keys(servers) : [],
     connectMcp,

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultArtifactsDir } from '@nanobot/runner';
 import { sessionFileName } from '@nanobot/session';
 import type { SessionInspection } from './inspect-session.js';
 import { writeGovernanceFixture } from './test-support/session-fixture.js';
@@ -17,7 +18,7 @@ function setup() {
 
 describe('nanobot inspect on a session with orphans and oversized results', () => {
   it('shows every governance action per message, and writes nothing', async () => {
-    const { workspace, file, text, env } = setup();
+    const { workspace, sessions, file, text, env } = setup();
     const result = await runCli(['inspect', 'fixture', '--json', '--context-window', '20000'], { env });
     // The fixture holds a call without a name on purpose (the governor strips it): named on stderr.
     expect(result.stderr).toBe('session fixture: message 32 has 1 malformed tool call (of 1); kept on disk, not sent to the model\n');
@@ -39,7 +40,8 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     const offloaded = byMark('offloaded')[0];
     expect(offloaded).toMatchObject({ role: 'tool', toolCallId: 'big_1', sent: true });
     expect(offloaded.originalTokens!).toBeGreaterThan(offloaded.tokens);
-    expect(offloaded.details[offloaded.marks.indexOf('offloaded')]).toContain(join(workspace, '.nanobot', 'tool-results'));
+    expect(offloaded.details[offloaded.marks.indexOf('offloaded')]).toContain(join(defaultArtifactsDir(sessions), '.nanobot', 'tool-results'));
+    expect(offloaded.details[offloaded.marks.indexOf('offloaded')]).not.toContain(workspace);
     expect(byMark('compacted').map((e) => e.toolCallId)).toEqual(['rep_1', 'rep_2', 'rep_3']);
     expect(byMark('snipped').every((e) => !e.sent && /^old (question|answer)/.test(e.preview))).toBe(true);
     // "Why did the model forget turn 0?": replay starts after the orphan result.

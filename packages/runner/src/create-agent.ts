@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
+import { FileArtifactStore } from '@nanobot/governor';
+import { ConfigurationError } from '@nanobot/schema';
 import type { LLMProvider } from '@nanobot/schema';
 import { ContextBuilder } from '@nanobot/context-builder';
 import { ToolRegistry } from '@nanobot/registry';
@@ -49,6 +51,15 @@ export interface CreateAgentOptions {
    * `ask`-style direct turns when it is not.
    */
   cron?: boolean | { dir?: string; store?: CronStore; defaultTimezone?: string; pollMs?: number };
+  /**
+   * Where offloaded tool results go, outside the workspace: a `FileArtifactStore` there (unless
+   * `governOptions.artifactStore` is given), which `read_file` may open as a read-only extra root
+   * while `list_dir`, `find_files`, `grep` over the workspace and `exec`'s sandbox never see it.
+   * Default `defaultArtifactsDir(sessionsDir)` when the agent opens its own session store, else
+   * none (then `governOptions.artifactStore` decides); `false` for none. Inside the workspace →
+   * `ConfigurationError`.
+   */
+  artifactsDir?: string | false;
   /** A ready session store (wins over `sessionsDir`), e.g. a `PostgresSessionStore`. */
   sessions?: SessionStore;
   /**
@@ -144,6 +155,15 @@ export function defaultSessionsDir(workspace: string): string {
 }
 
 /**
+ * The default artifacts directory for a sessions directory: `<sessionsDir>/artifacts`, so that
+ * offloaded results live (and are cleaned up) next to the sessions that produced them, per
+ * session bucket, and never in the workspace where searches would find them.
+ */
+export function defaultArtifactsDir(sessionsDir: string): string {
+  return join(resolve(sessionsDir), 'artifacts');
+}
+
+/**
  * Wires a complete agent for a workspace: a `ToolRegistry` with the built-in tools (and the
  * `message` tool delivering through the bus, the `spawn` tool backed by a `SubagentManager`),
  * a subagent registry with the `subagent` scope, a `JsonlSessionStore`, a `ContextBuilder`,
@@ -157,11 +177,21 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const runner = new AgentRunner();
   const sessionsDir = options.sessionsDir ?? defaultSessionsDir(workspace);
   const sessions = options.sessions ?? new JsonlSessionStore({ dir: sessionsDir, workspace });
+  const artifactsDir =
+    options.artifactsDir === false ? undefined : options.artifactsDir !== undefined ? resolve(options.artifactsDir) : options.sessions ? undefined : defaultArtifactsDir(sessionsDir);
+  if (artifactsDir !== undefined && (artifactsDir === workspace || artifactsDir.startsWith(workspace + sep))) {
+    throw new ConfigurationError(`createAgent: artifactsDir ${artifactsDir} is inside the workspace; workspace searches would find every offloaded result`);
+  }
+  const governOptions: AgentRunSpec['governOptions'] =
+    artifactsDir !== undefined && !options.governOptions?.artifactStore
+      ? { ...(options.governOptions ?? {}), artifactStore: new FileArtifactStore({ workspace: artifactsDir }) }
+      : options.governOptions;
   const tools = new ToolRegistry();
   const subagentTools = new ToolRegistry();
   const shared: BuiltinToolsOptions = {
     workspace,
     restrictToWorkspace: options.restrictToWorkspace ?? true,
+    ...(artifactsDir !== undefined ? { extraReadDirs: [artifactsDir] } : {}),
     ...(options.exec !== undefined ? { exec: options.exec } : {}),
     ...(options.web !== undefined ? { web: options.web } : {}),
   };
@@ -188,7 +218,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
           ...(options.subagents?.maxConcurrentPerSession !== undefined ? { maxConcurrentPerSession: options.subagents.maxConcurrentPerSession } : {}),
           ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
           ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
-          ...(options.governOptions ? { governOptions: options.governOptions } : {}),
+          ...(governOptions ? { governOptions } : {}),
           ...(options.govern ? { govern: options.govern } : {}),
           ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
           ...(options.events !== undefined ? { events: options.events } : {}),
@@ -240,7 +270,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     ...(options.maxConcurrentSessions !== undefined ? { maxConcurrentSessions: options.maxConcurrentSessions } : {}),
     ...(options.events !== undefined ? { events: options.events } : {}),
     ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
-    ...(options.governOptions ? { governOptions: options.governOptions } : {}),
+    ...(governOptions ? { governOptions } : {}),
     ...(options.govern ? { govern: options.govern } : {}),
     ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
     ...(compact ? { compact } : {}),

@@ -67,7 +67,7 @@ export {
 } from './subagent-manager.js';
 export type { SubagentManagerOptions, SubagentRequest, SubagentOutcome } from './subagent-manager.js';
 export type { TurnOutcome } from './agent-loop.js';
-export { createAgent, defaultSessionsDir } from './create-agent.js';
+export { createAgent, defaultArtifactsDir, defaultSessionsDir } from './create-agent.js';
 export type { Agent, AskOptions, CreateAgentOptions } from './create-agent.js';
 export { CronService } from './cron-service.js';
 export type { CronRun, CronServiceOptions } from './cron-service.js';

@@ -1,4 +1,8 @@
+import { ConfigurationError } from '@nanobot/schema';
 import type { Tool } from '@nanobot/tools-core';
+import type { SandboxProbe } from './probe-bubblewrap.js';
+import type { Sandbox, SandboxMode } from './sandbox.js';
+import { selectSandbox, type SandboxChoice } from './select-sandbox.js';
 import { toTool } from './to-tool.js';
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -39,8 +43,48 @@ export interface ExecOptions extends WorkspaceOptions {
   shell?: readonly string[];
   /** SSRF policy for URLs inside commands (whitelist, loopback, lookup). */
   ssrf?: SsrfPolicy;
-  /** Leave background jobs running after the command returns (default false). */
+  /** Leave background jobs running after the command returns (default false; a sandbox always ends them). */
   keepBackgroundJobs?: boolean;
+  /**
+   * Where commands run: `auto` (default) bubblewrap when it works here, else unboxed with a
+   * warning; `required` bubblewrap or a thrown `SandboxUnavailableError`; `none` unboxed (with
+   * the warning); or a `Sandbox` of your own.
+   */
+  sandbox?: SandboxMode | Sandbox;
+  /** Replaces the bubblewrap probe for `auto`/`required` (tests, other platforms); called once per tool. */
+  sandboxProbe?: SandboxProbe;
+  /** Give sandboxed commands the host network (default false). */
+  allowNetwork?: boolean;
+  /** Extra host paths visible in the sandbox; only with `restrictToWorkspace: false` (else a `ConfigurationError`). */
+  sandboxPaths?: { readonly readOnly?: readonly string[]; readonly readWrite?: readonly string[] };
+  /** Processes one sandboxed call may run at once where a pids cgroup can be made (default 512). */
+  pidsLimit?: number;
+  /**
+   * Run the guard's path checks (`..`, absolute paths outside the workspace) — default only
+   * without a sandbox: inside one the mount namespace is the boundary and those checks only
+   * refuse harmless commands such as `ls /usr/bin`. The deny list always runs.
+   */
+  pathGuard?: boolean;
+  /**
+   * Told once per session when commands run without a sandbox; without it the warning is appended
+   * to that session's first exec result instead. Should not throw (a throw is ignored); not awaited.
+   */
+  onWarning?: (message: string, sessionKey: string) => void;
+}
+
+/** Which sandbox an exec tool with these options uses (probing once), for banners and listings. */
+export function execSandboxStatus(options: Pick<ExecOptions, 'sandbox' | 'sandboxProbe' | 'allowNetwork'> = {}): {
+  readonly mode: SandboxMode | 'custom';
+  readonly active: string;
+  readonly warning?: string;
+} {
+  if (typeof options.sandbox === 'object') return { mode: 'custom', active: options.sandbox.name };
+  try {
+    const choice = selectSandbox(options.sandbox ?? 'auto', options.sandboxProbe ? { probe: options.sandboxProbe } : {});
+    return { mode: choice.mode, active: choice.sandbox.name, ...(choice.warning ? { warning: choice.warning } : {}) };
+  } catch (error) {
+    return { mode: 'required', active: 'unavailable', warning: errorMessage(error) };
+  }
 }
 
 const MAX_CALL_TIMEOUT = 600;
@@ -56,11 +100,34 @@ function streamText(s: CapturedStream): { text: string; omitted: number } {
 /**
  * `exec`: run a shell command in the workspace with a timeout, an output budget and a
  * process-group kill, behind the reference's guard (deny/allow lists, private URLs, paths
- * outside the workspace). The guard is a heuristic: run untrusted agents in a real sandbox.
+ * outside the workspace). On Linux commands run under bubblewrap (see `sandbox`): the guard alone
+ * is a heuristic. Throws `ConfigurationError` for `sandboxPaths` on a confined tool; a call
+ * throws `SandboxUnavailableError` when `sandbox: 'required'` finds no sandbox.
  */
 export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecArgs> {
   const configTimeout = options.timeout ?? 60;
   const defaultBudget = options.maxOutputChars ?? 10_000;
+  const widened = (options.sandboxPaths?.readOnly?.length ?? 0) + (options.sandboxPaths?.readWrite?.length ?? 0) > 0;
+  if (widened && (options.restrictToWorkspace ?? true)) {
+    throw new ConfigurationError('exec: sandboxPaths widen the sandbox and need restrictToWorkspace: false');
+  }
+  let choice: SandboxChoice | undefined;
+  // Chosen on first use: the probe spawns, and a tool that is never called should not pay for it.
+  const sandboxChoice = (): SandboxChoice => {
+    if (choice) return choice;
+    if (typeof options.sandbox === 'object') choice = { mode: 'auto', sandbox: options.sandbox };
+    else {
+      choice = selectSandbox(options.sandbox ?? 'auto', {
+        ...(options.sandboxProbe ? { probe: options.sandboxProbe } : {}),
+        ...(options.allowNetwork ? { allowNetwork: true } : {}),
+        ...(options.pidsLimit !== undefined ? { pidsLimit: options.pidsLimit } : {}),
+        ...(options.sandboxPaths?.readOnly ? { readOnlyPaths: options.sandboxPaths.readOnly } : {}),
+        ...(options.sandboxPaths?.readWrite ? { readWritePaths: options.sandboxPaths.readWrite } : {}),
+      });
+    }
+    return choice;
+  };
+  const warned = new Set<string>();
   return {
     name: 'exec',
     description:
@@ -93,6 +160,8 @@ export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecA
     async run(args, ctx) {
       const command = typeof args.command === 'string' ? args.command : '';
       if (!command.trim()) return fail('Error: command must be a non-empty string');
+      // A 'required' sandbox that is missing is a misconfigured stack: thrown, not shown to the model.
+      const { sandbox, warning } = sandboxChoice();
       const scope = scopeFor(options, ctx.workspace);
       const workspace = scope?.root ?? process.cwd();
       const restrict = scope?.restrict ?? false;
@@ -118,7 +187,7 @@ export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecA
       const verdict = checkCommandPolicy(command, {
         denyPatterns: options.denyPatterns,
         allowPatterns: options.allowPatterns,
-        restrictToWorkspace: restrict,
+        restrictToWorkspace: restrict && (options.pathGuard ?? !sandbox.isolated),
         workspace,
         cwd,
         extraDirs: scope?.extraReadDirs,
@@ -175,12 +244,27 @@ export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecA
           keepChars: budget,
           ...(ctx.signal ? { signal: ctx.signal } : {}),
           keepBackgroundJobs: options.keepBackgroundJobs ?? false,
+          sandbox,
+          workspace,
         });
       } catch (error) {
         return fail(`Error executing command: ${errorMessage(error)}`);
       }
-      if (result.timedOut) return fail(`Error: Command timed out after ${timeoutSeconds} seconds`);
-      if (result.aborted) return fail('Error: Command interrupted');
+      let note = '';
+      const session = ctx.sessionKey ?? '';
+      if (warning && !warned.has(session)) {
+        warned.add(session);
+        // Told to the embedder when it listens (it shows the user), else to the model and user in the result.
+        if (options.onWarning) {
+          try {
+            options.onWarning(warning, session);
+          } catch {
+            // A failing listener must not fail the command.
+          }
+        } else note = `\n\n[sandbox] ${warning}`;
+      }
+      if (result.timedOut) return fail(`Error: Command timed out after ${timeoutSeconds} seconds${note}`);
+      if (result.aborted) return fail(`Error: Command interrupted${note}`);
 
       const out = streamText(result.stdout);
       const err = streamText(result.stderr);
@@ -192,7 +276,7 @@ export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecA
       const code = result.exitCode ?? (signalNumber !== undefined ? -signalNumber : 'unknown');
       parts.push(`\nExit code: ${code}`);
       // Dropped middles of both streams count towards the reported truncation.
-      return ok(truncateMiddle(parts.join('\n'), budget, out.omitted + (err.text.trim() ? err.omitted : 0)));
+      return ok(truncateMiddle(parts.join('\n'), budget, out.omitted + (err.text.trim() ? err.omitted : 0)) + note);
     },
   };
 }

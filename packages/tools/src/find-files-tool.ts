@@ -6,7 +6,8 @@ import type { BuiltinToolSpec } from './builtin-tool.js';
 import { fail, ok } from './builtin-tool.js';
 import { fileFailure, noWorkspace } from './file-failure.js';
 import { createFileFilter, paginate } from './file-filter.js';
-import { resolveWorkspacePath } from './resolve-workspace-path.js';
+import { allowedRoots, resolveWorkspacePath } from './resolve-workspace-path.js';
+import { walkFailure } from './walk-failure.js';
 import { walkTree } from './walk-tree.js';
 import { scopeFor, type WorkspaceOptions } from './workspace-scope.js';
 
@@ -63,14 +64,19 @@ export function createFindFilesSpec(options: WorkspaceOptions = {}): BuiltinTool
       const filter = createFileFilter(args.glob, args.type);
       const query = args.query?.toLowerCase();
       const found: { shown: string; path: string }[] = [];
-      for await (const entry of walkTree(dir, true, ctx.signal)) {
-        if (entry.kind === 'dir' ? !args.include_dirs : entry.kind !== 'file') continue;
-        const name = entry.rel.slice(entry.rel.lastIndexOf('/') + 1);
-        if (query && !name.toLowerCase().includes(query)) continue;
-        if (!filter(entry.rel)) continue;
-        const rel = relative(scope.root, entry.path).split('\\').join('/');
-        const shown = rel.startsWith('..') ? entry.path : rel;
-        found.push({ shown: entry.kind === 'dir' ? `${shown}/` : shown, path: entry.path });
+      try {
+        const roots = scope.restrict ? await allowedRoots(scope, 'read') : undefined;
+        for await (const entry of walkTree(dir, true, ctx.signal, roots)) {
+          if (entry.kind === 'dir' ? !args.include_dirs : entry.kind !== 'file') continue;
+          const name = entry.rel.slice(entry.rel.lastIndexOf('/') + 1);
+          if (query && !name.toLowerCase().includes(query)) continue;
+          if (!filter(entry.rel)) continue;
+          const rel = relative(scope.root, entry.path).split('\\').join('/');
+          const shown = rel.startsWith('..') ? entry.path : rel;
+          found.push({ shown: entry.kind === 'dir' ? `${shown}/` : shown, path: entry.path });
+        }
+      } catch (error) {
+        return walkFailure(error, path, scope, 'finding files');
       }
       if (found.length === 0) return ok('No files found');
       let ordered = found.map((f) => f.shown).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -8,7 +8,8 @@ import { fail, ok } from './builtin-tool.js';
 import { fileFailure, noWorkspace } from './file-failure.js';
 import { createFileFilter, paginate } from './file-filter.js';
 import { openWorkspaceFile } from './open-workspace-file.js';
-import { resolveWorkspacePath } from './resolve-workspace-path.js';
+import { allowedRoots, resolveWorkspacePath } from './resolve-workspace-path.js';
+import { walkFailure } from './walk-failure.js';
 import { walkTree } from './walk-tree.js';
 import { scopeFor, type WorkspaceOptions, type WorkspaceScope } from './workspace-scope.js';
 
@@ -129,8 +130,13 @@ export function createGrepSpec(options: GrepOptions = {}): BuiltinToolSpec<GrepA
       const files: string[] = [];
       if (explicitFile) files.push(target);
       else {
-        for await (const entry of walkTree(target, true, ctx.signal)) {
-          if (entry.kind === 'file' && filter(entry.rel)) files.push(entry.path);
+        try {
+          const roots = scope.restrict ? await allowedRoots(scope, 'read') : undefined;
+          for await (const entry of walkTree(target, true, ctx.signal, roots)) {
+            if (entry.kind === 'file' && filter(entry.rel)) files.push(entry.path);
+          }
+        } catch (error) {
+          return walkFailure(error, path, scope, 'searching');
         }
         // Path order, so results (and their pages) are stable across calls.
         files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

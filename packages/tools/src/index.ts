@@ -20,11 +20,23 @@ export { createGrepTool, createGrepSpec } from './grep-tool.js';
 export type { GrepArgs, GrepOptions } from './grep-tool.js';
 export { IGNORED_DIRS } from './walk-tree.js';
 
-export { createExecTool, createExecSpec } from './exec-tool.js';
+export { createExecTool, createExecSpec, execSandboxStatus } from './exec-tool.js';
 export type { ExecArgs, ExecOptions } from './exec-tool.js';
 export { checkCommandPolicy, DEFAULT_DENY_PATTERNS, EXEC_BOUNDARY_NOTE, extractCommandPaths, extractCommandUrls, splitTopLevel } from './exec-guard.js';
 export type { CommandPolicy, PolicyVerdict } from './exec-guard.js';
-export { runCommand, killProcessGroup } from './run-command.js';
+export { runCommand } from './run-command.js';
+export { killProcessGroup, killProcessTree, sessionMembers } from './kill-process-tree.js';
+export type { Sandbox, SandboxCommand, SandboxMode, SpawnPlan } from './sandbox.js';
+export { BubblewrapSandbox, findBwrap } from './bubblewrap-sandbox.js';
+export type { BubblewrapOptions } from './bubblewrap-sandbox.js';
+export { NoSandbox } from './no-sandbox.js';
+export { probeBubblewrap } from './probe-bubblewrap.js';
+export type { SandboxProbe, SandboxProbeResult } from './probe-bubblewrap.js';
+export { selectSandbox } from './select-sandbox.js';
+export type { SandboxChoice, SelectSandboxOptions } from './select-sandbox.js';
+export { SandboxUnavailableError } from './sandbox-unavailable-error.js';
+export { createPidsCgroup } from './create-pids-cgroup.js';
+export type { PidsCgroup } from './create-pids-cgroup.js';
 export type { RunCommandOptions, RunCommandResult, CapturedStream } from './run-command.js';
 export { truncateMiddle } from './truncate-middle.js';
 

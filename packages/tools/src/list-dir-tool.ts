@@ -4,7 +4,8 @@ import { stat } from 'node:fs/promises';
 import type { BuiltinToolSpec } from './builtin-tool.js';
 import { fail, ok } from './builtin-tool.js';
 import { fileFailure, noWorkspace } from './file-failure.js';
-import { resolveWorkspacePath } from './resolve-workspace-path.js';
+import { allowedRoots, resolveWorkspacePath } from './resolve-workspace-path.js';
+import { walkFailure } from './walk-failure.js';
 import { walkTree } from './walk-tree.js';
 import { scopeFor, type WorkspaceOptions } from './workspace-scope.js';
 
@@ -53,8 +54,13 @@ export function createListDirSpec(options: WorkspaceOptions = {}): BuiltinToolSp
         return failure.text.startsWith('Error: File not found') ? fail(`Error: Directory not found: ${path}`) : failure;
       }
       const all: string[] = [];
-      for await (const entry of walkTree(dir, args.recursive === true, ctx.signal)) {
-        all.push(entry.rel + (entry.kind === 'dir' ? '/' : entry.kind === 'symlink' ? '@' : ''));
+      try {
+        const roots = scope.restrict ? await allowedRoots(scope, 'read') : undefined;
+        for await (const entry of walkTree(dir, args.recursive === true, ctx.signal, roots)) {
+          all.push(entry.rel + (entry.kind === 'dir' ? '/' : entry.kind === 'symlink' ? '@' : ''));
+        }
+      } catch (error) {
+        return walkFailure(error, path, scope, 'listing directory');
       }
       const total = all.length;
       if (total === 0) return ok(`Directory ${path} is empty`);

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { killProcessGroup, killProcessTree } from './kill-process-tree.js';
+import { NoSandbox } from './no-sandbox.js';
+import type { Sandbox, SpawnPlan } from './sandbox.js';
 
 /** Inputs of `runCommand`. */
 export interface RunCommandOptions {
@@ -14,8 +17,12 @@ export interface RunCommandOptions {
   readonly keepChars: number;
   /** Kills the group when aborted. */
   readonly signal?: AbortSignal;
-  /** Leave background jobs running after the shell exits (default false: the group is killed). */
+  /** Leave background jobs running after the shell exits (default false: they are killed). Ignored by containing sandboxes. */
   readonly keepBackgroundJobs?: boolean;
+  /** Where the command runs (default `NoSandbox`). */
+  readonly sandbox?: Sandbox;
+  /** The directory a sandbox binds read-write (default `cwd`). */
+  readonly workspace?: string;
 }
 
 /** One captured stream: head and tail kept, everything counted. */
@@ -69,29 +76,43 @@ class BoundedCapture {
   }
 }
 
-/** Sends `signal` to every process of the group led by `pid`; a group already gone is fine. */
-export function killProcessGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
-  try {
-    process.kill(-pid, signal);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-  }
-}
+/** How long a killed command's pipes may stay open before we stop reading them. */
+const PIPE_GRACE_MS = 200;
+/**
+ * The same after a normal exit: longer, because output still buffered in the pipes must not be
+ * lost on a busy event loop; it only delays calls whose pipes a stray (`setsid`) process holds.
+ */
+const EXIT_GRACE_MS = 1000;
 
 /**
- * Runs a shell command in its own process group (`detached`) and resolves once it is over.
- * On timeout or abort the whole group gets SIGKILL — children and grandchildren included, not
- * only the shell (the reference killed the shell alone, leaving `sleep &` children behind).
- * When the shell exits normally, leftover background jobs are killed too unless
- * `keepBackgroundJobs`. Output is captured in bounded memory. A process that moves itself to
- * another session/group (`setsid`) escapes group kills; only a sandbox (cgroups) stops that.
- * Rejects only if the shell cannot be spawned.
+ * Runs a shell command in its own session and process group (`detached`), through `sandbox`
+ * (default `NoSandbox`), and resolves once it is over — at the latest `PIPE_GRACE_MS` (200 ms)
+ * after its deadline or abort, whatever its children do: the result never waits for pipes inherited by
+ * stray processes. On timeout or abort everything is SIGKILLed: under a containing sandbox the
+ * spawned process (its pid namespace dies with it); without one the group and every process
+ * still in the session (`set -m` jobs included). When the shell exits normally leftover
+ * background jobs are killed the same way unless `keepBackgroundJobs` (a containing sandbox
+ * always ends them). Only a process that calls `setsid` and double-forks escapes without a
+ * sandbox. Output is captured in bounded memory. Rejects only if the command cannot be spawned.
  */
 export function runCommand(options: RunCommandOptions): Promise<RunCommandResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(options.shell[0], [...options.shell.slice(1), options.command], {
-      cwd: options.cwd,
-      env: { ...options.env },
+    const sandbox = options.sandbox ?? new NoSandbox();
+    let plan: SpawnPlan;
+    try {
+      plan = sandbox.wrap({
+        argv: [...options.shell, options.command],
+        cwd: options.cwd,
+        env: options.env,
+        workspace: options.workspace ?? options.cwd,
+      });
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    const child = spawn(plan.file, [...plan.args], {
+      cwd: plan.cwd,
+      env: { ...plan.env },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -102,50 +123,75 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
     let timedOut = false;
     let aborted = false;
     let settled = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let openPipes = 2;
+    let grace: NodeJS.Timeout | undefined;
     const pid = child.pid;
     const killAll = () => {
-      if (pid !== undefined) killProcessGroup(pid);
+      if (pid === undefined) return;
+      if (plan.contained) killProcessGroup(pid);
+      else killProcessTree(pid);
+    };
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      child.unref();
+      plan.dispose?.();
+      resolvePromise({
+        stdout: stdout.result(),
+        stderr: stderr.result(),
+        exitCode: exit?.code ?? null,
+        signalName: exit?.signal ?? (exit ? null : 'SIGKILL'),
+        timedOut,
+        aborted,
+      });
+    };
+    const startGrace = (ms = PIPE_GRACE_MS) => {
+      grace ??= setTimeout(finish, ms);
+    };
+    const stop = () => {
+      killAll();
+      startGrace();
     };
     const timer =
       options.timeoutMs > 0
         ? setTimeout(() => {
             timedOut = true;
-            killAll();
+            stop();
           }, options.timeoutMs)
         : undefined;
     const onAbort = () => {
       aborted = true;
-      killAll();
+      stop();
     };
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
     const cleanup = () => {
       if (timer) clearTimeout(timer);
+      if (grace) clearTimeout(grace);
       options.signal?.removeEventListener('abort', onAbort);
     };
     child.on('error', (error) => {
       if (settled) return;
       settled = true;
       cleanup();
+      plan.dispose?.();
       reject(error);
     });
-    child.on('exit', () => {
-      // Background jobs still holding our pipes would keep 'close' from ever firing.
-      if (!options.keepBackgroundJobs) killAll();
+    const pipeClosed = () => {
+      openPipes -= 1;
+      if (openPipes === 0 && exit) finish();
+    };
+    child.stdout.on('close', pipeClosed);
+    child.stderr.on('close', pipeClosed);
+    child.on('exit', (code, signalName) => {
+      exit = { code, signal: signalName };
+      if (!options.keepBackgroundJobs || timedOut || aborted) killAll();
+      if (openPipes === 0) finish();
+      else startGrace(timedOut || aborted ? PIPE_GRACE_MS : EXIT_GRACE_MS);
     });
-    child.on('close', (code, signalName) => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      if (options.keepBackgroundJobs === false || options.keepBackgroundJobs === undefined) killAll();
-      resolvePromise({
-        stdout: stdout.result(),
-        stderr: stderr.result(),
-        exitCode: code,
-        signalName,
-        timedOut,
-        aborted,
-      });
-    });
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -1,6 +1,6 @@
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
+import { openVerifiedDir } from './open-verified-dir.js';
 
 /** Directories every listing and search skips, as the reference does. */
 export const IGNORED_DIRS: ReadonlySet<string> = new Set([
@@ -24,29 +24,46 @@ function kindOf(d: Dirent): WalkEntry['kind'] {
 }
 
 /**
- * Depth-first walk in name order. Symbolic links are yielded but never descended into, so a
- * link pointing out of the workspace cannot widen a listing or a search. Unreadable
- * directories are skipped. Stops early when the consumer stops iterating.
+ * Depth-first walk in name order. Every directory is opened by descriptor and verified inside
+ * `roots` before it is read (`openVerifiedDir`), so a directory swapped for a symlink mid-walk
+ * lists nothing from outside; symbolic links are yielded but never descended into. The root
+ * failing that check throws `DirectoryOutsideError` (or the file system's error); a nested
+ * directory failing it, or unreadable, is skipped. `roots` undefined = unconfined. Stops early
+ * when the consumer stops iterating.
  */
-export async function* walkTree(root: string, recursive: boolean, signal?: AbortSignal): AsyncGenerator<WalkEntry> {
-  const stack: string[] = [root];
+export async function* walkTree(
+  root: string,
+  recursive: boolean,
+  signal?: AbortSignal,
+  roots?: readonly string[],
+): AsyncGenerator<WalkEntry> {
+  const stack: { path: string; rel: string }[] = [{ path: root, rel: '' }];
+  let first = true;
   while (stack.length > 0) {
     if (signal?.aborted) return;
     const dir = stack.pop()!;
-    let entries: Dirent[];
+    let entries: readonly Dirent[];
+    let realDir: string;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
+      const opened = await openVerifiedDir(dir.path, roots);
+      entries = opened.entries;
+      realDir = opened.realPath;
+    } catch (error) {
+      if (first) throw error;
       continue;
+    } finally {
+      first = false;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: string[] = [];
-    for (const d of entries) {
+    const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: { path: string; rel: string }[] = [];
+    for (const d of sorted) {
       const kind = kindOf(d);
       if (kind === 'dir' && IGNORED_DIRS.has(d.name)) continue;
-      const path = join(dir, d.name);
-      yield { path, rel: relative(root, path).split('\\').join('/'), kind };
-      if (recursive && kind === 'dir') subdirs.push(path);
+      // Children are named from the verified location, not from the path we were given.
+      const path = join(realDir, d.name);
+      const rel = dir.rel ? `${dir.rel}/${d.name}` : d.name;
+      yield { path, rel, kind };
+      if (recursive && kind === 'dir') subdirs.push({ path, rel });
     }
     // Reverse so the stack pops directories in name order.
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);

@@ -76,6 +76,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
     renderer.stop();
     renderer.note(renderer.paint('dim', `MCP: ${up} of ${plural(cli.mcpServers.length, 'server')} ready, ${plural(tools, 'tool')} (${((Date.now() - started) / 1000).toFixed(1)} s)`));
   }
+  renderer.note(renderer.paint(cli.sandboxLine.includes('none') ? 'yellow' : 'dim', cli.sandboxLine));
   if (flags.session !== undefined && !created) {
     const lastUser = [...session.messages].reverse().find((m) => m.role === 'user' && typeof m.content === 'string');
     const preview = typeof lastUser?.content === 'string' ? ` — last question: "${lastUser.content.split('\n')[0].slice(0, 60)}"` : '';

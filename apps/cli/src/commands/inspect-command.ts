@@ -96,7 +96,7 @@ export async function inspectCommand(flags: CliFlags, positionals: string[], io:
       contextWindowTokens: settings.contextWindowTokens,
       ...(settings.maxTokens !== undefined ? { maxOutputTokens: settings.maxTokens } : {}),
       ...(settings.maxToolResultChars !== undefined ? { maxToolResultChars: settings.maxToolResultChars } : {}),
-      artifactStore: new MemoryArtifactStore({ root: settings.workspace }),
+      artifactStore: new MemoryArtifactStore({ root: (await import('@nanobot/runner')).defaultArtifactsDir(settings.sessionsDir) }),
     });
   } finally {
     await cli.close();

@@ -22,7 +22,7 @@ export async function toolsCommand(flags: CliFlags, io: CliIo): Promise<number> 
     }
     const servers = new Map((cli.mcp?.tools() ?? []).map((info) => [info.name, info.server]));
     const width = Math.max(...definitions.map((d) => d.function.name.length), 4);
-    io.stdout.write(`${definitions.length} tools (workspace ${settings.workspace})\n\n`);
+    io.stdout.write(`${definitions.length} tools (workspace ${settings.workspace})\n${cli.sandboxLine}\n\n`);
     for (const definition of definitions) {
       const name = definition.function.name;
       const tool = cli.agent.tools.get(name);

@@ -3,7 +3,7 @@ import { ContextBuilder, RUNTIME_CONTEXT_HEADER, detachRuntimeContext } from '@n
 import type { PromptSection, RuntimeContextMarker } from '@nanobot/context-builder';
 import { FileArtifactStore } from '@nanobot/governor';
 import type { ArtifactStore, GovernReport } from '@nanobot/governor';
-import { createAgent } from '@nanobot/runner';
+import { createAgent, defaultArtifactsDir } from '@nanobot/runner';
 import type { ToolRegistry } from '@nanobot/registry';
 import type { AgentLoop, GovernedRequest, LoopContextBuilder, AgentBus, RunnerEvent } from '@nanobot/runner';
 import type { LLMProvider, Message } from '@nanobot/schema';
@@ -131,7 +131,9 @@ export class AgentHost {
     this.#options = options;
     this.provider = options.provider;
     this.sessions = options.sessions ?? new JsonlSessionStore({ dir: options.sessionsDir, workspace: options.workspace });
-    const files = new FileArtifactStore({ workspace: options.workspace });
+    // Offloads live beside the sessions: workspace searches never see them, read_file can open them.
+    const artifactsDir = defaultArtifactsDir(options.sessionsDir);
+    const files = new FileArtifactStore({ workspace: artifactsDir });
     this.#artifactStore = {
       persist: (request) => {
         const location = files.persist(request);
@@ -163,6 +165,7 @@ export class AgentHost {
       ...(options.exec === false ? { exec: false as const } : {}),
       ...(options.web === false ? { web: false as const } : {}),
       governOptions: { artifactStore: this.#artifactStore },
+      artifactsDir,
       onGoverned: (request) => this.#onGoverned(request),
       events: (event) => this.#onEvent(event),
       ...(options.model !== undefined ? { model: options.model } : {}),

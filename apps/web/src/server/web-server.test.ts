@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { ScriptedProvider } from '@nanobot/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody, SessionView, StreamEvent } from '../shared/protocol.js';
@@ -202,6 +204,8 @@ describe('sessions and artifacts', () => {
     expect(artifact.headers['content-type']).toContain('text/plain');
     expect(artifact.body).toContain('ERROR step 0');
     expect(artifact.body.length).toBeGreaterThan(16_000);
+    // Offloads live beside the sessions, so a search of the workspace never meets the copy.
+    expect(existsSync(join(demo.workspace, '.nanobot', 'tool-results'))).toBe(false);
 
     const list = await rawRequest(api('/api/sessions'));
     const titles = (list.json as { sessions: { key: string; title: string }[] }).sessions;
