@@ -12,6 +12,8 @@ const layer: Record<string, number> = {
   '@nanobot/registry': 2,
   '@nanobot/context-builder': 2,
   '@nanobot/providers': 2,
+  // The governor in other libraries' message formats: governor (+ schema types) and a peer only.
+  '@nanobot/ai-sdk': 2,
   '@nanobot/tools': 3,
   '@nanobot/mcp': 3,
   '@nanobot/session': 3,
@@ -41,6 +43,16 @@ describe('package graph', () => {
     expect(internalDeps(governor)).toEqual(['@nanobot/schema']);
     const external = Object.keys(governor.manifest.dependencies ?? {}).filter((d) => !d.startsWith('@nanobot/'));
     expect(external).toEqual([]);
+  });
+
+  it.each([
+    ['@nanobot/ai-sdk', ['ai']],
+  ] as const)('%s depends on the governor (+ schema) and its peer library only', (name, peers) => {
+    const pkg = byName.get(name)!;
+    expect(internalDeps(pkg).filter((d) => d !== '@nanobot/schema')).toEqual(['@nanobot/governor']);
+    const external = Object.keys(pkg.manifest.dependencies ?? {}).filter((d) => !d.startsWith('@nanobot/'));
+    expect(external).toEqual([]);
+    expect(Object.keys((pkg.manifest as { peerDependencies?: Record<string, string> }).peerDependencies ?? {}).sort()).toEqual([...peers].sort());
   });
 
   it('has no cycles', () => {
