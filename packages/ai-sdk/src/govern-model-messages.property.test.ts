@@ -56,11 +56,11 @@ describe('AI SDK ModelMessage round trips', () => {
             expect(parts.has(p) || p.type === 'tool-result').toBe(true);
           }
         }
-        // Every call the governor kept is answered by the tool messages right after it.
-        expect(checkLegality(toGovernorView(messages, 'test').messages)).toEqual([]);
+        // Legal for both APIs: calls answered right after their turn, alternation, user last.
+        expect(checkLegality(toGovernorView(messages, 'test').messages, { target: 'any' })).toEqual([]);
         expect(report.messagesBefore).toBeGreaterThanOrEqual(0);
         const lm = mockModel();
-        await generateText({ model: lm, messages: [...messages, { role: 'user', content: 'go on' }], experimental_download: noDownload, allowSystemInMessages: true });
+        await generateText({ model: lm, messages, experimental_download: noDownload, allowSystemInMessages: true });
         expect(lm.doGenerateCalls).toHaveLength(1);
       }),
       { numRuns: 60 },

@@ -70,6 +70,39 @@ describe.each([
   });
 });
 
+describe('a system message in mid-history (recorded sessions have them)', () => {
+  const midSystem: ModelMessage[] = deepFreeze([
+    { role: 'system', content: 'You are terse.' },
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: 'hello' },
+    { role: 'system', content: 'The user is now on mobile: keep answers short.' },
+    { role: 'user', content: 'what now?' },
+  ]);
+
+  it('raw, the Anthropic provider refuses it; governed for any target it becomes a marked user note and goes through', async () => {
+    const refused = await generateText({ model: anthropic(), messages: midSystem, maxRetries: 0, allowSystemInMessages: true }).then(() => null, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(Error);
+    const { messages, report } = governModelMessages(midSystem);
+    // The note and the user turn after it are one user turn (Anthropic alternates strictly).
+    expect(messages.slice(0, 3)).toEqual(midSystem.slice(0, 3));
+    expect(messages[3]).toEqual({ role: 'user', content: '[System message]\nThe user is now on mobile: keep answers short.\n\nwhat now?' });
+    expect(messages).toHaveLength(4);
+    expect(report.steps.find((s) => s.step === 'legalizeForTarget')!.added).toEqual([expect.objectContaining({ reason: 'instruction-as-user-note' })]);
+    const { text } = await generateText({ model: anthropic(), messages, maxRetries: 0, allowSystemInMessages: true });
+    expect(text).toBe('ok');
+    const sent = anthropicServer.requests[anthropicServer.requests.length - 1];
+    expect(sent.violations).toEqual([]);
+    expect(JSON.stringify(sent.body.messages)).toContain('keep answers short');
+  });
+
+  it("with target 'openai' the system message stays where it is, and OpenAI takes it", async () => {
+    const { messages } = governModelMessages(midSystem, { target: 'openai' });
+    expect(messages).toBe(midSystem);
+    await generateText({ model: openai(), messages, maxRetries: 0, allowSystemInMessages: true });
+    expect(openaiServer.requests[openaiServer.requests.length - 1].violations).toEqual([]);
+  });
+});
+
 describe('governorMiddleware in a multi-step tool loop', () => {
   it('governs every step: the second call sees the huge tool output cut, the budget reserves the call\'s maxOutputTokens', async () => {
     let step = 0;

@@ -19,6 +19,9 @@ export interface GovernorView {
 const cache = new WeakMap<object, Message[]>();
 const views = new WeakMap<object, { source: readonly unknown[]; view: GovernorView }>();
 
+/** What the governor sees for a last message of approval responses only. */
+const AWAITING_APPROVAL = '(tool approval given; the approved tools run next)';
+
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -175,8 +178,9 @@ export function toGovernorView(messages: readonly unknown[], where: string): Gov
       owner.push(i);
     }
   }
-  // An assistant turn is always one view message, so `owner` stays as it is.
-  if (approvalTail && hideAwaitingCalls(messages as readonly AiMessage[], parts, where)) return { messages: parts.flat(), owner, parts };
+  if (approvalTail && hideAwaitingCalls(messages as readonly AiMessage[], parts, where)) {
+    return { messages: parts.flat(), owner: parts.flatMap((p, i) => p.map(() => i)), parts };
+  }
   const view = { messages: out, owner, parts };
   // A snapshot, not the array: callers may push to their array between calls.
   if (isRecord(first)) views.set(first, { source: messages.slice(), view });
@@ -216,5 +220,11 @@ function hideAwaitingCalls(messages: readonly AiMessage[], parts: Message[][], w
     }
   }
   for (const [i, ids] of awaiting) parts[i] = convertOne(messages[i], i, where, ids);
+  // The SDK answers the turn itself (the results it adds are the user side of the turn): stand
+  // in for that, so the governor does not take the assistant turn for a trailing one.
+  const lastIndex = messages.length - 1;
+  if (awaiting.size > 0 && parts[lastIndex].length === 0) {
+    parts[lastIndex] = [withOrigin({ role: 'user', content: AWAITING_APPROVAL }, { source: last })];
+  }
   return awaiting.size > 0;
 }

@@ -94,7 +94,11 @@ const reply: fc.Arbitrary<AssistantModelMessage> = fc.oneof(
   })),
 );
 
-/** A valid AI SDK history: optional system, then user turns, each with tool loops and a reply. */
+/**
+ * A valid AI SDK history, legal for both OpenAI and Anthropic: optional system, then user
+ * turns, each with tool loops and a reply (always a reply when there is no loop, so turns
+ * alternate), ending with a user turn (the request being answered).
+ */
 export const validHistory: fc.Arbitrary<ModelMessage[]> = fc
   .record({
     system: fc.option(text, { nil: undefined }),
@@ -112,7 +116,9 @@ export const validHistory: fc.Arbitrary<ModelMessage[]> = fc
         out.push(t.user);
         for (const l of loops[i]) out.push(l.assistant, ...l.tools);
         if (t.reply !== undefined) out.push(t.reply);
+        else if (loops[i].length === 0) out.push({ role: 'assistant', content: 'ok' });
       });
+      out.push({ role: 'user', content: 'and now?' });
       return out;
     });
   });
