@@ -14,6 +14,7 @@ const layer: Record<string, number> = {
   '@nanobot/providers': 2,
   // The governor in other libraries' message formats: governor (+ schema types) and a peer only.
   '@nanobot/ai-sdk': 2,
+  '@nanobot/langchain': 2,
   '@nanobot/tools': 3,
   '@nanobot/mcp': 3,
   '@nanobot/session': 3,
@@ -47,6 +48,7 @@ describe('package graph', () => {
 
   it.each([
     ['@nanobot/ai-sdk', ['ai']],
+    ['@nanobot/langchain', ['@langchain/core', 'langchain']],
   ] as const)('%s depends on the governor (+ schema) and its peer library only', (name, peers) => {
     const pkg = byName.get(name)!;
     expect(internalDeps(pkg).filter((d) => d !== '@nanobot/schema')).toEqual(['@nanobot/governor']);
