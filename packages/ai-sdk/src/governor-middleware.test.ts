@@ -68,6 +68,26 @@ describe('governorMiddleware', () => {
     for (const m of out.prompt) if (m.role !== 'system') expect(Array.isArray(m.content)).toBe(true);
   });
 
+  it('a prompt rebuilt from the same data (as each SDK step does) gives the same result, made of the new objects', async () => {
+    const prompt: GovernedCallOptions['prompt'] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'gone', toolName: 'exec', output: { type: 'text', value: 'old' } }] },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'exec', input: { a: 1 } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'exec', output: { type: 'text', value: 'R'.repeat(3000) } }] },
+    ];
+    const rebuild = () => prompt.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => ({ ...p })) } : { ...m })) as GovernedCallOptions['prompt'];
+    const middleware = governorMiddleware({ maxToolResultChars: 500 });
+    const first = await transform(middleware, { prompt: rebuild() });
+    const again = rebuild();
+    const second = await transform(middleware, { prompt: again });
+    expect(second.prompt).toEqual(first.prompt);
+    expect(second.prompt).toHaveLength(4);
+    // Untouched messages are this call's own objects.
+    [0, 1, 2].forEach((i) => expect(second.prompt[i]).toBe(again[i === 2 ? 3 : i]));
+    expect(JSON.stringify(second.prompt[3])).not.toContain('R'.repeat(600));
+  });
+
   it('refuses bad options when it is created, with a typed error', () => {
     expect(() => governorMiddleware({ contextWindowTokens: Number.NaN })).toThrow(NanobotError);
   });

@@ -3,7 +3,7 @@ import type { ToolDefinition } from '@nanobot/schema';
 import type { LanguageModelMiddleware } from 'ai';
 import type { AiMessage } from './internal/ai-message.js';
 import { fromGovernorView } from './internal/from-governor-messages.js';
-import { toGovernorView } from './internal/to-governor-messages.js';
+import { toGovernorView, type PreviousView } from './internal/to-governor-messages.js';
 
 type TransformParams = NonNullable<LanguageModelMiddleware['transformParams']>;
 /** The call options a language-model middleware sees (`LanguageModelV3CallOptions`). */
@@ -41,10 +41,13 @@ export function governorMiddleware(options: GovernorMiddlewareOptions = {}): Lan
   const { onReport, ...governOptions } = options;
   // Fail at creation, not on the first call, for options govern would refuse.
   govern([], governOptions);
+  // The SDK builds each call's prompt anew; the last one lets equal messages keep their view.
+  let previous: PreviousView | undefined;
   return {
     specificationVersion: 'v3',
     transformParams: async ({ params }) => {
-      const view = toGovernorView(params.prompt, 'governorMiddleware');
+      const view = toGovernorView(params.prompt, 'governorMiddleware', previous);
+      previous = { source: params.prompt, view };
       const callOptions: GovernOptions = { ...governOptions };
       if (callOptions.tools === undefined) callOptions.tools = toolDefinitions(params.tools);
       if (callOptions.maxOutputTokens === undefined && params.maxOutputTokens !== undefined) callOptions.maxOutputTokens = params.maxOutputTokens;

@@ -124,6 +124,14 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
   // Source messages with no view (approval-only tool messages) follow the message before them.
   const sourceIndex = new Map<AiMessage, number>();
   source.forEach((m, i) => sourceIndex.set(m, i));
+  if (view.reused === true) {
+    view.parts.forEach((own, i) => {
+      for (const m of own) {
+        const from = originOf<MessageOrigin>(m)?.source;
+        if (from !== undefined && !sourceIndex.has(from)) sourceIndex.set(from, i);
+      }
+    });
+  }
   const followed = new Set<number>();
   let open = -1;
   const followers = (si: number) => {

@@ -14,6 +14,17 @@ export interface GovernorView {
   owner: number[];
   /** For each source message, its view messages (possibly none). */
   parts: Message[][];
+  /**
+   * Whether some view messages were made from earlier, equal source objects (see
+   * {@link toGovernorView}'s `previous`): their origins then name those objects.
+   */
+  reused?: boolean;
+}
+
+/** A list and its view, kept to reuse the view of equal messages of a rebuilt list. */
+export interface PreviousView {
+  source: readonly unknown[];
+  view: GovernorView;
 }
 
 const cache = new WeakMap<object, Message[]>();
@@ -144,7 +155,7 @@ function convertOne(msg: AiMessage, index: number, where: string, awaiting?: Rea
  * {@link ValidationError} (naming the index) for anything that is not a message of those
  * shapes (before anything is governed).
  */
-export function toGovernorView(messages: readonly unknown[], where: string): GovernorView {
+export function toGovernorView(messages: readonly unknown[], where: string, previous?: PreviousView): GovernorView {
   if (!Array.isArray(messages)) throw new ValidationError(`${where}: messages must be an array`);
   const first = messages[0] as unknown;
   const last = messages[messages.length - 1] as unknown;
@@ -161,10 +172,19 @@ export function toGovernorView(messages: readonly unknown[], where: string): Gov
   const out: Message[] = from > 0 ? prior!.view.messages.slice() : [];
   const owner: number[] = from > 0 ? prior!.view.owner.slice() : [];
   const parts: Message[][] = from > 0 ? prior!.view.parts.slice() : [];
+  let reused = false;
   for (let i = from; i < messages.length; i++) {
     const msg = messages[i] as unknown;
     if (!isRecord(msg)) throw new ValidationError(`${where}: messages[${i}] must be an object`, [i]);
     let converted = cache.get(msg);
+    // A list rebuilt from the same data (the AI SDK builds each call's prompt anew, sharing the
+    // strings, inputs and outputs): equal messages reuse the earlier view, so the governor sees
+    // the same objects and its caches stay warm.
+    const old = previous !== undefined && converted === undefined && !approvalTail ? previous.source[i] : undefined;
+    if (old !== undefined && previous!.view.parts[i] !== undefined && shallowEqualMessage(msg, old)) {
+      converted = previous!.view.parts[i];
+      reused = true;
+    }
     if (converted === undefined) {
       if (typeof msg.role !== 'string' || !ROLES.has(msg.role)) {
         throw new ValidationError(`${where}: messages[${i}] has role ${JSON.stringify(msg.role)}; expected system, user, assistant or tool`, [i, 'role']);
@@ -181,10 +201,41 @@ export function toGovernorView(messages: readonly unknown[], where: string): Gov
   if (approvalTail && hideAwaitingCalls(messages as readonly AiMessage[], parts, where)) {
     return { messages: parts.flat(), owner: parts.flatMap((p, i) => p.map(() => i)), parts };
   }
-  const view = { messages: out, owner, parts };
+  const view: GovernorView = reused ? { messages: out, owner, parts, reused } : { messages: out, owner, parts };
   // A snapshot, not the array: callers may push to their array between calls.
   if (isRecord(first)) views.set(first, { source: messages.slice(), view });
   return view;
+}
+
+function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const k in a) {
+    if (a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
+/** Same role, same fields, and content parts whose fields are the same values. */
+function shallowEqualMessage(a: Record<string, unknown>, b: unknown): boolean {
+  if (!isRecord(b) || a.role !== b.role) return false;
+  const ca = a.content;
+  const cb = b.content;
+  if (ca === cb) return sameKeys(a, b);
+  if (!Array.isArray(ca) || !Array.isArray(cb) || ca.length !== cb.length) return false;
+  for (let i = 0; i < ca.length; i++) {
+    const pa: unknown = ca[i];
+    const pb: unknown = cb[i];
+    if (pa !== pb && (!isRecord(pa) || !isRecord(pb) || !sameKeys(pa, pb))) return false;
+  }
+  let n = 0;
+  for (const k in a) {
+    if (k !== 'content' && a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const _ in b) n--;
+  return n === 0;
 }
 
 function samePrefix(prefix: readonly unknown[], list: readonly unknown[]): boolean {
