@@ -1,4 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
+import { deepFreeze } from '@nanobot-internal/test-support';
 import { checkLegality } from '@nanobot/governor';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ describe('LangChain BaseMessage round trips', () => {
   it('a valid history comes back as the same array, untouched', () => {
     fc.assert(
       fc.property(validHistory, (history) => {
+        deepFreeze(history);
         const snapshot = history.map(fields);
         const { messages, report } = governBaseMessages(history);
         expect(messages).toBe(history);
@@ -34,6 +36,7 @@ describe('LangChain BaseMessage round trips', () => {
   it('there and back is the identity, and rebuilt from copies every field and block is kept', () => {
     fc.assert(
       fc.property(fc.oneof(validHistory, damagedHistory), (history) => {
+        deepFreeze(history);
         const view = toGovernorView(history, 'test');
         const same = fromGovernorView(history, view, [...view]);
         same.forEach((m, i) => expect(m).toBe(history[i]));
@@ -52,6 +55,7 @@ describe('LangChain BaseMessage round trips', () => {
   it('a damaged history comes out legal for OpenAI and Anthropic; what the governor did not touch is the input object', () => {
     fc.assert(
       fc.property(damagedHistory, (history) => {
+        deepFreeze(history);
         const snapshot = history.map(fields);
         const { messages } = governBaseMessages(history);
         expect(checkLegality(toGovernorView(messages, 'test'), { target: 'any' })).toEqual([]);

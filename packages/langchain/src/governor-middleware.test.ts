@@ -60,6 +60,22 @@ describe('governorMiddleware with the real createAgent', () => {
     expect(state.messages[state.messages.length - 1].content).toBe('summarised');
   });
 
+  it('counts the agent\'s system message against the budget and says when it alone does not fit', async () => {
+    const model = new RecordingChatModel([new AIMessage('ok')]);
+    const reports: GovernReport[] = [];
+    const agent = createAgent({
+      model,
+      tools: [],
+      systemPrompt: 'rules. '.repeat(3_000),
+      middleware: [governorMiddleware({ contextWindowTokens: 4_000, maxOutputTokens: 500, onReport: (r) => reports.push(r) })],
+    });
+    await agent.invoke({ messages: [new HumanMessage('hi')] });
+    expect(reports[0].fits).toBe(false);
+    expect(reports[0].overflow?.reason).toBe('instructions');
+    expect(model.calls[0][0].type).toBe('system');
+    expect(model.calls[0].filter((m) => m.type === 'system')).toHaveLength(1);
+  });
+
   it('refuses bad options when it is created, with a typed error', () => {
     expect(() => governorMiddleware({ target: 'gemini' as 'openai' })).toThrow(NanobotError);
   });

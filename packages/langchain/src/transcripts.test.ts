@@ -4,6 +4,7 @@
 // pass checkLegality for its target, fit the budget unless the report says why not, and keep
 // the turn being answered; the input messages are left as they were.
 import type { BaseMessage } from '@langchain/core/messages';
+import { deepFreeze } from '@nanobot-internal/test-support';
 import { checkLegality, type GovernTarget } from '@nanobot/governor';
 import { describe, expect, it } from 'vitest';
 import { governBaseMessages } from './govern-base-messages.js';
@@ -31,7 +32,7 @@ describe('governBaseMessages on the recorded transcripts as BaseMessages', () =>
   });
 
   it.each(files)('%s: every sampled request is legal for its target and fits, or says why', (file) => {
-    const history = toBaseMessages(loadTranscript(file));
+    const history = deepFreeze(toBaseMessages(loadTranscript(file)));
     const snapshot = snapshotOf(history);
     for (const end of prefixEnds(history)) {
       const prefix = history.slice(0, end);
