@@ -110,18 +110,19 @@ function rebuild(g: Message, dialect: AiDialect): AiMessage {
   return withOptions({ role, content }, origin, role);
 }
 
-/**
- * Writes `governed` (the governor's output for `view`) back in the dialect of `source`. Never
- * mutates its inputs; returns `source` itself when the governor returned the view unchanged.
- */
-export function fromGovernorView(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect): AiMessage[] {
-  if (governed === view.messages) return source as AiMessage[];
+function sameRun(own: readonly Message[], governed: readonly Message[], k: number): boolean {
+  for (let j = 1; j < own.length; j++) if (governed[k + j] !== own[j]) return false;
+  return true;
+}
+
+// A view is reused while its history is (see toGovernorView), and so are its lookups.
+const lookups = new WeakMap<GovernorView, { source: readonly AiMessage[]; position: Map<Message, number>; sourceIndex: Map<AiMessage, number> }>();
+
+function indexes(source: readonly AiMessage[], view: GovernorView): { position: Map<Message, number>; sourceIndex: Map<AiMessage, number> } {
+  const hit = lookups.get(view);
+  if (hit !== undefined && hit.source === source) return hit;
   const position = new Map<Message, number>();
   view.messages.forEach((m, i) => position.set(m, i));
-  const out: AiMessage[] = [];
-  let lastBuilt: AiMessage | undefined;
-  let lastSource: AiMessage | undefined;
-  // Source messages with no view (approval-only tool messages) follow the message before them.
   const sourceIndex = new Map<AiMessage, number>();
   source.forEach((m, i) => sourceIndex.set(m, i));
   if (view.reused === true) {
@@ -132,6 +133,55 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
       }
     });
   }
+  const entry = { source, position, sourceIndex };
+  lookups.set(view, entry);
+  return entry;
+}
+
+// The governor hands back the same rewritten objects for the same history (its rewrites are
+// cached per message), so their AI SDK form is made once too.
+const rebuiltCache: Record<AiDialect, WeakMap<Message, AiMessage>> = { 'model-messages': new WeakMap(), 'v3-prompt': new WeakMap() };
+
+function rebuilt(g: Message, dialect: AiDialect): AiMessage {
+  const cache = rebuiltCache[dialect];
+  let out = cache.get(g);
+  if (out === undefined) {
+    out = rebuild(g, dialect);
+    cache.set(g, out);
+  }
+  return out;
+}
+
+/**
+ * Writes `governed` (the governor's output for `view`) back in the dialect of `source`. Never
+ * mutates its inputs; returns `source` itself when the governor returned the view unchanged.
+ */
+export function fromGovernorView(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect): AiMessage[] {
+  if (governed === view.messages) return source as AiMessage[];
+  // The governor keeps order and shares structure: most of its output is a common prefix and
+  // suffix of the view, found by pointer comparison; only the rest needs the lookups.
+  const vm = view.messages;
+  let p = 0;
+  while (p < governed.length && p < vm.length && governed[p] === vm[p]) p++;
+  let sfx = 0;
+  while (sfx < governed.length - p && sfx < vm.length - p && governed[governed.length - 1 - sfx] === vm[vm.length - 1 - sfx]) sfx++;
+  const shift = vm.length - governed.length;
+  const suffixFrom = governed.length - sfx;
+  let lookup: ReturnType<typeof indexes> | undefined;
+  const viewIndex = (k: number, g: Message): number | undefined => {
+    if (k < p) return k;
+    if (k >= suffixFrom) return k + shift;
+    lookup ??= indexes(source, view);
+    return lookup.position.get(g);
+  };
+  const sourceOf = (from: AiMessage): number => {
+    lookup ??= indexes(source, view);
+    return lookup.sourceIndex.get(from) ?? -1;
+  };
+  const out: AiMessage[] = [];
+  let lastBuilt: AiMessage | undefined;
+  let lastSource: AiMessage | undefined;
+  // Source messages with no view (approval-only tool messages) follow the message before them.
   const followed = new Set<number>();
   let open = -1;
   const followers = (si: number) => {
@@ -144,14 +194,14 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
   }
   for (let k = 0; k < governed.length;) {
     const g = governed[k];
-    const vi = position.get(g);
-    const from = originOf<MessageOrigin>(g)?.source;
-    const si = vi !== undefined ? view.owner[vi] : from !== undefined ? sourceIndex.get(from) ?? -1 : -1;
+    const vi = viewIndex(k, g);
+    const from = vi === undefined ? originOf<MessageOrigin>(g)?.source : undefined;
+    const si = vi !== undefined ? view.owner[vi] : from !== undefined ? sourceOf(from) : -1;
     if (si !== open) followers(open);
     open = si;
     if (vi !== undefined) {
       const own = view.parts[si];
-      if (own[0] === g && own.every((m, j) => governed[k + j] === m)) {
+      if (own[0] === g && sameRun(own, governed, k)) {
         out.push(source[si]);
         followers(si);
         open = -1;
@@ -159,17 +209,18 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
         continue;
       }
     }
-    const next = rebuild(g, dialect);
+    const next = rebuilt(g, dialect);
+    const origin = from ?? originOf<MessageOrigin>(g)?.source;
     const last = out[out.length - 1];
     // Results of one tool turn (and results the governor added after them) stay one tool
     // message, as the source had them.
     if (next.role === 'tool' && last !== undefined && last === lastBuilt && last.role === 'tool' && Array.isArray(last.content)
-      && (from === undefined || from === lastSource)) {
+      && (origin === undefined || origin === lastSource)) {
       out[out.length - 1] = lastBuilt = { ...last, content: [...last.content, ...(next.content as AiPart[])] };
     } else {
       out.push(next);
       lastBuilt = next;
-      lastSource = from;
+      lastSource = origin;
     }
     k++;
   }

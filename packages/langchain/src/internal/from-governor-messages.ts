@@ -84,16 +84,47 @@ function rebuild(g: Message): BaseMessage {
   }
 }
 
+// Lookups per view (a view is reused while its history is), and rebuilt messages per governor
+// message (the governor hands back the same rewritten objects for the same history).
+const positions = new WeakMap<readonly Message[], Map<Message, number>>();
+const rebuiltCache = new WeakMap<Message, BaseMessage>();
+
+function rebuilt(g: Message): BaseMessage {
+  let out = rebuiltCache.get(g);
+  if (out === undefined) {
+    out = rebuild(g);
+    rebuiltCache.set(g, out);
+  }
+  return out;
+}
+
 /**
  * Writes `governed` (the governor's output for `view`) back as LangChain messages. Never
  * mutates its inputs; returns `source` itself when the governor returned the view unchanged.
  */
 export function fromGovernorView(source: readonly BaseMessage[], view: readonly Message[], governed: readonly Message[]): BaseMessage[] {
   if (governed === view) return source as BaseMessage[];
-  const position = new Map<Message, number>();
-  view.forEach((m, i) => position.set(m, i));
-  return governed.map((g) => {
-    const i = position.get(g);
-    return i === undefined ? rebuild(g) : source[i];
+  // Most of the output is a common prefix and suffix of the view (pointer comparisons); only
+  // the rest needs the lookup.
+  let p = 0;
+  while (p < governed.length && p < view.length && governed[p] === view[p]) p++;
+  let sfx = 0;
+  while (sfx < governed.length - p && sfx < view.length - p && governed[governed.length - 1 - sfx] === view[view.length - 1 - sfx]) sfx++;
+  const shift = view.length - governed.length;
+  let position: Map<Message, number> | undefined;
+  return governed.map((g, k) => {
+    let i: number | undefined;
+    if (k < p) i = k;
+    else if (k >= governed.length - sfx) i = k + shift;
+    else {
+      position ??= positions.get(view);
+      if (position === undefined) {
+        position = new Map();
+        view.forEach((m, j) => position!.set(m, j));
+        positions.set(view, position);
+      }
+      i = position.get(g);
+    }
+    return i === undefined ? rebuilt(g) : source[i];
   });
 }
