@@ -158,19 +158,13 @@ function rebuilt(g: Message, dialect: AiDialect): AiMessage {
  */
 export function fromGovernorView(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect): AiMessage[] {
   if (governed === view.messages) return source as AiMessage[];
-  // The governor keeps order and shares structure: most of its output is a common prefix and
-  // suffix of the view, found by pointer comparison; only the rest needs the lookups.
+  // The governor keeps order and shares structure: an output message is mostly the view message
+  // after the previous one (a pointer comparison); only the others need the lookup.
   const vm = view.messages;
-  let p = 0;
-  while (p < governed.length && p < vm.length && governed[p] === vm[p]) p++;
-  let sfx = 0;
-  while (sfx < governed.length - p && sfx < vm.length - p && governed[governed.length - 1 - sfx] === vm[vm.length - 1 - sfx]) sfx++;
-  const shift = vm.length - governed.length;
-  const suffixFrom = governed.length - sfx;
+  let cursor = 0;
   let lookup: ReturnType<typeof indexes> | undefined;
-  const viewIndex = (k: number, g: Message): number | undefined => {
-    if (k < p) return k;
-    if (k >= suffixFrom) return k + shift;
+  const viewIndex = (g: Message): number | undefined => {
+    if (vm[cursor] === g) return cursor;
     lookup ??= indexes(source, view);
     return lookup.position.get(g);
   };
@@ -194,7 +188,8 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
   }
   for (let k = 0; k < governed.length;) {
     const g = governed[k];
-    const vi = viewIndex(k, g);
+    const vi = viewIndex(g);
+    if (vi !== undefined) cursor = vi + 1;
     const from = vi === undefined ? originOf<MessageOrigin>(g)?.source : undefined;
     const si = vi !== undefined ? view.owner[vi] : from !== undefined ? sourceOf(from) : -1;
     if (si !== open) followers(open);
@@ -206,6 +201,7 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
         followers(si);
         open = -1;
         k += own.length;
+        cursor = vi + own.length;
         continue;
       }
     }

@@ -104,18 +104,13 @@ function rebuilt(g: Message): BaseMessage {
  */
 export function fromGovernorView(source: readonly BaseMessage[], view: readonly Message[], governed: readonly Message[]): BaseMessage[] {
   if (governed === view) return source as BaseMessage[];
-  // Most of the output is a common prefix and suffix of the view (pointer comparisons); only
-  // the rest needs the lookup.
-  let p = 0;
-  while (p < governed.length && p < view.length && governed[p] === view[p]) p++;
-  let sfx = 0;
-  while (sfx < governed.length - p && sfx < view.length - p && governed[governed.length - 1 - sfx] === view[view.length - 1 - sfx]) sfx++;
-  const shift = view.length - governed.length;
+  // The governor keeps order and shares structure: an output message is mostly the view message
+  // after the previous one (a pointer comparison); only the others need the lookup.
+  let cursor = 0;
   let position: Map<Message, number> | undefined;
-  return governed.map((g, k) => {
+  return governed.map((g) => {
     let i: number | undefined;
-    if (k < p) i = k;
-    else if (k >= governed.length - sfx) i = k + shift;
+    if (view[cursor] === g) i = cursor;
     else {
       position ??= positions.get(view);
       if (position === undefined) {
@@ -125,6 +120,7 @@ export function fromGovernorView(source: readonly BaseMessage[], view: readonly 
       }
       i = position.get(g);
     }
+    if (i !== undefined) cursor = i + 1;
     return i === undefined ? rebuilt(g) : source[i];
   });
 }
