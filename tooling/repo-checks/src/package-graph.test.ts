@@ -12,6 +12,9 @@ const layer: Record<string, number> = {
   '@nanobot/registry': 2,
   '@nanobot/context-builder': 2,
   '@nanobot/providers': 2,
+  // The governor in other libraries' message formats: governor (+ schema types) and a peer only.
+  '@nanobot/ai-sdk': 2,
+  '@nanobot/langchain': 2,
   '@nanobot/tools': 3,
   '@nanobot/mcp': 3,
   '@nanobot/session': 3,
@@ -44,6 +47,17 @@ describe('package graph', () => {
     expect(external).toEqual([]);
   });
 
+  it.each([
+    ['@nanobot/ai-sdk', ['ai']],
+    ['@nanobot/langchain', ['@langchain/core', 'langchain']],
+  ] as const)('%s depends on the governor (+ schema) and its peer library only', (name, peers) => {
+    const pkg = byName.get(name)!;
+    expect(internalDeps(pkg).filter((d) => d !== '@nanobot/schema')).toEqual(['@nanobot/governor']);
+    const external = Object.keys(pkg.manifest.dependencies ?? {}).filter((d) => !d.startsWith('@nanobot/'));
+    expect(external).toEqual([]);
+    expect(Object.keys((pkg.manifest as { peerDependencies?: Record<string, string> }).peerDependencies ?? {}).sort()).toEqual([...peers].sort());
+  });
+
   it('has no cycles', () => {
     const visiting = new Set<string>();
     const done = new Set<string>();
@@ -68,6 +82,17 @@ describe('package graph', () => {
     }
   });
 });
+
+/**
+ * Type tests (a package's `test/types/` folder) may import an SDK's types, type-only, to prove
+ * the package's types fit the real SDK; the package itself still never loads it.
+ */
+function isTypeTest(file: string, text: string, spec: string): boolean {
+  if (!rel(file).includes('/test/types/')) return false;
+  const escaped = spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const all = [...text.matchAll(new RegExp(`import\\s+(type\\s+)?[^;]*?from\\s+['"]${escaped}['"]`, 'g'))];
+  return all.length > 0 && all.every((m) => m[1] !== undefined);
+}
 
 describe('imports', () => {
   for (const pkg of packages) {
@@ -95,7 +120,7 @@ describe('imports', () => {
             if (!resolved.startsWith(pkg.dir + '/') && resolved !== pkg.dir) {
               problems.push(`${rel(file)} reaches outside its package: ${spec}`);
             }
-          } else if (SDKS.some((s) => spec === s || spec.startsWith(`${s}/`)) && pkg.name !== '@nanobot/providers') {
+          } else if (SDKS.some((s) => spec === s || spec.startsWith(`${s}/`)) && pkg.name !== '@nanobot/providers' && !isTypeTest(file, text, spec)) {
             problems.push(`${rel(file)} imports the model SDK ${spec} outside @nanobot/providers`);
           }
         }

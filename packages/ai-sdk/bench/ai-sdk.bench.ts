@@ -1,0 +1,103 @@
+// The AI SDK dialect against the plain governor: a warm call on a 10,000-message history in
+// each shape, measured in one run and printed as ratios (goal: ≤ 2× the OpenAI-shaped call).
+// Asserts nothing about time.
+import { govern, type GovernOptions } from '@nanobot/governor';
+import type { Message } from '@nanobot/schema';
+import type { LanguageModelMiddleware, ModelMessage } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { governModelMessages, governorMiddleware, type GovernedCallOptions } from '@nanobot/ai-sdk';
+
+const WORDS = ['the', 'file', 'result', 'config', 'error', 'path', 'value', 'session', 'agent', 'tokens', 'window', 'budget'];
+const sentence = (seed: number, n: number) => Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 13) % WORDS.length]).join(' ');
+
+/** The same session in both shapes: user turns, tool loops of 1–3 calls, replies. */
+function histories(n: number): { openai: Message[]; ai: ModelMessage[]; v3: GovernedCallOptions['prompt'] } {
+  const openai: Message[] = [{ role: 'system', content: `You are nanobot. ${sentence(1, 200)}` }];
+  const ai: ModelMessage[] = [{ role: 'system', content: openai[0].content as string }];
+  let call = 0;
+  for (let s = 0; openai.length < n; s++) {
+    const r = s % 10;
+    if (r < 2) {
+      const text = `question ${s}: ${sentence(s, 20)}`;
+      openai.push({ role: 'user', content: text });
+      ai.push({ role: 'user', content: text });
+    } else if (r < 8) {
+      const names = ['exec', 'read_file', 'grep'].slice(0, 1 + (s % 3));
+      const ids = names.map(() => `call_${call++}`);
+      openai.push({ role: 'assistant', content: null, tool_calls: ids.map((id, j) => ({ id, type: 'function', function: { name: names[j], arguments: JSON.stringify({ arg: `${s}` }) } })) });
+      ai.push({ role: 'assistant', content: ids.map((id, j) => ({ type: 'tool-call', toolCallId: id, toolName: names[j], input: { arg: `${s}` } })) });
+      const outputs = ids.map((_, j) => sentence(s + j, 10 + ((s * 31) % 300)));
+      ids.forEach((id, j) => openai.push({ role: 'tool', tool_call_id: id, name: names[j], content: outputs[j] }));
+      ai.push({ role: 'tool', content: ids.map((id, j) => ({ type: 'tool-result', toolCallId: id, toolName: names[j], output: { type: 'text', value: outputs[j] } })) });
+    } else {
+      const text = `answer ${s}: ${sentence(s, 30)}`;
+      openai.push({ role: 'assistant', content: text });
+      ai.push({ role: 'assistant', content: text });
+    }
+  }
+  // The provider-level prompt the middleware sees: user and assistant content as part lists.
+  const v3 = ai.map((m) => (m.role === 'system' || Array.isArray(m.content) ? m : { ...m, content: [{ type: 'text', text: m.content }] })) as GovernedCallOptions['prompt'];
+  return { openai, ai, v3 };
+}
+
+function interleaved(fns: (() => unknown)[], repeat: number): number[] {
+  const times = fns.map(() => [] as number[]);
+  for (let i = 0; i < repeat; i++) {
+    fns.forEach((fn, j) => {
+      const t0 = performance.now();
+      fn();
+      times[j].push(performance.now() - t0);
+    });
+  }
+  return times.map((t) => t.sort((a, b) => a - b)[Math.floor(repeat / 2)]);
+}
+
+const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+const { openai, ai, v3 } = histories(10_000);
+console.log(`history: ${openai.length} OpenAI-shaped messages, ${ai.length} ModelMessages (a tool message holds all results of its turn)`);
+
+for (const [label, options] of [['under a 50M-token window', { contextWindowTokens: 50_000_000, maxOutputTokens: 4096 }], ['no window (repairs only)', {}]] as [string, GovernOptions][]) {
+  for (let i = 0; i < 15; i++) {
+    govern(openai, options);
+    governModelMessages(ai, options);
+  }
+  // Interleaved, so that load on the shared machine hits both alike.
+  const [base, dialect] = interleaved([() => govern(openai, options), () => governModelMessages(ai, options)], 41);
+  console.log(`${label}:`);
+  console.log(`   govern (OpenAI shape) ${fmt(base)}, governModelMessages ${fmt(dialect)}, ratio = ${(dialect / base).toFixed(2)} (goal ≤ 2)`);
+
+  const middleware: LanguageModelMiddleware = governorMiddleware(options);
+  const model = new MockLanguageModelV3();
+  const params: GovernedCallOptions = { prompt: v3 };
+  const call = async (p: GovernedCallOptions) => middleware.transformParams!({ type: 'generate', params: p, model });
+  for (let i = 0; i < 15; i++) await call(params);
+  const warmTimes: number[] = [];
+  const baseTimes: number[] = [];
+  for (let i = 0; i < 41; i++) {
+    let t0 = performance.now();
+    govern(openai, options);
+    baseTimes.push(performance.now() - t0);
+    t0 = performance.now();
+    await call(params);
+    warmTimes.push(performance.now() - t0);
+  }
+  const mid = (t: number[]) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)];
+  const warm = mid(warmTimes);
+  console.log(`   middleware transformParams, same prompt objects ${fmt(warm)} (govern ${fmt(mid(baseTimes))}), ratio = ${(warm / mid(baseTimes)).toFixed(2)} (goal ≤ 2)`);
+  // As generateText calls it: the SDK rebuilds every message and part object for each step
+  // (convertToLanguageModelPrompt), sharing the strings, tool inputs and outputs.
+  const fresh = () => ({ prompt: v3.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => ({ ...p })) } : { ...m })) as GovernedCallOptions['prompt'] });
+  const freshTimes: number[] = [];
+  await call(fresh());
+  for (let i = 0; i < 5; i++) {
+    const p = fresh();
+    const t0 = performance.now();
+    await call(p);
+    freshTimes.push(performance.now() - t0);
+  }
+  const cold = freshTimes.sort((a, b) => a - b)[2];
+  console.log(`   middleware transformParams, a rebuilt prompt per call (as each SDK step builds it) ${fmt(cold)}, ratio = ${(cold / base).toFixed(2)} (goal ≤ 2)`);
+  const cold1 = performance.now();
+  await call({ prompt: JSON.parse(JSON.stringify(v3)) as GovernedCallOptions['prompt'] });
+  console.log(`   middleware transformParams, a prompt with nothing shared (new strings: cold) ${fmt(performance.now() - cold1)}`);
+}

@@ -1,0 +1,4 @@
+export { governModelMessages } from './govern-model-messages.js';
+export type { GovernModelMessagesOptions, GovernModelMessagesResult } from './govern-model-messages.js';
+export { governorMiddleware } from './governor-middleware.js';
+export type { GovernorMiddlewareOptions, GovernedCallOptions, GovernedPrompt } from './governor-middleware.js';

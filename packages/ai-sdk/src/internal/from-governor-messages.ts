@@ -1,0 +1,225 @@
+// The governor's output → AI SDK messages. A run of governor messages that is exactly the view
+// of one source message gives back that source object (so everything the governor left alone
+// is returned as it came, by identity); anything else is rebuilt from the governor message,
+// taking every part it still carries from its origin (provider options, file data, reasoning
+// signatures, tool inputs), and only what the governor rewrote from the governor message.
+import { BACKFILL_CONTENT } from '@nanobot/governor';
+import type { Message } from '@nanobot/schema';
+import { originOf, type AiDialect, type AiMessage, type AiPart, type MessageOrigin, type PartOrigin } from './ai-message.js';
+import type { GovernorView } from './to-governor-messages.js';
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function parseArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args ?? {};
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+}
+
+function backPart(value: unknown): AiPart {
+  const origin = originOf<PartOrigin>(value);
+  const part = (isRecord(value) ? value : { type: 'text', text: String(value) }) as AiPart;
+  if (origin !== undefined) {
+    if (origin.made === undefined || part.text === origin.made) return origin.part;
+    return { ...origin.part, text: part.text };
+  }
+  if (part.type === 'text') return { type: 'text', text: typeof part.text === 'string' ? part.text : '' };
+  return part;
+}
+
+function backCall(call: unknown): AiPart {
+  const c = (isRecord(call) ? call : {}) as { id?: unknown; function?: { name?: unknown; arguments?: unknown } };
+  const origin = originOf<PartOrigin>(call);
+  const id = String(c.id ?? '');
+  const name = String(c.function?.name ?? '');
+  const args = c.function?.arguments;
+  if (origin !== undefined) {
+    const same = args === origin.made;
+    if (same && id === origin.part.toolCallId && name === origin.part.toolName) return origin.part;
+    return { ...origin.part, toolCallId: id, toolName: name, input: same ? origin.part.input : parseArguments(args) };
+  }
+  return { type: 'tool-call', toolCallId: id, toolName: name, input: parseArguments(args) };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p) => (isRecord(p) && typeof p.text === 'string' ? p.text : '')).filter((t) => t !== '').join('\n');
+}
+
+function output(content: unknown, previous: unknown): Record<string, unknown> {
+  const wasError = isRecord(previous) && (previous.type === 'error-text' || previous.type === 'error-json');
+  if (Array.isArray(content) && content.some((p) => originOf<PartOrigin>(p) !== undefined || (isRecord(p) && p.type !== 'text'))) {
+    return { type: 'content', value: content.map(backPart) };
+  }
+  const text = textOf(content);
+  return { type: wasError || text === BACKFILL_CONTENT ? 'error-text' : 'text', value: text };
+}
+
+function toolResult(g: Message): AiPart[] {
+  const origin = originOf<MessageOrigin>(g);
+  const id = String(g.tool_call_id ?? '');
+  if (origin?.part === undefined) {
+    return [{ type: 'tool-result', toolCallId: id, toolName: typeof g.name === 'string' && g.name ? g.name : 'unknown', output: output(g.content, null) }];
+  }
+  let part = origin.part;
+  if (g.content !== origin.content) part = { ...part, output: output(g.content, part.output) };
+  if (id !== part.toolCallId) part = { ...part, toolCallId: id };
+  return [...(origin.before ?? []), part, ...(origin.after ?? [])];
+}
+
+function withOptions(out: AiMessage, origin: MessageOrigin | undefined, role: string): AiMessage {
+  if (origin !== undefined && origin.source.role === role && origin.source.providerOptions !== undefined) {
+    out.providerOptions = origin.source.providerOptions;
+  }
+  return out;
+}
+
+/** Parts of a rebuilt user or assistant turn, in their original order where they have one. */
+function orderedParts(g: Message, origin: MessageOrigin | undefined): AiPart[] {
+  const items: { part: AiPart; at: number }[] = [];
+  const add = (value: unknown, part: AiPart) => {
+    const o = originOf<PartOrigin>(value);
+    items.push({ part, at: o !== undefined && origin !== undefined && o.source === origin.source ? o.at : Infinity });
+  };
+  if (typeof g.content === 'string') {
+    if (g.content !== '' || !Array.isArray(g.tool_calls) || g.tool_calls.length === 0) items.push({ part: { type: 'text', text: g.content }, at: -1 });
+  } else if (Array.isArray(g.content)) {
+    for (const p of g.content) add(p, backPart(p));
+  }
+  if (Array.isArray(g.tool_calls)) for (const c of g.tool_calls) add(c, backCall(c));
+  // Stable: new parts keep the governor's order after the ones that have a place.
+  return items.map((it, i) => ({ ...it, i })).sort((a, b) => a.at - b.at || a.i - b.i).map((it) => it.part);
+}
+
+function rebuild(g: Message, dialect: AiDialect): AiMessage {
+  const origin = originOf<MessageOrigin>(g);
+  const role = g.role === 'developer' ? 'system' : String(g.role);
+  if (role === 'tool') return withOptions({ role: 'tool', content: toolResult(g) }, origin, role);
+  if (role === 'system') return withOptions({ role: 'system', content: textOf(g.content) }, origin, role);
+  const parts = orderedParts(g, origin);
+  const plain = parts.every((p) => p.type === 'text' && Object.keys(p).length === 2);
+  const content: string | AiPart[] = dialect === 'model-messages' && plain && parts.length === 1 && typeof g.content === 'string'
+    ? (parts[0].text as string)
+    : parts;
+  return withOptions({ role, content }, origin, role);
+}
+
+function sameRun(own: readonly Message[], governed: readonly Message[], k: number): boolean {
+  for (let j = 1; j < own.length; j++) if (governed[k + j] !== own[j]) return false;
+  return true;
+}
+
+// A view is reused while its history is (see toGovernorView), and so are its lookups.
+const lookups = new WeakMap<GovernorView, { source: readonly AiMessage[]; position: Map<Message, number>; sourceIndex: Map<AiMessage, number> }>();
+
+function indexes(source: readonly AiMessage[], view: GovernorView): { position: Map<Message, number>; sourceIndex: Map<AiMessage, number> } {
+  const hit = lookups.get(view);
+  if (hit !== undefined && hit.source === source) return hit;
+  const position = new Map<Message, number>();
+  view.messages.forEach((m, i) => position.set(m, i));
+  const sourceIndex = new Map<AiMessage, number>();
+  source.forEach((m, i) => sourceIndex.set(m, i));
+  if (view.reused === true) {
+    view.parts.forEach((own, i) => {
+      for (const m of own) {
+        const from = originOf<MessageOrigin>(m)?.source;
+        if (from !== undefined && !sourceIndex.has(from)) sourceIndex.set(from, i);
+      }
+    });
+  }
+  const entry = { source, position, sourceIndex };
+  lookups.set(view, entry);
+  return entry;
+}
+
+// The governor hands back the same rewritten objects for the same history (its rewrites are
+// cached per message), so their AI SDK form is made once too.
+const rebuiltCache: Record<AiDialect, WeakMap<Message, AiMessage>> = { 'model-messages': new WeakMap(), 'v3-prompt': new WeakMap() };
+
+function rebuilt(g: Message, dialect: AiDialect): AiMessage {
+  const cache = rebuiltCache[dialect];
+  let out = cache.get(g);
+  if (out === undefined) {
+    out = rebuild(g, dialect);
+    cache.set(g, out);
+  }
+  return out;
+}
+
+/**
+ * Writes `governed` (the governor's output for `view`) back in the dialect of `source`. Never
+ * mutates its inputs; returns `source` itself when the governor returned the view unchanged.
+ */
+export function fromGovernorView(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect): AiMessage[] {
+  if (governed === view.messages) return source as AiMessage[];
+  // The governor keeps order and shares structure: an output message is mostly the view message
+  // after the previous one (a pointer comparison); only the others need the lookup.
+  const vm = view.messages;
+  let cursor = 0;
+  let lookup: ReturnType<typeof indexes> | undefined;
+  const viewIndex = (g: Message): number | undefined => {
+    if (vm[cursor] === g) return cursor;
+    lookup ??= indexes(source, view);
+    return lookup.position.get(g);
+  };
+  const sourceOf = (from: AiMessage): number => {
+    lookup ??= indexes(source, view);
+    return lookup.sourceIndex.get(from) ?? -1;
+  };
+  const out: AiMessage[] = [];
+  let lastBuilt: AiMessage | undefined;
+  let lastSource: AiMessage | undefined;
+  // Source messages with no view (approval-only tool messages) follow the message before them.
+  const followed = new Set<number>();
+  let open = -1;
+  const followers = (si: number) => {
+    if (si < 0 || followed.has(si)) return;
+    followed.add(si);
+    for (let j = si + 1; j < source.length && view.parts[j].length === 0; j++) out.push(source[j]);
+  };
+  if (governed.length > 0 && governed[0] === view.messages[0]) {
+    for (let j = 0; j < source.length && view.parts[j].length === 0; j++) out.push(source[j]);
+  }
+  for (let k = 0; k < governed.length;) {
+    const g = governed[k];
+    const vi = viewIndex(g);
+    if (vi !== undefined) cursor = vi + 1;
+    const from = vi === undefined ? originOf<MessageOrigin>(g)?.source : undefined;
+    const si = vi !== undefined ? view.owner[vi] : from !== undefined ? sourceOf(from) : -1;
+    if (si !== open) followers(open);
+    open = si;
+    if (vi !== undefined) {
+      const own = view.parts[si];
+      if (own[0] === g && sameRun(own, governed, k)) {
+        out.push(source[si]);
+        followers(si);
+        open = -1;
+        k += own.length;
+        cursor = vi + own.length;
+        continue;
+      }
+    }
+    const next = rebuilt(g, dialect);
+    const origin = from ?? originOf<MessageOrigin>(g)?.source;
+    const last = out[out.length - 1];
+    // Results of one tool turn (and results the governor added after them) stay one tool
+    // message, as the source had them.
+    if (next.role === 'tool' && last !== undefined && last === lastBuilt && last.role === 'tool' && Array.isArray(last.content)
+      && (origin === undefined || origin === lastSource)) {
+      out[out.length - 1] = lastBuilt = { ...last, content: [...last.content, ...(next.content as AiPart[])] };
+    } else {
+      out.push(next);
+      lastBuilt = next;
+      lastSource = origin;
+    }
+    k++;
+  }
+  followers(open);
+  return out;
+}

@@ -1,0 +1,281 @@
+// AI SDK messages → the governor's OpenAI-shaped messages. One AI SDK message becomes one
+// governor message, except a tool message, which becomes one governor message per result (the
+// OpenAI shape answers one call per message) and none when it only holds approval responses.
+// Conversions are cached per message object, so a history governed again (a runner's next
+// step) hands the governor the same objects and keeps its caches warm.
+import type { ContentPart, Message, ToolCall } from '@nanobot/schema';
+import { ValidationError } from '@nanobot/schema';
+import { ORIGIN, originOf, type AiMessage, type AiPart, type MessageOrigin, type PartOrigin } from './ai-message.js';
+
+/** The governor's view of a list: its messages and which source message each came from. */
+export interface GovernorView {
+  messages: Message[];
+  /** For each view message, the index of its source message. */
+  owner: number[];
+  /** For each source message, its view messages (possibly none). */
+  parts: Message[][];
+  /**
+   * Whether some view messages were made from earlier, equal source objects (see
+   * {@link toGovernorView}'s `previous`): their origins then name those objects.
+   */
+  reused?: boolean;
+}
+
+/** A list and its view, kept to reuse the view of equal messages of a rebuilt list. */
+export interface PreviousView {
+  source: readonly unknown[];
+  view: GovernorView;
+}
+
+const cache = new WeakMap<object, Message[]>();
+const views = new WeakMap<object, { source: readonly unknown[]; view: GovernorView }>();
+
+/** What the governor sees for a last message of approval responses only. */
+const AWAITING_APPROVAL = '(tool approval given; the approved tools run next)';
+
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function withOrigin<T extends object>(value: T, origin: MessageOrigin | PartOrigin): T {
+  (value as { [ORIGIN]?: MessageOrigin | PartOrigin })[ORIGIN] = origin;
+  return value;
+}
+
+/** Text of a tool output, as the OpenAI and Anthropic providers of the AI SDK render it. */
+function renderOutput(output: unknown, source: AiMessage): string | ContentPart[] {
+  if (!isRecord(output)) return JSON.stringify(output) ?? '';
+  switch (output.type) {
+    case 'text':
+    case 'error-text':
+      return typeof output.value === 'string' ? output.value : JSON.stringify(output.value) ?? '';
+    case 'json':
+    case 'error-json':
+      return JSON.stringify(output.value) ?? 'null';
+    case 'execution-denied':
+      return typeof output.reason === 'string' ? output.reason : 'Tool execution denied.';
+    case 'content':
+      if (Array.isArray(output.value)) {
+        return output.value.map((p: unknown, at) => {
+          const part = (isRecord(p) ? p : { type: 'unknown' }) as AiPart;
+          const made = part.type === 'text' && typeof part.text === 'string' ? part.text : undefined;
+          const copy: ContentPart = made !== undefined ? { type: 'text', text: made } : describe(part);
+          return withOrigin(copy, { part, at, made, source });
+        });
+      }
+      return JSON.stringify(output.value) ?? '';
+    default:
+      return JSON.stringify(output) ?? '';
+  }
+}
+
+/** A JSON-safe stand-in for a part the governor only carries (files, reasoning, server tools). */
+function describe(part: AiPart): ContentPart {
+  const out: ContentPart = { type: part.type };
+  for (const key of ['text', 'mediaType', 'filename', 'toolCallId', 'toolName', 'approvalId', 'input', 'output', 'url', 'fileId']) {
+    const v = part[key];
+    if (v !== undefined && (typeof v !== 'object' || v === null || isRecord(v) || Array.isArray(v))) out[key] = v;
+  }
+  return out;
+}
+
+function contentPart(part: AiPart, at: number, source: AiMessage): ContentPart {
+  if (part.type === 'text' && typeof part.text === 'string') {
+    return withOrigin({ type: 'text', text: part.text }, { part, at, made: part.text, source });
+  }
+  return withOrigin(describe(part), { part, at, made: undefined, source });
+}
+
+function toolCall(part: AiPart, at: number, source: AiMessage): ToolCall {
+  const args = typeof part.input === 'undefined' ? '{}' : JSON.stringify(part.input) ?? '{}';
+  return withOrigin(
+    { id: String(part.toolCallId ?? ''), type: 'function', function: { name: String(part.toolName ?? ''), arguments: args } },
+    { part, at, made: args, source },
+  );
+}
+
+function convertOne(msg: AiMessage, index: number, where: string, awaiting?: ReadonlySet<string>): Message[] {
+  const origin: MessageOrigin = { source: msg };
+  const { role, content } = msg;
+  if (role === 'system') {
+    if (typeof content !== 'string') throw new ValidationError(`${where}: messages[${index}] (system) must have string content`, [index, 'content']);
+    return [withOrigin({ role: 'system', content }, origin)];
+  }
+  if (typeof content !== 'string' && !Array.isArray(content)) {
+    throw new ValidationError(`${where}: messages[${index}] (${role}) must have string or array content`, [index, 'content']);
+  }
+  for (let i = 0; Array.isArray(content) && i < content.length; i++) {
+    if (!isRecord(content[i]) || typeof content[i].type !== 'string') {
+      throw new ValidationError(`${where}: messages[${index}].content[${i}] must be a part object with a string type`, [index, 'content', i]);
+    }
+  }
+  if (role === 'user') {
+    const c = typeof content === 'string' ? content : content.map((p, at) => contentPart(p, at, msg));
+    return [withOrigin({ role: 'user', content: c }, origin)];
+  }
+  if (role === 'assistant') {
+    if (typeof content === 'string') return [withOrigin({ role: 'assistant', content }, origin)];
+    const parts: ContentPart[] = [];
+    const calls: ToolCall[] = [];
+    content.forEach((p, at) => {
+      if (p.type === 'tool-call' && p.providerExecuted !== true && !awaiting?.has(String(p.toolCallId))) calls.push(toolCall(p, at, msg));
+      else parts.push(contentPart(p, at, msg));
+    });
+    const out: Message = { role: 'assistant', content: parts.length === 0 && calls.length > 0 ? null : parts };
+    if (calls.length > 0) out.tool_calls = calls;
+    return [withOrigin(out, origin)];
+  }
+  if (typeof content === 'string') throw new ValidationError(`${where}: messages[${index}] (tool) must have array content`, [index, 'content']);
+  // Approval responses are not results: they travel with the result after them (or the last).
+  const out: Message[] = [];
+  let pending: AiPart[] = [];
+  for (const part of content) {
+    if (part.type !== 'tool-result') {
+      pending.push(part);
+      continue;
+    }
+    const rendered = renderOutput(part.output, msg);
+    const o: MessageOrigin = { source: msg, part, content: rendered };
+    if (pending.length > 0) o.before = pending;
+    pending = [];
+    out.push(withOrigin({ role: 'tool', tool_call_id: String(part.toolCallId ?? ''), name: String(part.toolName ?? ''), content: rendered }, o));
+  }
+  if (pending.length > 0 && out.length > 0) {
+    const last = out[out.length - 1];
+    const o = originOf<MessageOrigin>(last)!;
+    o.after = pending;
+  }
+  return out;
+}
+
+/**
+ * Converts a list in either AI SDK dialect to the governor's view. Throws
+ * {@link ValidationError} (naming the index) for anything that is not a message of those
+ * shapes (before anything is governed).
+ */
+export function toGovernorView(messages: readonly unknown[], where: string, previous?: PreviousView): GovernorView {
+  if (!Array.isArray(messages)) throw new ValidationError(`${where}: messages must be an array`);
+  const first = messages[0] as unknown;
+  const last = messages[messages.length - 1] as unknown;
+  const approvalTail = isRecord(last) && last.role === 'tool' && Array.isArray(last.content)
+    && last.content.some((p: unknown) => isRecord(p) && p.type === 'tool-approval-response');
+  // The same history again (or grown at the end) reuses the view of the part already seen:
+  // the governor then gets the same list, or a list with the same prefix, and stays warm.
+  const prior = isRecord(first) && !approvalTail ? views.get(first) : undefined;
+  let from = 0;
+  if (prior !== undefined && prior.source.length <= messages.length && samePrefix(prior.source, messages)) {
+    if (prior.source.length === messages.length) return prior.view;
+    from = prior.source.length;
+  }
+  const out: Message[] = from > 0 ? prior!.view.messages.slice() : [];
+  const owner: number[] = from > 0 ? prior!.view.owner.slice() : [];
+  const parts: Message[][] = from > 0 ? prior!.view.parts.slice() : [];
+  let reused = false;
+  for (let i = from; i < messages.length; i++) {
+    const msg = messages[i] as unknown;
+    if (!isRecord(msg)) throw new ValidationError(`${where}: messages[${i}] must be an object`, [i]);
+    let converted = cache.get(msg);
+    // A list rebuilt from the same data (the AI SDK builds each call's prompt anew, sharing the
+    // strings, inputs and outputs): equal messages reuse the earlier view, so the governor sees
+    // the same objects and its caches stay warm.
+    const old = previous !== undefined && converted === undefined && !approvalTail ? previous.source[i] : undefined;
+    if (old !== undefined && previous!.view.parts[i] !== undefined && shallowEqualMessage(msg, old)) {
+      converted = previous!.view.parts[i];
+      reused = true;
+    }
+    if (converted === undefined) {
+      if (typeof msg.role !== 'string' || !ROLES.has(msg.role)) {
+        throw new ValidationError(`${where}: messages[${i}] has role ${JSON.stringify(msg.role)}; expected system, user, assistant or tool`, [i, 'role']);
+      }
+      converted = convertOne(msg as AiMessage, i, where);
+      cache.set(msg, converted);
+    }
+    parts.push(converted);
+    for (const m of converted) {
+      out.push(m);
+      owner.push(i);
+    }
+  }
+  if (approvalTail && hideAwaitingCalls(messages as readonly AiMessage[], parts, where)) {
+    return { messages: parts.flat(), owner: parts.flatMap((p, i) => p.map(() => i)), parts };
+  }
+  const view: GovernorView = reused ? { messages: out, owner, parts, reused } : { messages: out, owner, parts };
+  // A snapshot, not the array: callers may push to their array between calls.
+  if (isRecord(first)) views.set(first, { source: messages.slice(), view });
+  return view;
+}
+
+function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const k in a) {
+    if (a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
+/** Same role, same fields, and content parts whose fields are the same values. */
+function shallowEqualMessage(a: Record<string, unknown>, b: unknown): boolean {
+  if (!isRecord(b) || a.role !== b.role) return false;
+  const ca = a.content;
+  const cb = b.content;
+  if (ca === cb) return sameKeys(a, b);
+  if (!Array.isArray(ca) || !Array.isArray(cb) || ca.length !== cb.length) return false;
+  for (let i = 0; i < ca.length; i++) {
+    const pa: unknown = ca[i];
+    const pb: unknown = cb[i];
+    if (pa !== pb && (!isRecord(pa) || !isRecord(pb) || !sameKeys(pa, pb))) return false;
+  }
+  let n = 0;
+  for (const k in a) {
+    if (k !== 'content' && a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
+function samePrefix(prefix: readonly unknown[], list: readonly unknown[]): boolean {
+  for (let i = prefix.length - 1; i >= 0; i--) if (prefix[i] !== list[i]) return false;
+  return true;
+}
+
+/**
+ * Calls approved (or denied) in the last message but not yet run: `generateText` runs them and
+ * adds their results itself before calling the model, so the governor must not answer them with
+ * a stand-in. They stay in their assistant turn as parts the governor only carries.
+ */
+function hideAwaitingCalls(messages: readonly AiMessage[], parts: Message[][], where: string): boolean {
+  const last = messages[messages.length - 1];
+  if (last?.role !== 'tool' || !Array.isArray(last.content)) return false;
+  const approvals = new Set<unknown>();
+  const results = new Set<unknown>();
+  for (const p of last.content) {
+    if (p.type === 'tool-approval-response') approvals.add(p.approvalId);
+    else if (p.type === 'tool-result') results.add(p.toolCallId);
+  }
+  if (approvals.size === 0) return false;
+  const awaiting = new Map<number, Set<string>>();
+  for (let i = messages.length - 2; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'assistant' || !Array.isArray(m.content)) continue;
+    for (const p of m.content) {
+      if (p.type === 'tool-approval-request' && approvals.has(p.approvalId) && !results.has(p.toolCallId)) {
+        const ids = awaiting.get(i) ?? new Set<string>();
+        ids.add(String(p.toolCallId));
+        awaiting.set(i, ids);
+      }
+    }
+  }
+  for (const [i, ids] of awaiting) parts[i] = convertOne(messages[i], i, where, ids);
+  // The SDK answers the turn itself (the results it adds are the user side of the turn): stand
+  // in for that, so the governor does not take the assistant turn for a trailing one.
+  const lastIndex = messages.length - 1;
+  if (awaiting.size > 0 && parts[lastIndex].length === 0) {
+    parts[lastIndex] = [withOrigin({ role: 'user', content: AWAITING_APPROVAL }, { source: last })];
+  }
+  return awaiting.size > 0;
+}
