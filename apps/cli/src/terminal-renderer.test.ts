@@ -102,3 +102,26 @@ describe('TerminalRenderer exec exit codes', () => {
     expect(lines[3]).toBe('  ✓ exec command=true ok, 4 ms');
   });
 });
+
+describe('TerminalRenderer provider retries, fallbacks and the bill', () => {
+  it('words a provider wait as the reference does, names a fallback, and prints the turn cost', () => {
+    const { renderer, err } = setup();
+    renderer.sink({ ...base, type: 'retry', reason: 'provider', provider: 'openai', attempt: 1, delayMs: 3000, detail: 'rate_limit (429)' });
+    renderer.sink({ ...base, type: 'fallback', from: 'openai:gpt-4o', to: 'anthropic:claude-sonnet-4-5', reason: 'server (503)' });
+    renderer.sink({
+      runId: 'r1', sessionKey: 'cli:direct', type: 'turn_end', stopReason: 'completed', finalContent: 'x', error: null, iterations: 1, toolsUsed: [],
+      usage: { inputTokens: 12_400, outputTokens: 310, cachedTokens: 9_800, cacheCreationTokens: 0, reasoningTokens: 0, requestCount: 2, contextTokens: 6_000, cost: { uncachedInput: 0.0065, cachedInput: 0.01225, cacheWrite: 0, output: 0.0031, total: 0.02185 } },
+    });
+    expect(err.text()).toBe(
+      '  ↻ Model request failed, retry in 3s (attempt 1). (rate_limit (429))\n' +
+        '  ↪ openai:gpt-4o failed (server (503)); trying anthropic:claude-sonnet-4-5\n' +
+        'tokens 12,400 in (9,800 cached) · 310 out · $0.0219\n',
+    );
+  });
+
+  it('prints no bill for a model without known prices', () => {
+    const { renderer, err } = setup();
+    renderer.sink({ runId: 'r1', type: 'turn_end', stopReason: 'completed', finalContent: 'x', error: null, iterations: 1, toolsUsed: [], usage: { inputTokens: 5, outputTokens: 1, cachedTokens: 0, cacheCreationTokens: 0, reasoningTokens: 0, requestCount: 1, contextTokens: 5 } });
+    expect(err.text()).toBe('');
+  });
+});

@@ -1,5 +1,20 @@
 import type { EventSink, RunnerEvent } from '@nanobot/runner';
+import { retryWaitMessage } from '@nanobot/providers';
+import type { UsageCost } from '@nanobot/schema';
 import { clip, formatDuration, formatToolArgs } from './format-tool-args.js';
+
+/** A dollar amount with enough digits for a fraction of a cent. */
+function dollars(amount: number): string {
+  return `$${amount >= 0.1 ? amount.toFixed(2) : amount.toFixed(4)}`;
+}
+
+/** The turn's bill: `tokens 12,400 in (9,800 cached) · 310 out · $0.0123`. */
+export function turnCostLine(usage: { inputTokens: number; outputTokens: number; cachedTokens: number; cost?: UsageCost }): string | null {
+  if (!usage.cost) return null;
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const cached = usage.cachedTokens > 0 ? ` (${n(usage.cachedTokens)} cached)` : '';
+  return `tokens ${n(usage.inputTokens)} in${cached} · ${n(usage.outputTokens)} out · ${dollars(usage.cost.total)}`;
+}
 
 /** Where and how the renderer writes. */
 export interface TerminalRendererOptions {
@@ -178,13 +193,26 @@ export class TerminalRenderer {
         break;
       }
       case 'retry':
-        this.note(this.paint('yellow', `  ↻ retrying (${event.reason.replace(/_/g, ' ')})`));
+        if (event.reason === 'provider') {
+          // The reference's own wording for a wait, with why the request failed.
+          const wait = retryWaitMessage({ attempt: event.attempt ?? 1, delayMs: event.delayMs ?? 0 });
+          this.note(this.paint('yellow', `  ↻ ${wait}${event.detail ? ` (${event.detail})` : ''}`));
+          this.#startStatus(`waiting ${Math.max(1, Math.round((event.delayMs ?? 0) / 1000))}s to retry…`);
+        } else {
+          this.note(this.paint('yellow', `  ↻ retrying (${event.reason.replace(/_/g, ' ')})`));
+        }
         break;
-      case 'turn_end':
+      case 'fallback':
+        this.note(this.paint('yellow', `  ↪ ${event.from} failed (${event.reason}); trying ${event.to}`));
+        break;
+      case 'turn_end': {
         this.stop();
+        const bill = turnCostLine(event.usage);
+        if (bill) this.note(this.paint('dim', bill));
         if (event.stopReason === 'aborted') this.note(this.paint('yellow', '⏹ turn stopped; the history is kept and stays valid'));
         else if (event.stopReason !== 'completed') this.note(this.paint('red', `✗ the turn ended: ${event.stopReason}${event.error ? ` — ${clip(event.error, 200)}` : ''}`));
         break;
+      }
       default:
         break;
     }

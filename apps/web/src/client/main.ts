@@ -18,9 +18,11 @@ interface State {
   selected: number | null;
   tab: 'request' | 'prompt';
   error: string | null;
+  /** Tokens and cost of the session's last turn. */
+  bill: Extract<StreamEvent, { type: 'turn_end' }>['bill'] | null;
 }
 
-const state: State = { info: null, sessions: [], key: null, items: [], running: false, snapshots: [], selected: null, tab: 'request', error: null };
+const state: State = { info: null, sessions: [], key: null, items: [], running: false, snapshots: [], selected: null, tab: 'request', error: null, bill: null };
 let source: EventSource | null = null;
 
 // A message goes to the session the page is switching to, once that session's stream has
@@ -188,7 +190,8 @@ function renderStatus(): void {
   const current = state.sessions.find((s) => s.key === state.key);
   chatTitle.textContent = current?.title ?? 'nanobot';
   const last = state.snapshots[state.snapshots.length - 1];
-  statusLine.textContent = state.error ?? (state.running ? 'Working…' : last ? `Last request: ${fmt(last.budget.used)} tokens` : '');
+  const bill = state.bill ? ` · last turn ${fmt(state.bill.inputTokens)} in${state.bill.cachedTokens ? ` (${fmt(state.bill.cachedTokens)} cached)` : ''}, ${fmt(state.bill.outputTokens)} out${state.bill.cost !== undefined ? `, $${state.bill.cost >= 0.1 ? state.bill.cost.toFixed(2) : state.bill.cost.toFixed(4)}` : ''}` : '';
+  statusLine.textContent = state.error ?? (state.running ? 'Working…' : last ? `Last request: ${fmt(last.budget.used)} tokens${bill}` : '');
   statusLine.className = `status-line${state.error ? ' error' : state.running ? ' busy' : ''}`;
   statusLine.dataset.testid = 'status';
   stopButton.disabled = !state.running;
@@ -297,6 +300,7 @@ function onEvent(event: StreamEvent): void {
       finishStreaming();
       if (event.error && event.stopReason !== 'completed') state.items.push({ kind: 'notice', text: `Turn ended (${event.stopReason}): ${event.error}` });
       state.running = false;
+      state.bill = event.bill ?? null;
       renderChat();
       void refreshSessions();
       break;

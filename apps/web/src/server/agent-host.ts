@@ -6,6 +6,7 @@ import type { ArtifactStore, GovernReport } from '@nanobot/governor';
 import { createAgent, defaultArtifactsDir } from '@nanobot/runner';
 import type { ToolRegistry } from '@nanobot/registry';
 import type { AgentLoop, GovernedRequest, LoopContextBuilder, AgentBus, RunnerEvent } from '@nanobot/runner';
+import { retryWaitMessage } from '@nanobot/providers';
 import type { LLMProvider, Message } from '@nanobot/schema';
 import { JsonlSessionStore } from '@nanobot/session';
 import type { SessionStore } from '@nanobot/session';
@@ -242,10 +243,23 @@ export class AgentHost {
       case 'tool_end':
         this.#emit(key, { type: 'tool_end', callId: event.callId, name: event.name, status: event.status, detail: event.detail });
         break;
-      case 'turn_end':
-        this.#pending.delete(key);
-        this.#emit(key, { type: 'turn_end', stopReason: event.stopReason, finalContent: event.finalContent, error: event.error });
+      case 'retry':
+        // Provider waits and fallbacks are shown as they happen (the page would look stuck otherwise).
+        if (event.reason === 'provider') {
+          const wait = retryWaitMessage({ attempt: event.attempt ?? 1, delayMs: event.delayMs ?? 0 });
+          this.#emit(key, { type: 'notice', text: `${wait}${event.detail ? ` (${event.detail})` : ''}` });
+        }
         break;
+      case 'fallback':
+        this.#emit(key, { type: 'notice', text: `${event.from} failed (${event.reason}); trying ${event.to}` });
+        break;
+      case 'turn_end': {
+        this.#pending.delete(key);
+        const { inputTokens, cachedTokens, outputTokens, cost } = event.usage;
+        const bill = { inputTokens, cachedTokens, outputTokens, ...(cost ? { cost: cost.total } : {}) };
+        this.#emit(key, { type: 'turn_end', stopReason: event.stopReason, finalContent: event.finalContent, error: event.error, bill });
+        break;
+      }
       default:
         break;
     }

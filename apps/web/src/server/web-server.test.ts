@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { ScriptedProvider } from '@nanobot/providers/testing';
+import { FallbackProvider } from '@nanobot/providers';
+import { ScriptedProvider, scriptedError } from '@nanobot/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody, SessionView, StreamEvent } from '../shared/protocol.js';
 import { openSse, postJson, rawRequest, startTestDemo } from '../test-support/demo-fixture.js';
@@ -245,6 +246,30 @@ describe('stopping a turn', () => {
       expect(items[0]).toEqual({ kind: 'user', text: 'take your time' });
       expect(items.slice(-2)).toEqual([{ kind: 'user', text: 'again' }, { kind: 'assistant', text: 'fine again' }]);
       expect(own.errors).toEqual([]);
+    } finally {
+      await own.dispose();
+    }
+  });
+});
+
+describe('fallbacks and the bill', () => {
+  it('a fallback shows as a notice and turn_end carries the turn’s tokens and cost', async () => {
+    const primary = new ScriptedProvider([{ error: scriptedError('server', 'down', { status: 503 }) }], { name: 'primary', model: 'gpt-4o' });
+    const backup = new ScriptedProvider([{ content: 'from the backup', usage: { inputTokens: 2_000, outputTokens: 100, cachedTokens: 1_000 } }], { name: 'backup', model: 'gpt-4o' });
+    const own = await startTestDemo({ provider: new FallbackProvider([primary, backup]) });
+    try {
+      const created = await postJson(`${own.url}/api/sessions`, {});
+      const k = (created.json as { key: string }).key;
+      const sse = await openSse(`${own.url}/api/sessions/${encodeURIComponent(k)}/events`);
+      await sse.waitFor((e) => e.type === 'snapshot');
+      await postJson(`${own.url}/api/sessions/${encodeURIComponent(k)}/messages`, { text: 'hello' });
+      const notice = await sse.waitFor((e) => e.type === 'notice');
+      expect(notice).toEqual({ type: 'notice', text: 'primary:gpt-4o failed (server (503)); trying backup:gpt-4o' });
+      const end = await sse.waitFor((e) => e.type === 'turn_end');
+      sse.hangUp();
+      expect(end).toMatchObject({ stopReason: 'completed', bill: { inputTokens: 2_000, cachedTokens: 1_000, outputTokens: 100 } });
+      const cost = (end as Extract<StreamEvent, { type: 'turn_end' }>).bill?.cost;
+      expect(cost).toBeCloseTo((1_000 * 2.5 + 1_000 * 1.25 + 100 * 10) / 1e6, 12);
     } finally {
       await own.dispose();
     }

@@ -140,7 +140,14 @@ export type StreamEvent =
   | { type: 'tool_end'; callId: string; name: string; status: 'ok' | 'error' | 'interrupted'; detail: string }
   | { type: 'inspector'; snapshot: InspectorSnapshot }
   | { type: 'notice'; text: string }
-  | { type: 'turn_end'; stopReason: string; finalContent: string | null; error: string | null };
+  | {
+      type: 'turn_end';
+      stopReason: string;
+      finalContent: string | null;
+      error: string | null;
+      /** The turn's tokens and, when the model's prices are known, its cost in USD. */
+      bill?: { inputTokens: number; cachedTokens: number; outputTokens: number; cost?: number };
+    };
 
 /** Body of every 4xx/5xx answer. */
 export interface ErrorBody {
