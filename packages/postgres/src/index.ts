@@ -7,3 +7,5 @@ export { createPool } from './create-pool.js';
 export type { CreatePoolOptions } from './create-pool.js';
 export { PostgresConnectionError, PostgresSchemaError } from './errors.js';
 export { isConnectionFailure } from './connection-errors.js';
+export { PostgresCronStore } from './postgres-cron-store.js';
+export type { PostgresCronStoreOptions } from './postgres-cron-store.js';

@@ -59,6 +59,13 @@ export const MIGRATIONS: readonly ((s: string) => string)[] = Object.freeze([
       heartbeat_at timestamptz not null default now()
     );
   `,
+  // v2: the cron jobs of the `cron` tool, one list under a row lock (see PostgresCronStore).
+  (s) => `
+    create table ${s}.cron_jobs (
+      id integer primary key check (id = 1),
+      jobs json not null
+    );
+  `,
 ]);
 
 /** The schema version this package writes. */

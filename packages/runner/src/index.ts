@@ -74,3 +74,4 @@ export type { CronRun, CronServiceOptions } from './cron-service.js';
 export { JsonCronStore, CronStoreError } from './json-cron-store.js';
 export type { CronStore } from './json-cron-store.js';
 export { nextCronRun } from './next-cron-run.js';
+export type { CronJob, CronJobSpec, CronSchedule } from '@nanobot/tools';
