@@ -57,8 +57,9 @@ export interface GovernOptions {
    * The API the copy is sent to (default `'any'`: legal for both OpenAI and Anthropic). The copy
    * is then directly acceptable to it: empty assistant turns dropped, blank text removed or
    * filled, `developer` kept (OpenAI) or made `system` (Anthropic, `'any'`), mid-history
-   * instructions turned into marked user notes (Anthropic, `'any'`), same-role turns merged, a
-   * user turn first and last. With `compat: 'reference'` and no target these steps are off.
+   * instructions turned into marked user notes, same-role turns merged and a user turn last
+   * (Anthropic, `'any'`), a user turn first (all). With `compat: 'reference'` and no target
+   * these steps are off.
    */
   target?: GovernTarget;
   /**
