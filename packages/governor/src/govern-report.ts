@@ -9,7 +9,10 @@ export type GovernStepName =
   | 'applyToolResultBudget'
   | 'microcompactKeepRecent'
   | 'compactInflightOverflow'
-  | 'snipHistory';
+  | 'snipHistory'
+  // Run by the dialects (`@nanobot/governor/anthropic`, `/responses`) after the pipeline.
+  | 'tidyEmptyContent'
+  | 'enforceRoleAlternation';
 
 /** A message a step removed or added, identified for display. */
 export interface ReportedMessage {

@@ -1,0 +1,87 @@
+// The governed model copy → Responses input items. A message the governor left alone gives
+// back every item it stands for (the same objects); a rewritten one is rebuilt from its content
+// and calls, keeping each source item it still holds (a call's reasoning item goes right before
+// that call; a dropped call or emptied message takes its reasoning with it) and the items of
+// unknown type that travelled with it.
+import type { Message, ToolCall } from '@nanobot/schema';
+import { originOf } from '../internal/dialect-origin.js';
+import type { ResponsesCallOrigin, ResponsesPartOrigin, ResponsesUnitOrigin } from './responses-to-model.js';
+import type { ResponsesItemLike } from './responses-types.js';
+
+type Item = ResponsesItemLike & Record<string, unknown>;
+
+function partsBack(content: unknown, assistant: boolean): unknown {
+  if (typeof content === 'string' || !Array.isArray(content)) return content ?? '';
+  return content.map((p: unknown) => {
+    const po = originOf<ResponsesPartOrigin>(p);
+    const text = (p as { type?: unknown; text?: unknown }).type === 'text' ? (p as { text?: unknown }).text : undefined;
+    if (typeof text !== 'string') return p;
+    if (po !== undefined) {
+      if (po.text === text) return po.part;
+      const src = po.part as Record<string, unknown>;
+      return src.type === 'refusal' ? { ...src, refusal: text } : { ...src, text };
+    }
+    return assistant ? { type: 'output_text', text, annotations: [] } : { type: 'input_text', text };
+  });
+}
+
+function hasWords(content: unknown): boolean {
+  if (typeof content === 'string') return content.length > 0;
+  return Array.isArray(content) && content.length > 0;
+}
+
+function callItems(call: ToolCall, out: ResponsesItemLike[]): void {
+  const co = originOf<ResponsesCallOrigin>(call);
+  if (co !== undefined && co.call === call) {
+    out.push(...co.reasoning, co.item);
+    return;
+  }
+  const fn = call.function ?? { name: '', arguments: '{}' };
+  if (co !== undefined) {
+    out.push(...co.reasoning, { ...(co.item as Item), call_id: String(call.id), name: String(fn.name), arguments: String(fn.arguments) } as ResponsesItemLike);
+    return;
+  }
+  out.push({ type: 'function_call', call_id: String(call.id), name: String(fn.name), arguments: String(fn.arguments) } as ResponsesItemLike);
+}
+
+function messageItem(m: Message, origin: ResponsesUnitOrigin | undefined): ResponsesItemLike {
+  const src = origin?.item as Item | undefined;
+  const assistant = m.role === 'assistant';
+  const sourceRole = src !== undefined && src.type !== 'function_call_output' ? src.role : undefined;
+  const role = m.role === 'system' ? (sourceRole === 'developer' ? 'developer' : 'system') : assistant ? 'assistant' : 'user';
+  let content = partsBack(m.content, assistant);
+  // An output message (with id and status) needs parts, not a string.
+  if (typeof content === 'string' && src !== undefined && Array.isArray(src.content)) {
+    content = [assistant ? { type: 'output_text', text: content, annotations: [] } : { type: 'input_text', text: content }];
+  }
+  if (src !== undefined && src.type !== 'function_call_output' && sourceRole === role) return { ...src, content } as ResponsesItemLike;
+  return { type: 'message', role, content } as ResponsesItemLike;
+}
+
+/** Converts the governed model copy back to Responses input items. */
+export function modelToResponses(messages: readonly Message[]): ResponsesItemLike[] {
+  const out: ResponsesItemLike[] = [];
+  for (const m of messages) {
+    const origin = originOf<ResponsesUnitOrigin>(m);
+    if (origin !== undefined && origin.message === m) {
+      for (const it of origin.items) out.push(it);
+      continue;
+    }
+    if (origin !== undefined) out.push(...origin.leading);
+    if (m.role === 'tool') {
+      const src = origin?.item as Item | undefined;
+      const base = src !== undefined && src.type === 'function_call_output' ? src : { type: 'function_call_output' };
+      if (origin !== undefined) out.push(...origin.reasoning);
+      out.push({ ...base, call_id: String(m.tool_call_id), output: partsBack(m.content, false) } as ResponsesItemLike);
+    } else {
+      const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
+      if (hasWords(m.content) || (m.role !== 'assistant' && calls.length === 0)) {
+        if (origin !== undefined && origin.item !== undefined) out.push(...origin.reasoning);
+        out.push(messageItem(m, origin));
+      }
+      if (m.role === 'assistant') for (const call of calls) callItems(call, out);
+    }
+    if (origin !== undefined) out.push(...origin.trailing);
+  }
+  return out;
+}

@@ -1,0 +1,217 @@
+// Responses input items → the governor's model (OpenAI chat shape). Each model message stands
+// for a run of items: a `message` item (with the reasoning items before it), or an assistant
+// turn (an optional assistant `message`, then its `function_call`s, each with the reasoning
+// items before it), or one `function_call_output`. Items of other types travel with the next
+// model message (or the last one, at the end). Text parts become model text parts (so they are
+// counted); the model messages, calls and parts carry their origin (see dialect-origin.ts), so
+// whatever the governor leaves alone converts back to the very same items.
+import { ValidationError, type ContentPart, type JsonSchema, type Message, type ToolCall, type ToolDefinition } from '@nanobot/schema';
+import { originOf, tagOrigin } from '../internal/dialect-origin.js';
+import type { ResponsesItemLike, ResponsesToolLike } from './responses-types.js';
+
+type Item = ResponsesItemLike & Record<string, unknown>;
+
+/** Where a model message came from. */
+export interface ResponsesUnitOrigin {
+  /** Every item the message stands for, in input order. */
+  items: readonly ResponsesItemLike[];
+  /** The model message as built: identity means the governor left it alone. */
+  message: Message;
+  /** Items of unknown type before the unit's own items. */
+  leading: readonly ResponsesItemLike[];
+  /** Reasoning items right before the message item. */
+  reasoning: readonly ResponsesItemLike[];
+  /** The `message` or `function_call_output` item (none for a calls-only assistant turn). */
+  item: ResponsesItemLike | undefined;
+  /** Items of unknown type after the unit (only on the last message). */
+  trailing: readonly ResponsesItemLike[];
+}
+
+/** Where a model tool call came from. */
+export interface ResponsesCallOrigin {
+  item: ResponsesItemLike;
+  reasoning: readonly ResponsesItemLike[];
+  call: ToolCall;
+}
+
+/** Where a model text part came from. */
+export interface ResponsesPartOrigin {
+  part: object;
+  text: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+type Kind = 'message' | 'function_call' | 'function_call_output' | 'reasoning' | 'other';
+
+function kindOf(item: Item): Kind {
+  const t = item.type;
+  if (t === 'message' || ((t === undefined || t === null) && 'role' in item)) return 'message';
+  if (t === 'function_call' || t === 'function_call_output' || t === 'reasoning') return t;
+  return 'other';
+}
+
+const TEXT_TYPES = new Set(['input_text', 'output_text', 'text']);
+
+function partsToModel(content: unknown): Message['content'] {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content === undefined || content === null ? '' : String(content);
+  return content.map((p: unknown) => {
+    if (!isRecord(p)) return p as ContentPart;
+    const text = TEXT_TYPES.has(String(p.type)) ? p.text : p.type === 'refusal' ? p.refusal : undefined;
+    if (typeof text !== 'string') return p as ContentPart;
+    return tagOrigin<ContentPart, ResponsesPartOrigin>({ type: 'text', text }, { part: p, text });
+  }) as ContentPart[];
+}
+
+interface CachedUnit {
+  items: readonly Item[];
+  message: Message;
+  /** Tool name the output was given (it depends on earlier items). */
+  name: string | undefined;
+  calls: [string, string][];
+}
+
+// Model messages are kept per unit (keyed by its first item and checked item by item), so a
+// history governed again yields the same model objects and the governor's caches stay warm.
+const unitCache = new WeakMap<object, CachedUnit>();
+const toolsCache = new WeakMap<object, ToolDefinition[]>();
+
+function build(items: readonly Item[], names: ReadonlyMap<string, string>, trailing: readonly Item[]): CachedUnit {
+  const leading: Item[] = [];
+  let reasoning: Item[] = [];
+  let item: Item | undefined;
+  let message: Message | undefined;
+  const calls: ToolCall[] = [];
+  const uses: [string, string][] = [];
+  let name: string | undefined;
+  let itemReasoning: Item[] = [];
+  for (const it of items) {
+    const kind = kindOf(it);
+    if (kind === 'other') leading.push(it);
+    else if (kind === 'reasoning') reasoning.push(it);
+    else if (kind === 'message') {
+      const role = it.role;
+      item = it;
+      itemReasoning = reasoning;
+      reasoning = [];
+      const modelRole = role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system';
+      message = { role: modelRole, content: partsToModel(it.content) };
+    } else if (kind === 'function_call') {
+      const id = typeof it.call_id === 'string' ? it.call_id : String(it.call_id ?? '');
+      const fnName = typeof it.name === 'string' ? it.name : '';
+      const call: ToolCall = { id, type: 'function', function: { name: fnName, arguments: typeof it.arguments === 'string' ? it.arguments : JSON.stringify(it.arguments ?? {}) } };
+      calls.push(tagOrigin(call, { item: it, reasoning, call } satisfies ResponsesCallOrigin));
+      reasoning = [];
+      uses.push([id, fnName]);
+      message ??= { role: 'assistant', content: null };
+    } else {
+      item = it;
+      itemReasoning = reasoning;
+      reasoning = [];
+      const id = typeof it.call_id === 'string' ? it.call_id : String(it.call_id ?? '');
+      name = names.get(id);
+      message = { role: 'tool', tool_call_id: id, content: partsToModel(it.output) };
+      if (name !== undefined) message.name = name;
+    }
+  }
+  if (message === undefined) throw new Error('unreachable: a unit without a message');
+  if (calls.length > 0) message.tool_calls = calls;
+  tagOrigin(message, { items: [...items, ...trailing], message, leading, reasoning: itemReasoning, item, trailing } satisfies ResponsesUnitOrigin);
+  return { items, message, name, calls: uses };
+}
+
+/** Splits the items into units: `[start, end)` of each, in order. */
+function units(items: readonly Item[]): [number, number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  let i = 0;
+  const n = items.length;
+  while (i < n) {
+    const kind = kindOf(items[i]);
+    if (kind === 'other' || kind === 'reasoning') {
+      i++;
+      continue;
+    }
+    const assistantTurn = kind === 'function_call' || (kind === 'message' && items[i].role === 'assistant');
+    i++;
+    if (assistantTurn) {
+      // Calls (with their reasoning) that follow join this turn.
+      for (;;) {
+        let j = i;
+        while (j < n && kindOf(items[j]) === 'reasoning') j++;
+        if (j < n && kindOf(items[j]) === 'function_call') i = j + 1;
+        else break;
+      }
+    }
+    out.push([start, i]);
+    start = i;
+  }
+  return out;
+}
+
+function sameItems(a: readonly ResponsesItemLike[], b: readonly ResponsesItemLike[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function checkItems(input: unknown): asserts input is readonly Item[] {
+  if (!Array.isArray(input)) throw new ValidationError('governResponses: input must be an array of input items', ['input']);
+  for (let i = 0; i < input.length; i++) {
+    const it: unknown = input[i];
+    if (!isRecord(it)) throw new ValidationError(`governResponses: input[${i}] must be an item object`, [i]);
+    if (kindOf(it) === 'message') {
+      if (it.role !== 'user' && it.role !== 'assistant' && it.role !== 'system' && it.role !== 'developer') {
+        throw new ValidationError(`governResponses: input[${i}].role must be user, assistant, system or developer, got ${JSON.stringify(it.role)}`, [i, 'role']);
+      }
+      if (typeof it.content !== 'string' && !Array.isArray(it.content)) throw new ValidationError(`governResponses: input[${i}].content must be a string or a list of parts`, [i, 'content']);
+    }
+  }
+}
+
+/**
+ * The model copy of a Responses history, and the items no model message can carry (a history
+ * of unknown items only). Throws {@link ValidationError} for input that is not a list of items.
+ */
+export function responsesToModel(input: readonly ResponsesItemLike[]): Message[] {
+  checkItems(input);
+  const out: Message[] = [];
+  const names = new Map<string, string>();
+  const spans = units(input);
+  spans.forEach(([start, end], k) => {
+    const last = k === spans.length - 1;
+    const items = input.slice(start, end);
+    const trailing = last ? input.slice(end) : [];
+    let unit = unitCache.get(input[start]);
+    const fresh = unit === undefined || !sameItems(unit.items, items) ||
+      (unit.message.role === 'tool' && names.get(String(unit.message.tool_call_id)) !== unit.name) ||
+      !sameItems(originOf<ResponsesUnitOrigin>(unit.message)?.trailing ?? [], trailing);
+    if (fresh) {
+      unit = build(items, names, trailing);
+      unitCache.set(input[start], unit);
+    }
+    for (const [id, name] of unit!.calls) names.set(id, name);
+    out.push(unit!.message);
+  });
+  return out;
+}
+
+/** Responses tools as the governor counts them (their JSON is part of the budget). */
+export function responsesToolsToModel(tools: readonly ResponsesToolLike[] | undefined): ToolDefinition[] | undefined {
+  if (tools === undefined) return undefined;
+  if (!Array.isArray(tools)) throw new ValidationError('governResponses: options.tools must be an array', ['tools']);
+  let hit = toolsCache.get(tools);
+  if (hit === undefined) {
+    hit = tools.map((t) => ({
+      type: 'function' as const,
+      function: {
+        name: typeof t.name === 'string' ? t.name : String(t.type),
+        description: typeof t.description === 'string' ? t.description : '',
+        parameters: (isRecord(t.parameters) ? t.parameters : { type: 'object' }) as JsonSchema,
+      },
+    }));
+    toolsCache.set(tools, hit);
+  }
+  return hit;
+}
