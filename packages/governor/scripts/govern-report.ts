@@ -137,6 +137,10 @@ function describeStep(step: GovernStepReport): string[] {
     });
     lines.push(`${action} ${list.length} result${list.length === 1 ? '' : 's'}: ${sample.join('; ')}${list.length > 3 ? '; …' : ''}`);
   }
+  const reasons = new Map<string, number>();
+  for (const m of [...step.removed, ...step.added]) if (m.reason !== undefined) reasons.set(m.reason, (reasons.get(m.reason) ?? 0) + 1);
+  if (reasons.size > 0) lines.push(`why: ${[...reasons].map(([r, c]) => `${r} ×${c}`).join(', ')}`);
+  for (const m of step.added) if (m.location !== undefined) lines.push(`saved message #${m.index} (${n(m.originalChars)} chars) → ${m.location}`);
   for (const note of step.notes ?? []) lines.push(`note: ${note}`);
   return lines;
 }
@@ -147,6 +151,8 @@ export function formatReport(title: string, report: GovernReport, violations: re
   out.push(`${title}`);
   out.push(`budget: ${report.budget > 0 ? `${n(report.budget)} tokens` : 'none (repairs only)'}`);
   out.push(`messages ${n(report.messagesBefore)} → ${n(report.messagesAfter)}, tokens ${n(report.tokensBefore)} → ${n(report.tokensAfter)}`);
+  if (report.target !== null) out.push(`target: ${report.target}`);
+  if (report.fits !== undefined) out.push(`fits: ${report.fits ? 'yes' : `no — ${report.overflow?.message ?? 'over budget'}`}`);
   out.push('');
   const width = Math.max(...report.steps.map((s) => s.step.length)) + 4;
   out.push(`${'step'.padEnd(width)}${'messages'.padStart(16)}${'tokens'.padStart(26)}`);
@@ -185,7 +191,7 @@ export function runGovernReport(argv: readonly string[]): { code: number; stdout
   if (args.maxResultChars !== undefined) options.maxToolResultChars = args.maxResultChars;
   const { messages: governed, report } = govern(messages, options);
   const request = enforceRoleAlternation(governed);
-  const violations = checkLegality(request, { request: true, budget: report.budget });
+  const violations = checkLegality(request, { request: true, budget: report.budget, ...(report.target !== null ? { target: report.target } : {}) });
   if (args.json) return { code: violations.length ? 1 : 0, stdout: `${JSON.stringify({ report, violations }, null, 2)}\n`, stderr: '' };
   return { code: violations.length ? 1 : 0, stdout: `${formatReport(basename(path), report, violations)}\n`, stderr: '' };
 }

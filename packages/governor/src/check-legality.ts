@@ -1,6 +1,9 @@
-import type { Message, TokenCounter, ToolDefinition } from '@nanobot/schema';
+import type { Message, TokenCounter } from '@nanobot/schema';
 import { promptTokens } from './internal/estimate.js';
 import { isValidToolCall } from './internal/tool-calls.js';
+import { isBlankContent, isBlankText, isBlankTextPart } from './internal/content.js';
+import { isInstructionRole, type GovernTarget } from './govern-target.js';
+import type { MessageLike } from './message-like.js';
 
 /** A rule a model request breaks. */
 export type LegalityRule =
@@ -16,7 +19,12 @@ export type LegalityRule =
   | 'over-budget'
   | 'first-not-user'
   | 'consecutive-same-role'
-  | 'ends-with-assistant';
+  | 'ends-with-assistant'
+  | 'unknown-role'
+  | 'empty-content'
+  | 'blank-text'
+  | 'instruction-after-start'
+  | 'developer-role';
 
 /** One broken rule, at a message index. */
 export interface LegalityViolation {
@@ -30,7 +38,7 @@ export interface CheckLegalityOptions {
   /** Input budget in tokens; when > 0 the prompt estimate must not exceed it. */
   budget?: number;
   /** Tool definitions sent with the request (counted with the budget). */
-  tools?: readonly ToolDefinition[] | null;
+  tools?: readonly object[] | null;
   /** Exact provider counter for the budget check (sync; may throw: the estimate is used). */
   tokenCounter?: TokenCounter | null;
   /**
@@ -39,7 +47,22 @@ export interface CheckLegalityOptions {
    * user or assistant turns, no trailing assistant turn.
    */
   request?: boolean;
+  /**
+   * Also check every rule the named API states for a request (see {@link GovernTarget}):
+   * - both: a known role; a user message first after the instructions; content present
+   *   (`null` only on an assistant turn with tool calls; no empty content list);
+   * - `'openai'` alone allows same-role turns in a row and an assistant turn last;
+   * - `'anthropic'` (and `'any'`): no message whose content is blank (empty or whitespace-only
+   *   text, the optional null next to tool calls aside), no blank text part anywhere, no
+   *   `developer` message, instructions only before the conversation, strict user/assistant
+   *   alternation (tool results count as the user turn they become), no trailing assistant
+   *   turn (newer models refuse prefill; none accept trailing whitespace in it).
+   */
+  target?: GovernTarget;
 }
+
+const OPENAI_ROLES: ReadonlySet<string> = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+const ANTHROPIC_ROLES: ReadonlySet<string> = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
@@ -47,10 +70,13 @@ const isString = (v: unknown): v is string => typeof v === 'string' && v.length 
  * Lists every way `messages` would be rejected by OpenAI or Anthropic (empty list: legal):
  * every tool call has a unique non-empty id and a valid name and is answered exactly once by
  * the tool messages right after its assistant turn, every tool message answers a call of the
- * assistant turn right before its group, and (with `budget`) the prompt fits. Pure; the
- * runner, session and transcript suites reuse it.
+ * assistant turn right before its group, and (with `budget`) the prompt fits; with `target`,
+ * also every content and role rule that API states (see {@link CheckLegalityOptions.target}).
+ * The rules are written from the providers' documented errors, not from what the governor
+ * emits. Pure; the runner, session and transcript suites reuse it.
  */
-export function checkLegality(messages: readonly Message[], options: CheckLegalityOptions = {}): LegalityViolation[] {
+export function checkLegality(input: readonly MessageLike[], options: CheckLegalityOptions = {}): LegalityViolation[] {
+  const messages = input as readonly Message[];
   const out: LegalityViolation[] = [];
   const add = (rule: LegalityRule, index: number, message: string) => out.push({ rule, index, message });
   const declared = new Set<string>();
@@ -111,9 +137,16 @@ export function checkLegality(messages: readonly Message[], options: CheckLegali
   });
   closeGroup();
 
-  if (options.request) {
-    const first = messages.findIndex((m) => m?.role !== 'system');
-    if (first >= 0 && messages[first].role !== 'user') add('first-not-user', first, 'the first message after the system prompt is not a user message');
+  const target = options.target;
+  const anthropic = target === 'anthropic' || target === 'any';
+  const openai = target === 'openai' || target === 'any';
+  const objects = messages.every((m) => m !== null && typeof m === 'object');
+  if (target !== undefined && objects) checkTarget(messages, openai, anthropic, add);
+  if ((options.request || target !== undefined) && objects) {
+    const first = messages.findIndex((m) => !isInstructionRole(m.role));
+    if (first >= 0 && messages[first].role !== 'user') add('first-not-user', first, 'the first message after the instructions is not a user message');
+  }
+  if ((options.request || anthropic) && objects) {
     for (let i = 1; i < messages.length; i++) {
       const r = messages[i].role;
       if ((r === 'user' || r === 'assistant') && messages[i - 1].role === r) add('consecutive-same-role', i, `two ${r} messages in a row`);
@@ -125,4 +158,47 @@ export function checkLegality(messages: readonly Message[], options: CheckLegali
     if (tokens > options.budget) add('over-budget', -1, `prompt estimate ${tokens} exceeds the budget ${options.budget}`);
   }
   return out;
+}
+
+type Add = (rule: LegalityRule, index: number, message: string) => void;
+
+function hasCalls(msg: Message): boolean {
+  const calls = (msg as { tool_calls?: unknown }).tool_calls;
+  return Array.isArray(calls) ? calls.length > 0 : calls !== undefined && calls !== null;
+}
+
+/** The per-message content and role rules of the target APIs. */
+function checkTarget(messages: readonly Message[], openai: boolean, anthropic: boolean, add: Add): void {
+  let started = false;
+  messages.forEach((msg, i) => {
+    const role = String(msg.role);
+    const content = msg.content;
+    const calls = msg.role === 'assistant' && hasCalls(msg);
+    if ((openai && !OPENAI_ROLES.has(role)) || (anthropic && !ANTHROPIC_ROLES.has(role))) {
+      add('unknown-role', i, `role ${role} is not accepted`);
+    }
+    if (isInstructionRole(role)) {
+      if (anthropic && role === 'developer') add('developer-role', i, 'Anthropic has no developer role (it belongs in the system prompt)');
+      if (anthropic && started) add('instruction-after-start', i, `a ${role} message after the conversation started (Anthropic takes instructions only as the system prompt)`);
+    } else {
+      started = true;
+    }
+    if (openai) {
+      if ((content === null || content === undefined) && !calls) add('empty-content', i, `a ${role} message without content${msg.role === 'assistant' ? ' and without tool calls' : ''}`);
+      else if (Array.isArray(content) && content.length === 0) add('empty-content', i, `a ${role} message with an empty content list`);
+    }
+    if (!anthropic) return;
+    if (calls) {
+      // The text next to tool calls is optional (null, "" or no text part), but text that is
+      // sent must not be blank.
+      if (typeof content === 'string' && content.length > 0 && isBlankText(content)) add('blank-text', i, 'whitespace-only text next to tool calls');
+      else if (Array.isArray(content) && content.some(isBlankTextPart)) add('blank-text', i, 'a blank text part next to tool calls');
+      return;
+    }
+    if (isBlankContent(content)) {
+      add('empty-content', i, `a ${role} message with no non-whitespace content`);
+    } else if (Array.isArray(content) && content.some(isBlankTextPart)) {
+      add('blank-text', i, `a blank text part in a ${role} message`);
+    }
+  });
 }

@@ -1,6 +1,7 @@
 import type { ContentPart, Message, MessageContent } from '@nanobot/schema';
 import { hasToolCallsValue, toolCallList } from './internal/tool-calls.js';
 import { pyStrip } from './internal/python.js';
+import { isInstructionRole } from './govern-target.js';
 
 /** Text of the synthetic user turn placed before a leading plain assistant message. */
 export const CONVERSATION_CONTINUED = '(conversation continued)';
@@ -57,6 +58,25 @@ function mergeSameRole(prev: Message, cur: Message, reference: boolean): Message
   return { ...prev, content: joinContent(p, c) };
 }
 
+// Merged turns are remembered per pair of message objects, so governing the same history again
+// yields the same objects (token estimates stay cached, the prompt prefix byte-stable).
+const merges = [new WeakMap<Message, WeakMap<Message, Message | null>>(), new WeakMap<Message, WeakMap<Message, Message | null>>()];
+
+function mergeOnce(prev: Message, cur: Message, reference: boolean): Message | null {
+  const memo = merges[reference ? 1 : 0];
+  let byCur = memo.get(prev);
+  if (byCur === undefined) {
+    byCur = new WeakMap();
+    memo.set(prev, byCur);
+  }
+  let merged = byCur.get(cur);
+  if (merged === undefined) {
+    merged = mergeSameRole(prev, cur, reference);
+    byCur.set(cur, merged);
+  }
+  return merged;
+}
+
 function isEmptyContent(content: unknown): boolean {
   if (content === null || content === undefined) return true;
   if (typeof content === 'string') return pyStrip(content).length === 0;
@@ -66,7 +86,7 @@ function isEmptyContent(content: unknown): boolean {
 /**
  * Merges consecutive `user`/`assistant` turns, removes trailing assistant turns and makes the
  * first non-system turn a user turn, as strict providers require (reference
- * `_enforce_role_alternation`). `system` and `tool` messages are never merged. Pure: returns
+ * `_enforce_role_alternation`). Instructions (`system`, `developer`) and `tool` messages are never merged. Pure: returns
  * the same array when nothing changes, otherwise a new array whose untouched messages are the
  * input objects.
  */
@@ -79,7 +99,7 @@ export function enforceRoleAlternation(messages: readonly Message[], options: Ro
     const prev = out[out.length - 1];
     if (prev !== undefined && (msg.role === 'user' || msg.role === 'assistant') && prev.role === msg.role) {
       changed = true;
-      const merged = mergeSameRole(prev, msg, reference);
+      const merged = mergeOnce(prev, msg, reference);
       if (merged !== null) out[out.length - 1] = merged;
       continue;
     }
@@ -101,7 +121,7 @@ export function enforceRoleAlternation(messages: readonly Message[], options: Ro
     }
   }
 
-  const first = out.findIndex((m) => m.role !== 'system');
+  const first = out.findIndex((m) => !isInstructionRole(m.role));
   // The reference leaves a leading tool-call turn alone; Anthropic rejects any non-user first turn.
   if (first >= 0 && out[first].role === 'assistant' && (!reference || !hasToolCallsValue(out[first]))) {
     out.splice(first, 0, { role: 'user', content: CONVERSATION_CONTINUED });

@@ -1,3 +1,6 @@
+import type { GovernTarget } from './govern-target.js';
+import type { TargetChangeReason } from './legalize-for-target.js';
+
 /** Names of the steps {@link govern} runs, in order (some run twice). */
 export type GovernStepName =
   | 'stripPlaceholderAssistantMessages'
@@ -10,9 +13,16 @@ export type GovernStepName =
   | 'microcompactKeepRecent'
   | 'compactInflightOverflow'
   | 'snipHistory'
-  // Run by the dialects (`@nanobot/governor/anthropic`, `/responses`) after the pipeline.
-  | 'tidyEmptyContent'
-  | 'enforceRoleAlternation';
+  | 'legalizeForTarget'
+  | 'enforceRoleAlternation'
+  | 'shrinkToFit';
+
+/**
+ * Why a target step changed a message: {@link TargetChangeReason}s of `legalizeForTarget`, and
+ * `merged-same-role` / `trailing-assistant` / `conversation-continued` (role alternation),
+ * `offloaded` / `truncated` (shrinkToFit).
+ */
+export type ReportedChangeReason = TargetChangeReason | 'merged-same-role' | 'trailing-assistant' | 'conversation-continued' | 'offloaded' | 'truncated';
 
 /** A message a step removed or added, identified for display. */
 export interface ReportedMessage {
@@ -23,6 +33,12 @@ export interface ReportedMessage {
   name?: string;
   /** First characters of a string content, for display. */
   preview?: string;
+  /** Why a target step dropped, added or rewrote it (a rewrite is a removal plus an addition). */
+  reason?: ReportedChangeReason;
+  /** Where shrinkToFit saved the full content (`reason: 'offloaded'`). */
+  location?: string;
+  /** Size in code points before shrinkToFit shortened it. */
+  originalChars?: number;
 }
 
 /** One tool result whose content a step changed. */
@@ -56,10 +72,34 @@ export interface GovernStepReport {
   notes?: string[];
 }
 
+/** Why a governed copy is over its budget (present exactly when `fits` is false). */
+export interface BudgetOverflow {
+  /**
+   * `'instructions'`: the system / developer messages and tool definitions alone exceed the
+   * budget (nothing the governor may cut); `'newest-turn'`: with them, the newest user turn
+   * (and what must stay with it) does not fit, and `onOverflow` was not `'shrink'` or
+   * shrinking could not free enough.
+   */
+  reason: 'instructions' | 'newest-turn';
+  /** Prompt estimate of the copy sent. */
+  tokens: number;
+  budget: number;
+  /** Estimate of the instructions and tool definitions alone. */
+  instructionTokens: number;
+  /** A sentence for logs and UIs. */
+  message: string;
+}
+
 /** What {@link govern} did to produce the model copy. Plain JSON data a UI can draw. */
 export interface GovernReport {
   /** The input budget in tokens (0: compaction and snipping were off). */
   budget: number;
+  /** The API the copy was made legal for; `null` with `compat: 'reference'` and no target. */
+  target: GovernTarget | null;
+  /** Whether the copy fits the budget; present whenever there is a budget. */
+  fits?: boolean;
+  /** Why the copy does not fit (present exactly when `fits` is false). */
+  overflow?: BudgetOverflow;
   messagesBefore: number;
   messagesAfter: number;
   tokensBefore?: number;

@@ -18,12 +18,20 @@ describe('govern', () => {
       asst('a'),
       result('a', 'ok'),
       { role: 'assistant', content: 'done' },
+      { role: 'user', content: 'thanks' },
     ]);
     const { messages, report } = govern(history);
     expect(messages).toBe(history);
     expect(report.steps.every((s) => !s.changed)).toBe(true);
     expect(report.budget).toBe(0);
     expect(report.tokensBefore).toBeUndefined();
+    expect(report.fits).toBeUndefined();
+    // OpenAI accepts an assistant turn last; Anthropic would take it as a prefill.
+    const answered = history.slice(0, 5);
+    expect(govern(answered, { target: 'openai' }).messages).toBe(answered);
+    const forAnthropic = govern(answered, { target: 'anthropic' });
+    expect(forAnthropic.messages).toEqual(history.slice(0, 4));
+    expect(forAnthropic.report.steps.find((s) => s.step === 'enforceRoleAlternation')!.removed).toEqual([{ index: 4, role: 'assistant', preview: 'done', reason: 'trailing-assistant' }]);
   });
 
   it('reports plain JSON data, per step, with token estimates when there is a budget', () => {
@@ -42,8 +50,8 @@ describe('govern', () => {
     expect(backfill.tokensAfter!).toBeGreaterThan(backfill.tokensBefore!);
     expect(report.steps.map((s) => s.step)).toEqual([
       'stripPlaceholderAssistantMessages', 'stripMalformedToolCalls', 'repairToolCallIds', 'dropOrphanToolResults',
-      'regroupToolResults', 'backfillMissingToolResults', 'applyToolResultBudget', 'compactInflightOverflow',
-      'snipHistory', 'dropOrphanToolResults', 'backfillMissingToolResults',
+      'regroupToolResults', 'backfillMissingToolResults', 'legalizeForTarget', 'applyToolResultBudget', 'compactInflightOverflow',
+      'snipHistory', 'dropOrphanToolResults', 'backfillMissingToolResults', 'enforceRoleAlternation',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { Message, TokenCounter, ToolDefinition } from '@nanobot/schema';
+import type { Message, TokenCounter } from '@nanobot/schema';
 import { ValidationError } from '@nanobot/schema';
 import type { ArtifactStore } from './artifact-store.js';
 import { applyToolResultBudgetDetailed } from './apply-tool-result-budget.js';
@@ -17,6 +17,13 @@ import { repairToolCallIds } from './repair-tool-call-ids.js';
 import { snipHistory } from './snip-history.js';
 import { stripMalformedToolCalls } from './strip-malformed-tool-calls.js';
 import { stripPlaceholderAssistantMessages } from './strip-placeholder-assistant-messages.js';
+import { BudgetExceededError } from './budget-exceeded-error.js';
+import { CONVERSATION_CONTINUED, enforceRoleAlternation } from './enforce-role-alternation.js';
+import { GOVERN_TARGETS, isInstructionRole, type GovernTarget } from './govern-target.js';
+import type { BudgetOverflow, ReportedChangeReason } from './govern-report.js';
+import { legalizeForTarget } from './legalize-for-target.js';
+import type { MessageLike } from './message-like.js';
+import { shrinkToFit } from './shrink-to-fit.js';
 
 const LOOP_SNIPPED_NOTE = 'kept the last user message and the newest part of its tool loop; the reference would have overflowed';
 const LATER_TURN_NOTE = 'started at a later user turn, the longest whole-turn tail that fits; the reference would have overflowed';
@@ -41,8 +48,27 @@ export interface GovernOptions {
    * compacts to this set — the one intentional mutation, as in the reference.
    */
   compactedToolCallIds?: Set<string>;
-  /** Tool definitions sent with the request; they count against the budget. */
-  tools?: readonly ToolDefinition[] | null;
+  /**
+   * Tool definitions sent with the request (any JSON: OpenAI `ChatCompletionTool`s, our
+   * `ToolDefinition`s); their JSON counts against the budget.
+   */
+  tools?: readonly object[] | null;
+  /**
+   * The API the copy is sent to (default `'any'`: legal for both OpenAI and Anthropic). The copy
+   * is then directly acceptable to it: empty assistant turns dropped, blank text removed or
+   * filled, `developer` kept (OpenAI) or made `system` (Anthropic, `'any'`), mid-history
+   * instructions turned into marked user notes (Anthropic, `'any'`), same-role turns merged, a
+   * user turn first and last. With `compat: 'reference'` and no target these steps are off.
+   */
+  target?: GovernTarget;
+  /**
+   * What to do when the instructions, tools and newest user turn alone exceed the budget:
+   * `'shrink'` (default) shortens the newest oversized content (full text saved through
+   * `artifactStore` when there is one, cut otherwise; both reported); `'throw'` throws
+   * {@link BudgetExceededError}; `'send'` returns the over-budget copy. `report.fits` and
+   * `report.overflow` say what happened either way. Default `'send'` with `compat: 'reference'`.
+   */
+  onOverflow?: 'shrink' | 'throw' | 'send';
   /** Where oversized results are offloaded (sync). Without one they are only truncated. */
   artifactStore?: ArtifactStore | null;
   /** Session bucket for offloaded results. */
@@ -64,9 +90,13 @@ export interface GovernOptions {
 }
 
 /** Result of {@link govern}. */
-export interface GovernResult {
-  /** The model copy: legal and within budget; unchanged messages are the input objects. */
-  messages: Message[];
+export interface GovernResult<M extends MessageLike = Message> {
+  /**
+   * The model copy: legal for the target and within budget (or `report.fits` is false);
+   * unchanged messages are the input objects. Messages the governor adds or rewrites (results
+   * for lost calls, notes, merged turns) are Chat Completions messages of the same shape.
+   */
+  messages: M[];
   report: GovernReport;
 }
 
@@ -151,6 +181,12 @@ function checkOptions(options: unknown): asserts options is GovernOptions {
   if (o.sessionKey !== undefined && o.sessionKey !== null && typeof o.sessionKey !== 'string') {
     throw new ValidationError('govern: options.sessionKey must be a string', ['sessionKey']);
   }
+  if (o.target !== undefined && !GOVERN_TARGETS.includes(o.target as GovernTarget)) {
+    throw new ValidationError(`govern: options.target must be 'openai', 'anthropic' or 'any', got ${JSON.stringify(o.target)}`, ['target']);
+  }
+  if (o.onOverflow !== undefined && o.onOverflow !== 'shrink' && o.onOverflow !== 'throw' && o.onOverflow !== 'send') {
+    throw new ValidationError(`govern: options.onOverflow must be 'shrink', 'throw' or 'send', got ${JSON.stringify(o.onOverflow)}`, ['onOverflow']);
+  }
   if (o.compat !== undefined && o.compat !== 'fixed' && o.compat !== 'reference') {
     throw new ValidationError(`govern: options.compat must be 'fixed' or 'reference', got ${JSON.stringify(o.compat)}`, ['compat']);
   }
@@ -164,13 +200,20 @@ function checkOptions(options: unknown): asserts options is GovernOptions {
  * tool loops snipped legally). Never mutates `messages`; returns the same array when nothing
  * changed. Synchronous: offload writes go through the (sync) `artifactStore`. Throws
  * {@link ValidationError} for input that is not a list of message objects or options of the
- * wrong type (before doing anything), and lets a store or
- * counter bug propagate only where the reference would (offload failures are reported, not thrown).
+ * wrong type (before doing anything), {@link BudgetExceededError} with `onOverflow: 'throw'`,
+ * and lets a store or counter bug propagate only where the reference would (offload failures
+ * are reported, not thrown).
+ *
+ * Generic over the message type: a `ChatCompletionMessageParam[]` (openai SDK) or a
+ * `Message[]` goes in and the same type comes out.
  */
-export function govern(messages: readonly Message[], options: GovernOptions = {}): GovernResult {
-  checkInput(messages);
+export function govern<M extends MessageLike = Message>(history: readonly M[], options: GovernOptions = {}): GovernResult<M> {
+  checkInput(history);
   checkOptions(options);
+  const messages = history as unknown as readonly Message[];
   const fixed = options.compat !== 'reference';
+  const target: GovernTarget | null = options.target ?? (fixed ? 'any' : null);
+  const onOverflow = options.onOverflow ?? (fixed ? 'shrink' : 'send');
   const budget = inputBudget(options);
   const tokenCache = new Map<readonly Message[], number>();
   const ctx = { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimateCache: tokenCache };
@@ -191,13 +234,14 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
     toolResults: ReportedToolResult[] = [],
     known?: { before?: number; after?: number },
     notes?: string[],
+    reasons?: { removed: ReportedMessage[]; added: ReportedMessage[] },
   ): void => {
     const pass = (passes.get(step) ?? 0) + 1;
     passes.set(step, pass);
     const changed = next !== current;
     if (known?.before !== undefined) tokenCache.set(current, known.before);
     if (known?.after !== undefined) tokenCache.set(next, known.after);
-    const { removed, added } = changed ? diff(current, next) : { removed: [], added: [] };
+    const { removed, added } = !changed ? { removed: [], added: [] } : reasons ?? diff(current, next);
     const report: GovernStepReport = {
       step, pass, changed, messagesBefore: current.length, messagesAfter: next.length, removed, added, toolResults,
     };
@@ -233,6 +277,18 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
       record('regroupToolResults', next, moved.map((m) => ({ toolCallId: resultId(m) ?? '', name: typeof m.name === 'string' ? m.name : 'tool', action: 'moved' as const })));
     }
     record('backfillMissingToolResults', backfillMissingToolResults(current));
+  }
+
+  if (target !== null) {
+    const before = current;
+    const legal = legalizeForTarget(current, { target });
+    const removed: ReportedMessage[] = [];
+    const added: ReportedMessage[] = [];
+    for (const c of legal.changes) {
+      removed.push({ ...ref(before[c.index], c.index), reason: c.reason });
+      if (c.to !== null) added.push({ ...ref(legal.messages[c.to], c.to), reason: c.reason });
+    }
+    record('legalizeForTarget', legal.messages, [], undefined, undefined, { removed, added });
   }
 
   const budgeted = applyToolResultBudgetDetailed(current, {
@@ -272,8 +328,58 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
   record('dropOrphanToolResults', snippedUnchanged && clean ? current : dropOrphanToolResults(current));
   record('backfillMissingToolResults', snippedUnchanged && clean ? current : backfillMissingToolResults(current));
 
+  if (target !== null) {
+    // Anthropic needs strict alternation ending with a user turn (an assistant turn last would
+    // be a prefill); OpenAI only a user turn first.
+    const before = current;
+    const next = target === 'openai' ? userFirst(current) : enforceRoleAlternation(current);
+    record('enforceRoleAlternation', next, [], undefined, undefined, next === before ? undefined : alternationReasons(before, next));
+  }
+
+  let overflow: BudgetOverflow | undefined;
+  if (budget > 0) {
+    let tokensNow = tokens(current)!;
+    if (tokensNow > budget) {
+      const instructionTokens = promptTokens(current.filter((m) => isInstructionRole(m.role)), ctx);
+      const reason = instructionTokens >= budget ? 'instructions' : 'newest-turn';
+      if (onOverflow === 'shrink' && reason === 'newest-turn') {
+        const inputIndex = new Map<Message, number>();
+        messages.forEach((m, i) => inputIndex.set(m, i));
+        const shrunk = shrinkToFit(current, {
+          ...ctx, budget, artifactStore: options.artifactStore ?? null, sessionKey: options.sessionKey ?? null,
+          idOf: (m, i) => `${String(m.role)}_message_${inputIndex.get(m) ?? `copy_${i}`}`,
+        });
+        const removed: ReportedMessage[] = [];
+        const added: ReportedMessage[] = [];
+        for (const s of shrunk.shrunk) {
+          const why: ReportedChangeReason = s.location !== undefined ? 'offloaded' : 'truncated';
+          removed.push({ ...ref(current[s.index], s.index), reason: why });
+          const a: ReportedMessage = { ...ref(shrunk.messages[s.index], s.index), reason: why, originalChars: s.originalChars };
+          if (s.location !== undefined) a.location = s.location;
+          added.push(a);
+        }
+        const errors = shrunk.shrunk.flatMap((s) => (s.error !== undefined ? [`saving message ${s.index} failed (${s.error}); it was cut instead`] : []));
+        record('shrinkToFit', shrunk.messages, [], { after: shrunk.tokens }, errors, { removed, added });
+        tokensNow = shrunk.tokens;
+      }
+      if (tokensNow > budget) {
+        overflow = {
+          reason,
+          tokens: tokensNow,
+          budget,
+          instructionTokens,
+          message: reason === 'instructions'
+            ? `the instructions and tool definitions alone (~${instructionTokens} tokens) exceed the budget of ${budget} tokens`
+            : `the newest user turn with the instructions (~${tokensNow} tokens) exceeds the budget of ${budget} tokens${onOverflow === 'shrink' ? ' even after shortening' : ''}`,
+        };
+        if (onOverflow === 'throw') throw new BudgetExceededError(overflow);
+      }
+    }
+  }
+
   const report: GovernReport = {
     budget,
+    target,
     messagesBefore: messages.length,
     messagesAfter: current.length,
     newlyCompactedToolCallIds: compaction.newlyCompacted,
@@ -284,7 +390,28 @@ export function govern(messages: readonly Message[], options: GovernOptions = {}
     report.tokensBefore = tb;
     report.tokensAfter = tokens(current);
   }
-  return { messages: current, report };
+  if (budget > 0) report.fits = overflow === undefined;
+  if (overflow !== undefined) report.overflow = overflow;
+  return { messages: current as unknown as M[], report };
+}
+
+const CONTINUED: Message = Object.freeze({ role: 'user', content: CONVERSATION_CONTINUED });
+
+/** A user turn first after the instructions: the `(conversation continued)` turn when not. */
+function userFirst(messages: Message[]): Message[] {
+  const first = messages.findIndex((m) => !isInstructionRole(m.role));
+  if (first < 0 || messages[first].role === 'user') return messages;
+  return [...messages.slice(0, first), CONTINUED, ...messages.slice(first)];
+}
+
+/** Removed / added entries of the role-alternation step, each with its reason. */
+function alternationReasons(before: readonly Message[], after: readonly Message[]): { removed: ReportedMessage[]; added: ReportedMessage[] } {
+  const { removed, added } = diff(before, after);
+  const kept = new Set(after);
+  const lastInput = before.findLastIndex((m) => m.role !== 'assistant');
+  for (const r of removed) r.reason = r.index > lastInput ? 'trailing-assistant' : 'merged-same-role';
+  for (const a of added) a.reason = a.role === 'user' && a.preview === CONVERSATION_CONTINUED && !before.includes(after[a.index]) && kept.size > 0 ? 'conversation-continued' : 'merged-same-role';
+  return { removed, added };
 }
 
 function toolNames(messages: readonly Message[], ids: readonly string[]): (id: string) => string {

@@ -13,7 +13,7 @@ import { optionsFromConfig } from './test-support/governance-config.js';
 import { deviationReason, STRUCTURAL } from './test-support/deviations.js';
 
 
-const tally = { exact: 0, deviations: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0, repairedInput: 0 } };
+const tally = { exact: 0, deviations: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0, repairedInput: 0, illegalForTarget: 0 } };
 
 function run(c: ConformanceCase, compat: 'fixed' | 'reference'): { out: any; compacted?: string[] } {
   const o = optionsFromConfig(c.config);
@@ -79,6 +79,14 @@ describe.each(FILES)('conformance %s', (file) => {
     if (c.fn.endsWith('prepare_for_model') || reason === 'illegal') expect(violations).toEqual([]);
     if (reason === 'repairedInput') expect(budget <= 0 || promptTokens(ours.out, { tools: o.tools }) <= budget).toBe(true);
     if (reason === 'noUser') expect(ours.out.some((m: Message) => m.role === 'user')).toBe(true);
+    if (c.fn.endsWith('prepare_for_model')) {
+      // The default target makes every governed copy a legal request for both APIs.
+      expect(checkLegality(ours.out, { target: 'any' })).toEqual([]);
+    }
+    if (reason === 'illegalForTarget' && budget <= 0) {
+      // Without a budget the only difference is the target steps applied to the reference output.
+      expect(jsonClean(ours.out)).toEqual(jsonClean(g.enforceRoleAlternation(g.legalizeForTarget(c.expected, { target: 'any' }).messages)));
+    }
     if (reason === 'overBudget') {
       const got = promptTokens(ours.out, { tools: o.tools });
       expect(got <= budget || got < promptTokens(c.expected, { tools: o.tools })).toBe(true);

@@ -1,6 +1,31 @@
 export { govern } from './govern.js';
 export type { GovernOptions, GovernResult } from './govern.js';
-export type { GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult } from './govern-report.js';
+export type { BudgetOverflow, GovernReport, GovernStepName, GovernStepReport, ReportedChangeReason, ReportedMessage, ReportedToolResult } from './govern-report.js';
+export { GOVERN_TARGETS, isInstructionRole } from './govern-target.js';
+export type { GovernTarget } from './govern-target.js';
+export type { MessageLike } from './message-like.js';
+export { BudgetExceededError } from './budget-exceeded-error.js';
+export { legalizeForTarget, instructionNoteHeader, EMPTY_USER_CONTENT } from './legalize-for-target.js';
+export type { LegalizeForTargetResult, TargetChange, TargetChangeReason } from './legalize-for-target.js';
+export { shrinkToFit } from './shrink-to-fit.js';
+export type { ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage } from './shrink-to-fit.js';
+// The message model, so the governor alone is enough to name what it takes and returns.
+export type {
+  AssistantMessage,
+  ContentPart,
+  ImagePart,
+  Message,
+  MessageContent,
+  Role,
+  SystemMessage,
+  TextPart,
+  ThinkingBlock,
+  TokenCounter,
+  ToolCall,
+  ToolDefinition,
+  ToolMessage,
+  UserMessage,
+} from '@nanobot/schema';
 export { stripPlaceholderAssistantMessages } from './strip-placeholder-assistant-messages.js';
 export { stripMalformedToolCalls } from './strip-malformed-tool-calls.js';
 export { repairToolCallIds } from './repair-tool-call-ids.js';

@@ -1,6 +1,7 @@
 import { estimateMessageTokens, type Message } from '@nanobot/schema';
 import { findLegalMessageStart } from './find-legal-message-start.js';
 import { promptTokens, type EstimateContext } from './internal/estimate.js';
+import { isInstructionRole } from './govern-target.js';
 
 /** Options of {@link snipHistory}. */
 export interface SnipHistoryOptions extends EstimateContext {
@@ -58,7 +59,7 @@ function legalTail(kept: Message[], rest: readonly Message[]): Message[] {
 
 /**
  * Cuts old history from the front so the prompt fits the budget (reference `snip_history`):
- * system messages are kept (moved to the front), then the newest messages that fit, starting at
+ * instructions (`system` and `developer` messages) are kept (moved to the front), then the newest messages that fit, starting at
  * a user message and never at an orphaned tool result. Where the reference would still
  * overflow, the default instead keeps the longest tail that starts at a later user message and
  * fits; if even the last user turn overflows (a long tool loop), it keeps that user message and
@@ -71,8 +72,9 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
   if (messages.length === 0 || !(budget > 0)) return same;
   const before = promptTokens(messages, options);
   if (before <= budget) return { ...same, tokensBefore: before, tokensAfter: before };
-  const system = messages.filter((m) => m.role === 'system');
-  const rest = messages.filter((m) => m.role !== 'system');
+  // Instructions (`system`, `developer`) are never snipped.
+  const system = messages.filter((m) => isInstructionRole(m.role));
+  const rest = messages.filter((m) => !isInstructionRole(m.role));
   if (rest.length === 0) return { ...same, tokensBefore: before, tokensAfter: before };
 
   let systemTokens = 0;

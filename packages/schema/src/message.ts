@@ -37,8 +37,11 @@ export interface ThinkingBlock {
   [key: string]: unknown;
 }
 
-/** Roles of the OpenAI chat model used throughout nanobot. */
-export type Role = 'system' | 'user' | 'assistant' | 'tool';
+/**
+ * Roles of the OpenAI chat model used throughout nanobot. `developer` is OpenAI's newer name
+ * for instructions: the governor treats it like `system`.
+ */
+export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
 
 /**
  * One chat message, exactly as persisted in a nanobot session file (snake_case wire fields).
@@ -119,7 +122,7 @@ function buildMessageSchema() {
     });
   return z
     .object({
-      role: z.enum(['system', 'user', 'assistant', 'tool']),
+      role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
       content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
       name: z.string().optional(),
       tool_calls: z.array(toolCallSchema).optional(),

@@ -45,7 +45,7 @@ export function governAnthropic<const I extends GovernAnthropicInput>(input: I, 
   const model = anthropicToModel(input.system, input.messages);
   const tools = anthropicToolsToModel(input.tools);
   const govOptions: GovernOptions = tools === undefined ? { ...options } : { ...options, tools };
-  const { messages, report } = governModelCopy(model, govOptions);
+  const { messages, report } = governModelCopy(model, govOptions, 'anthropic');
   const out = { messages: modelToAnthropic(messages) as Array<I['messages'][number]>, report };
   return ('system' in input ? { system: input.system, ...out } : out) as GovernAnthropicResult<I>;
 }

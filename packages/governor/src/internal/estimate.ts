@@ -5,7 +5,7 @@ import { estimatePromptTokensChain, estimatePromptTokensWithSource, type Message
 /** What every budget-aware step needs to estimate a prompt. */
 export interface EstimateContext {
   /** Tool definitions sent with the request; their JSON counts against the budget. */
-  tools?: readonly ToolDefinition[] | null;
+  tools?: readonly object[] | null;
   /** An exact provider counter, tried first (may throw: the estimate is used then). */
   tokenCounter?: TokenCounter | null;
   /** Estimates already made in this governance pass, by list identity (lists are never mutated). */
@@ -16,7 +16,7 @@ export interface EstimateContext {
 export function promptTokens(messages: readonly Message[], ctx: EstimateContext): number {
   const hit = ctx.estimateCache?.get(messages);
   if (hit !== undefined) return hit;
-  const n = estimatePromptTokensChain(ctx.tokenCounter ?? null, messages, ctx.tools ?? null)[0];
+  const n = estimatePromptTokensChain(ctx.tokenCounter ?? null, messages, (ctx.tools ?? null) as readonly ToolDefinition[] | null)[0];
   ctx.estimateCache?.set(messages, n);
   return n;
 }

@@ -34,8 +34,22 @@ export function governResponses<I extends ResponsesItemLike>(input: readonly I[]
   const { tools: rawTools, ...rest } = options;
   const tools = responsesToolsToModel(rawTools);
   const govOptions: GovernOptions = tools === undefined ? rest : { ...rest, tools };
-  const { messages, report } = governModelCopy(model, govOptions);
+  const { messages, report } = governModelCopy(model, govOptions, 'openai');
   // Nothing a model message could carry (only items of unknown type): they pass through.
   if (model.length === 0) return { input: input.slice(), report };
-  return { input: modelToResponses(messages) as I[], report };
+  const { items, blank } = modelToResponses(messages);
+  if (blank.length > 0) {
+    // Reported as govern reports its own target rewrites: the message removed and added back.
+    let step = report.steps.find((s) => s.step === 'legalizeForTarget');
+    if (step === undefined) {
+      step = { step: 'legalizeForTarget', pass: 1, changed: true, messagesBefore: messages.length, messagesAfter: messages.length, removed: [], added: [], toolResults: [] };
+      report.steps.push(step);
+    }
+    step.changed = true;
+    for (const index of blank) {
+      step.removed.push({ index, role: 'assistant', reason: 'blank-text-removed' });
+      step.added.push({ index, role: 'assistant', reason: 'blank-text-removed' });
+    }
+  }
+  return { input: items as I[], report };
 }

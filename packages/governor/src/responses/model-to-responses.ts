@@ -26,9 +26,19 @@ function partsBack(content: unknown, assistant: boolean): unknown {
 }
 
 function hasWords(content: unknown): boolean {
-  if (typeof content === 'string') return content.length > 0;
-  return Array.isArray(content) && content.length > 0;
+  if (typeof content === 'string') return content.trim().length > 0;
+  return Array.isArray(content) && content.length > 0 && !content.every(isBlankTextPart);
 }
+
+function isBlankTextPart(p: unknown): boolean {
+  const part = p as { type?: unknown; text?: unknown } | null;
+  return part !== null && typeof part === 'object' && ['text', 'input_text', 'output_text'].includes(String(part.type)) && (typeof part.text !== 'string' || part.text.trim().length === 0);
+}
+
+const isAssistantMessageItem = (it: ResponsesItemLike | undefined): boolean => {
+  const item = it as Item | undefined;
+  return item !== undefined && item.role === 'assistant' && (item.type === 'message' || item.type === undefined || item.type === null);
+};
 
 function callItems(call: ToolCall, out: ResponsesItemLike[]): void {
   const co = originOf<ResponsesCallOrigin>(call);
@@ -48,7 +58,7 @@ function messageItem(m: Message, origin: ResponsesUnitOrigin | undefined): Respo
   const src = origin?.item as Item | undefined;
   const assistant = m.role === 'assistant';
   const sourceRole = src !== undefined && src.type !== 'function_call_output' ? src.role : undefined;
-  const role = m.role === 'system' ? (sourceRole === 'developer' ? 'developer' : 'system') : assistant ? 'assistant' : 'user';
+  const role = m.role === 'system' || m.role === 'developer' ? m.role : assistant ? 'assistant' : 'user';
   let content = partsBack(m.content, assistant);
   // An output message (with id and status) needs parts, not a string.
   if (typeof content === 'string' && src !== undefined && Array.isArray(src.content)) {
@@ -58,14 +68,22 @@ function messageItem(m: Message, origin: ResponsesUnitOrigin | undefined): Respo
   return { type: 'message', role, content } as ResponsesItemLike;
 }
 
-/** Converts the governed model copy back to Responses input items. */
-export function modelToResponses(messages: readonly Message[]): ResponsesItemLike[] {
+/**
+ * Converts the governed model copy back to Responses input items. An assistant message item
+ * with only whitespace next to function calls is left out (its reasoning goes before the calls);
+ * `blank` lists the model indices where that happened, for the report.
+ */
+export function modelToResponses(messages: readonly Message[]): { items: ResponsesItemLike[]; blank: number[] } {
   const out: ResponsesItemLike[] = [];
-  for (const m of messages) {
+  const blank: number[] = [];
+  messages.forEach((m, index) => {
     const origin = originOf<ResponsesUnitOrigin>(m);
+    const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
     if (origin !== undefined && origin.message === m) {
-      for (const it of origin.items) out.push(it);
-      continue;
+      const skip = calls.length > 0 && isAssistantMessageItem(origin.item) && !hasWords((origin.item as Item).content) ? origin.item : undefined;
+      if (skip !== undefined) blank.push(index);
+      for (const it of origin.items) if (it !== skip) out.push(it);
+      return;
     }
     if (origin !== undefined) out.push(...origin.leading);
     if (m.role === 'tool') {
@@ -74,14 +92,12 @@ export function modelToResponses(messages: readonly Message[]): ResponsesItemLik
       if (origin !== undefined) out.push(...origin.reasoning);
       out.push({ ...base, call_id: String(m.tool_call_id), output: partsBack(m.content, false) } as ResponsesItemLike);
     } else {
-      const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
-      if (hasWords(m.content) || (m.role !== 'assistant' && calls.length === 0)) {
-        if (origin !== undefined && origin.item !== undefined) out.push(...origin.reasoning);
-        out.push(messageItem(m, origin));
-      }
+      if (origin !== undefined && origin.item !== undefined) out.push(...origin.reasoning);
+      if (hasWords(m.content) || m.role !== 'assistant') out.push(messageItem(m, origin));
+      else if (calls.length > 0 && m.content !== null && m.content !== undefined) blank.push(index);
       if (m.role === 'assistant') for (const call of calls) callItems(call, out);
     }
     if (origin !== undefined) out.push(...origin.trailing);
-  }
-  return out;
+  });
+  return { items: out, blank };
 }

@@ -95,7 +95,7 @@ function build(items: readonly Item[], names: ReadonlyMap<string, string>, trail
       item = it;
       itemReasoning = reasoning;
       reasoning = [];
-      const modelRole = role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system';
+      const modelRole = role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : role === 'developer' ? 'developer' : 'system';
       message = { role: modelRole, content: partsToModel(it.content) };
     } else if (kind === 'function_call') {
       const id = typeof it.call_id === 'string' ? it.call_id : String(it.call_id ?? '');

@@ -15,6 +15,7 @@ export const DEVIATION_REASONS = {
   overBudget: 'reference output overflows the budget (snip_history undercounts the joined prompt, or keeps a whole tool loop without a user message); we start at a later user turn, or snip legally inside the loop',
   illegal: 'reference output is illegal for OpenAI/Anthropic (reused or missing call ids, results separated from their call); we repair ids and regroup results',
   noUser: 'reference output keeps no user message although the history has one (a displaced result made snipping cut the user turn); regrouping keeps it',
+  illegalForTarget: 'reference output breaks a rule OpenAI or Anthropic state for a request (empty or whitespace-only content, an assistant turn last or first, two user turns in a row, a mid-history system message); the default target \'any\' makes the copy legal for both',
   repairedInput: 'the history holds reused call ids or results separated from their call; after our repair snipping picks a different legal window within the budget',
 } as const;
 
@@ -32,5 +33,6 @@ export function deviationReason(c: ConformanceCase): keyof typeof DEVIATION_REAS
   )) {
     return 'repairedInput';
   }
+  if (checkLegality(c.expected, { target: 'any' }).length > 0) return 'illegalForTarget';
   return null;
 }

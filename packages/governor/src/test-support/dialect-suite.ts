@@ -8,6 +8,7 @@ import { deepFreeze } from '@nanobot-internal/test-support';
 import { anthropicToModel } from '../anthropic/anthropic-to-model.js';
 import type { AnthropicMessageLike } from '../anthropic/anthropic-types.js';
 import { governAnthropic } from '../anthropic/govern-anthropic.js';
+import type { GovernReport } from '../govern-report.js';
 import { promptTokens } from '../internal/estimate.js';
 import { governResponses } from '../responses/govern-responses.js';
 import { responsesToModel } from '../responses/responses-to-model.js';
@@ -29,6 +30,22 @@ export interface DialectCheck {
 type AnyBlock = { type: string; [key: string]: unknown };
 
 const overBudget = (model: readonly Message[], budget: number): boolean => promptTokens(model, { tools: null }) > budget;
+
+/** The newest turn was shortened to fit (onOverflow 'shrink'): it is sent, shortened. */
+function shrunk(report: GovernReport): boolean {
+  return report.steps.some((s) => s.step === 'shrinkToFit' && s.changed);
+}
+
+/** Within budget, or `report.fits === false` says why not; `fits` is always there with a budget. */
+function budgetProblems(report: GovernReport, tokens: number, sent: readonly Message[], out: string[]): void {
+  if (report.fits === undefined) out.push('report.fits is missing although there is a budget');
+  if (report.fits === false) {
+    if (report.overflow === undefined) out.push('report.fits is false without report.overflow');
+    return;
+  }
+  if (!(report.tokensAfter! <= tokens)) out.push(`report.tokensAfter ${report.tokensAfter} over the budget ${tokens}`);
+  if (overBudget(sent, tokens)) out.push(`the request is over the budget ${tokens} and report.fits is not false`);
+}
 
 function reportProblems(report: unknown, out: string[]): void {
   if (JSON.stringify(JSON.parse(JSON.stringify(report))) !== JSON.stringify(report)) out.push('report is not plain JSON');
@@ -66,7 +83,7 @@ export function checkAnthropicRequest(system: string | undefined, messages: read
     const wanted = typeof newest.content === 'string' ? [newest.content] : (newest.content as readonly AnyBlock[]).filter((b) => b.type !== 'tool_result' && !(b.type === 'text' && String(b.text).trim() === ''));
     for (const w of wanted) {
       const found = typeof w === 'string' ? w.trim() === '' || sent.some((s) => typeof s === 'string' && s.includes(w.trim())) : sent.includes(w) || sent.includes(String((w as AnyBlock).text));
-      if (!found) problems.push('the newest user turn is not sent');
+      if (!found && !shrunk(result.report)) problems.push('the newest user turn is not sent');
     }
   }
   let unfittable = false;
@@ -74,10 +91,7 @@ export function checkAnthropicRequest(system: string | undefined, messages: read
     const model = anthropicToModel(system, messages);
     const lastUser = model.findLast((m) => m.role === 'user');
     unfittable = overBudget([...model.filter((m) => m.role === 'system'), ...(lastUser ? [lastUser] : [])], tokens);
-    if (!unfittable) {
-      if (!(result.report.tokensAfter! <= tokens)) problems.push(`report.tokensAfter ${result.report.tokensAfter} over the budget ${tokens}`);
-      if (overBudget(anthropicToModel(result.system, result.messages), tokens)) problems.push(`the request is over the budget ${tokens}`);
-    }
+    budgetProblems(result.report, tokens, anthropicToModel(result.system, result.messages), problems);
   }
   reportProblems(result.report, problems);
   return { problems, unfittable };
@@ -109,17 +123,14 @@ export function checkResponsesRequest(input: readonly ResponsesItemLike[], token
       return typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: { text?: unknown }) => String(p.text ?? '')).join('\n') : '';
     };
     const lastUser = result.input.findLast((it) => (it as { role?: unknown }).role === 'user');
-    if (lastUser === undefined || (lastUser !== newest && !text(lastUser).includes(text(newest).trim()))) problems.push('the newest user turn is not sent');
+    if (lastUser === undefined || (lastUser !== newest && !text(lastUser).includes(text(newest).trim()) && !shrunk(result.report))) problems.push('the newest user turn is not sent');
   }
   let unfittable = false;
   if (tokens !== null) {
     const model = responsesToModel(input);
     const lastUser = model.findLast((m) => m.role === 'user');
     unfittable = overBudget([...model.filter((m) => m.role === 'system'), ...(lastUser ? [lastUser] : [])], tokens);
-    if (!unfittable) {
-      if (!(result.report.tokensAfter! <= tokens)) problems.push(`report.tokensAfter ${result.report.tokensAfter} over the budget ${tokens}`);
-      if (overBudget(responsesToModel(result.input), tokens)) problems.push(`the request is over the budget ${tokens}`);
-    }
+    budgetProblems(result.report, tokens, responsesToModel(result.input), problems);
   }
   reportProblems(result.report, problems);
   return { problems, unfittable };

@@ -14,7 +14,8 @@ const isMessage = (it: Item): boolean => it.type === 'message' || ((it.type === 
 function empty(content: unknown): boolean {
   if (typeof content === 'string') return content.trim().length === 0;
   if (!Array.isArray(content) || content.length === 0) return true;
-  return content.some((p: Item) => (p.type === 'input_text' || p.type === 'output_text') && (typeof p.text !== 'string' || p.text.trim().length === 0));
+  // A message whose parts are all blank text says nothing (whitespace beside words is fine).
+  return content.every((p: Item) => (p.type === 'input_text' || p.type === 'output_text') && (typeof p.text !== 'string' || p.text.trim().length === 0));
 }
 
 /** Every rule `input` breaks (empty list: the API accepts it). */

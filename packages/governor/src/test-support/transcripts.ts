@@ -41,18 +41,39 @@ export function userTurnPrefixLengths(messages: readonly Message[]): number[] {
   return out;
 }
 
+/**
+ * Every how-many-th user-turn prefix the suite governs: 1 (all of them) with
+ * `NANOBOT_EXHAUSTIVE=1` (`pnpm test:exhaustive`), else 5 to keep `pnpm test` fast.
+ */
+export function prefixStride(): number {
+  return process.env.NANOBOT_EXHAUSTIVE === '1' ? 1 : 5;
+}
+
+/**
+ * Ends of the prefixes the suite governs: every {@link prefixStride}-th prefix that ends at a
+ * user turn (deterministic, counted from the first), the last such prefix and the whole session.
+ */
+export function sampledPrefixEnds(messages: readonly Message[]): number[] {
+  const all = userTurnPrefixLengths(messages);
+  const stride = prefixStride();
+  const picked = all.filter((_, k) => k % stride === 0);
+  if (all.length > 0) picked.push(all[all.length - 1]);
+  picked.push(messages.length);
+  return [...new Set(picked)].sort((a, b) => a - b);
+}
+
 /** A named input budget of the suite; `null` means no budget (repairs only). */
 export interface SuiteBudget {
   label: string;
   tokens: number | null;
 }
 
-/** The input budgets the issue asks for: 8k, 32k, 128k, 200k tokens, and none. */
+/** The input budgets the issue asks for: 8k, 32k, 128k tokens, and none (200k too when exhaustive). */
 export const SUITE_BUDGETS: readonly SuiteBudget[] = [
   { label: '8k', tokens: 8_000 },
   { label: '32k', tokens: 32_000 },
   { label: '128k', tokens: 128_000 },
-  { label: '200k', tokens: 200_000 },
+  ...(process.env.NANOBOT_EXHAUSTIVE === '1' ? [{ label: '200k', tokens: 200_000 }] : []),
   { label: 'none', tokens: null },
 ];
 

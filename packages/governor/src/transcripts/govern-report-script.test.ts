@@ -30,7 +30,11 @@ describe('govern-report on recorded transcripts', () => {
     const [, before, after] = /tokens ([\d,]+) → ([\d,]+)/.exec(stdout)!.map((s) => Number(s.replace(/,/g, '')));
     expect(before).toBeGreaterThan(400_000);
     expect(after).toBeLessThanOrEqual(32_000);
-    expect(stdout).toMatch(/snipHistory +996 → \d+ +[\d,]+ → [\d,]+\n +dropped \d+ \(\d+ user, \d+ assistant, \d+ tool\)/);
+    expect(stdout).toMatch(/snipHistory +\d+ → \d+ +[\d,]+ → [\d,]+\n +dropped \d+ \(\d+ user, \d+ assistant, \d+ tool\)/);
+    // Aborted turns (an assistant with no text and no calls) are not sent; the report says why.
+    expect(stdout).toMatch(/legalizeForTarget +996 → 981[^\n]*\n +dropped 15 \(15 assistant\)[^\n]*\n +why: empty-assistant ×15/);
+    expect(stdout).toContain('target: any');
+    expect(stdout).toContain('fits: yes');
     expect(stdout).toMatch(/truncated \d+ results: read toolu_/);
     expect(stdout).toMatch(/backfillMissingToolResults +990 → 996/);
   });
@@ -44,12 +48,22 @@ describe('govern-report on recorded transcripts', () => {
     expect(parsed.report.steps.map((s) => s.step)).toContain('snipHistory');
   });
 
-  it('exits 1 and lists the problem when the request cannot be made legal (last user turn alone over budget)', () => {
+  it('exits 1 and lists the problem when the request cannot fit (the system prompt alone over budget)', () => {
     const file = join(tmp, 'huge.json');
-    writeFileSync(file, JSON.stringify([{ role: 'user', content: 'word '.repeat(5000) }]));
+    writeFileSync(file, JSON.stringify([{ role: 'system', content: 'word '.repeat(5000) }, { role: 'user', content: 'hi' }]));
     const { code, stdout } = runGovernReport([file, '--budget', '100']);
     expect(code).toBe(1);
+    expect(stdout).toMatch(/fits: no — the instructions and tool definitions alone \(~\d+ tokens\) exceed the budget of 100 tokens/);
     expect(stdout).toMatch(/over-budget at #-1: prompt estimate \d+ exceeds the budget 100/);
+  });
+
+  it('shortens a last user turn that alone is over budget, and says so', () => {
+    const file = join(tmp, 'huge-user.json');
+    writeFileSync(file, JSON.stringify([{ role: 'user', content: 'word '.repeat(5000) }]));
+    const { code, stdout } = runGovernReport([file, '--budget', '100']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/shrinkToFit +1 → 1 +[\d,]+ → [\d,]+\n +rewrote 1 \(1 user\)\n +why: truncated ×2/);
+    expect(stdout).toContain('fits: yes');
   });
 
   it('reads JSONL, skipping non-message records such as session metadata', () => {

@@ -1,0 +1,183 @@
+import { codePointLength, estimateMessageTokens, type ContentPart, type Message } from '@nanobot/schema';
+import type { ArtifactStore } from './artifact-store.js';
+import { isInstructionRole } from './govern-target.js';
+import { isTextPart } from './internal/content.js';
+import { promptTokens, type EstimateContext } from './internal/estimate.js';
+import { resultId } from './internal/tool-calls.js';
+
+/** Options of {@link shrinkToFit}. */
+export interface ShrinkToFitOptions extends EstimateContext {
+  /** The input budget; `<= 0` turns shrinking off. */
+  budget: number;
+  /** Where the full text of a shortened message is saved (sync); without one it is only cut. */
+  artifactStore?: ArtifactStore | null;
+  /** Session bucket for saved texts. */
+  sessionKey?: string | null;
+  /**
+   * A stable name for a non-tool message, used as its file name in the store (tool results use
+   * their call id). Called synchronously; must not throw or mutate the message.
+   */
+  idOf?: (message: Message, index: number) => string;
+}
+
+/** One message {@link shrinkToFit} shortened. */
+export interface ShrunkMessage {
+  /** Index in the list (unchanged: shrinking replaces, never removes). */
+  index: number;
+  /** Where the full text was saved, when it was. */
+  location?: string;
+  /** Size of the original text in code points. */
+  originalChars: number;
+  /** The store threw; the text was only cut. */
+  error?: string;
+}
+
+/** Result of {@link shrinkToFit}. */
+export interface ShrinkToFitResult {
+  /** The same array when nothing was shortened. */
+  messages: Message[];
+  shrunk: ShrunkMessage[];
+  /** Prompt estimate of `messages`. */
+  tokens: number;
+}
+
+// The cut leaves room for this many tokens of estimation slack per attempt.
+const SLACK_TOKENS = 16;
+const MAX_ATTEMPTS = 16;
+
+function cutMarker(omitted: number, total: number, location: string | undefined): string {
+  const saved = location === undefined ? '' : `; the full text is saved at ${location}`;
+  return `[… ${omitted} of ${total} characters cut to fit the context window${saved}]`;
+}
+
+function headOf(text: string, units: number): string {
+  let n = Math.max(0, Math.min(text.length, units));
+  const c = text.charCodeAt(n - 1);
+  if (n > 0 && c >= 0xd800 && c <= 0xdbff) n--;
+  return text.slice(0, n);
+}
+
+function tailOf(text: string, units: number): string {
+  let n = Math.max(0, Math.min(text.length, units));
+  const start = text.length - n;
+  const c = text.charCodeAt(start);
+  if (n > 0 && c >= 0xdc00 && c <= 0xdfff) n--;
+  return n > 0 ? text.slice(text.length - n) : '';
+}
+
+interface Source {
+  text: string;
+  /** Index of the text part in a content list, or -1 for a string content. */
+  part: number;
+  total: number;
+  location?: string;
+  error?: string;
+}
+
+function textSource(msg: Message): Omit<Source, 'total'> | null {
+  const content = msg.content;
+  if (typeof content === 'string') return content.length > 0 ? { text: content, part: -1 } : null;
+  if (!Array.isArray(content)) return null;
+  let best = -1;
+  content.forEach((p, k) => {
+    if (isTextPart(p) && typeof p.text === 'string' && (best < 0 || p.text.length > ((content[best] as { text: string }).text.length))) best = k;
+  });
+  return best < 0 ? null : { text: (content[best] as { text: string }).text, part: best };
+}
+
+function withText(msg: Message, source: Source, text: string): Message {
+  if (source.part < 0) return { ...msg, content: text };
+  const parts = (msg.content as ContentPart[]).slice();
+  parts[source.part] = { ...parts[source.part], text };
+  return { ...msg, content: parts };
+}
+
+/**
+ * Shortens the newest oversized content until the prompt fits `budget`, when snipping alone
+ * could not (the newest user turn, or what must stay with it, is larger than the room the
+ * instructions leave). Picks the newest non-instruction message whose text alone covers the
+ * overflow (else the largest), saves its full text through `artifactStore` when there is one,
+ * and keeps the head and the tail of the text around a marker saying how much was cut and
+ * where the full text is.
+ * Instructions are never shortened: when they alone exceed the budget nothing is done.
+ * Pure apart from the store writes; shortened messages are new objects.
+ */
+export function shrinkToFit(messages: readonly Message[], options: ShrinkToFitOptions): ShrinkToFitResult {
+  const budget = options.budget;
+  let tokens = promptTokens(messages, options);
+  const same: ShrinkToFitResult = { messages: messages as Message[], shrunk: [], tokens };
+  if (!(budget > 0) || tokens <= budget) return same;
+  if (promptTokens(messages.filter((m) => isInstructionRole(m.role)), options) >= budget) return same;
+
+  const original = messages;
+  // A fresh list per attempt: estimates are cached by list identity.
+  let out = messages.slice();
+  const sources = new Map<number, Source>();
+  const exhausted = new Set<number>();
+  for (let attempt = 0; attempt < MAX_ATTEMPTS && tokens > budget; attempt++) {
+    const over = tokens - budget;
+    let pick = -1;
+    let largest = -1;
+    let largestTokens = 0;
+    for (let i = out.length - 1; i >= 0; i--) {
+      if (isInstructionRole(out[i].role) || exhausted.has(i)) continue;
+      const src = sources.get(i) ?? textSource(original[i]);
+      if (src === null) continue;
+      const t = estimateMessageTokens(out[i]);
+      if (pick < 0 && t > over + SLACK_TOKENS * 2) pick = i;
+      if (t > largestTokens) {
+        largest = i;
+        largestTokens = t;
+      }
+    }
+    if (pick < 0) pick = largest;
+    if (pick < 0) break;
+
+    let src = sources.get(pick);
+    if (src === undefined) {
+      const base = textSource(original[pick])!;
+      src = { ...base, total: codePointLength(base.text) };
+      const store = options.artifactStore;
+      if (store) {
+        const msg = original[pick];
+        const id = (msg.role === 'tool' ? resultId(msg) : null) ?? options.idOf?.(msg, pick) ?? `message_${pick}`;
+        try {
+          src.location = store.persist({ sessionKey: options.sessionKey ?? null, toolCallId: id, body: base.text, extension: 'txt' });
+        } catch (error) {
+          src.error = error instanceof Error ? error.message : String(error);
+        }
+      }
+      sources.set(pick, src);
+    }
+    const current = estimateMessageTokens(out[pick]);
+    const shownUnits = out[pick] !== original[pick] ? shownLength(out[pick], src) : src.text.length;
+    const keepTokens = Math.max(0, current - over - SLACK_TOKENS);
+    const keepUnits = current > 0 ? Math.floor((shownUnits * keepTokens) / current) : 0;
+    // Head and tail survive: a question often follows a pasted log, and a merged turn ends
+    // with its newest words.
+    const keep = Math.min(keepUnits, src.text.length - 1);
+    const head = headOf(src.text, Math.ceil((keep * 2) / 3));
+    const tail = tailOf(src.text, keep - head.length);
+    const omitted = src.total - codePointLength(head) - codePointLength(tail);
+    out = out.slice();
+    out[pick] = withText(original[pick], src, `${head}${head.length > 0 ? '\n\n' : ''}${cutMarker(omitted, src.total, src.location)}${tail.length > 0 ? '\n\n' : ''}${tail}`);
+    if (keep <= 0) exhausted.add(pick);
+    tokens = promptTokens(out, options);
+  }
+  if (sources.size === 0) return same;
+  const shrunk: ShrunkMessage[] = [...sources.entries()].sort((a, b) => a[0] - b[0]).map(([index, s]) => {
+    const r: ShrunkMessage = { index, originalChars: s.total };
+    if (s.location !== undefined) r.location = s.location;
+    if (s.error !== undefined) r.error = s.error;
+    return r;
+  });
+  return { messages: out, shrunk, tokens };
+}
+
+/** Length of the kept text of an already-shortened message (head and tail, without the marker). */
+function shownLength(msg: Message, src: Source): number {
+  const text = src.part < 0 ? (msg.content as string) : ((msg.content as ContentPart[])[src.part] as { text: string }).text;
+  const from = text.lastIndexOf('[… ');
+  const to = text.indexOf(']', from);
+  return from >= 0 && to > from ? text.length - (to + 1 - from) : text.length;
+}
