@@ -4,7 +4,9 @@
 // source block they still hold (thinking signatures, cache_control, is_error, images) and the
 // source block order.
 import type { Message, ToolCall } from '@nanobot/schema';
+import { isInstructionRole } from '../govern-target.js';
 import { originOf } from '../internal/dialect-origin.js';
+import { instructionNoteHeader } from '../legalize-for-target.js';
 import type { AnthropicCallOrigin, AnthropicPieceOrigin } from './anthropic-to-model.js';
 import type { AnthropicBlockLike, AnthropicMessageLike } from './anthropic-types.js';
 
@@ -15,7 +17,7 @@ interface Part {
 }
 
 interface Turn {
-  role: 'user' | 'assistant' | 'system';
+  role: 'user' | 'assistant';
   parts: Part[];
 }
 
@@ -99,6 +101,12 @@ function finish(turn: Turn): AnthropicMessageLike {
   return { role: turn.role, content: blocks };
 }
 
+function push(turns: Turn[], role: Turn['role'], part: Part): void {
+  const last = turns[turns.length - 1];
+  if (last !== undefined && last.role === role) last.parts.push(part);
+  else turns.push({ role, parts: [part] });
+}
+
 /**
  * Converts the governed model copy back to Anthropic turns (the top-level system prompt is not
  * part of the result: it comes back unchanged). Consecutive messages that map to the same
@@ -109,12 +117,16 @@ export function modelToAnthropic(messages: readonly Message[]): AnthropicMessage
   for (const m of messages) {
     const origin = originOf<AnthropicPieceOrigin>(m);
     if (m.role === 'system' && origin !== undefined && origin.param === null) continue;
+    if (isInstructionRole(m.role)) {
+      // A `system` turn of `messages` that the governor left at the head: Anthropic takes
+      // instructions only as the system prompt, which stays as given, so it goes as a note on
+      // the user side, as govern does with instructions in mid-history.
+      const blocks = [{ type: 'text', text: instructionNoteHeader(String(m.role)) }, ...contentBlocks(m.content)] as AnthropicBlockLike[];
+      push(turns, 'user', { origin, unchanged: false, blocks });
+      continue;
+    }
     const unchanged = origin !== undefined && origin.message === m;
-    const part: Part = { origin, unchanged, blocks: unchanged ? origin.blocks : rebuild(m, origin) };
-    const role = m.role === 'assistant' ? 'assistant' : m.role === 'system' ? 'system' : 'user';
-    const last = turns[turns.length - 1];
-    if (last !== undefined && last.role === role && role !== 'system') last.parts.push(part);
-    else turns.push({ role, parts: [part] });
+    push(turns, m.role === 'assistant' ? 'assistant' : 'user', { origin, unchanged, blocks: unchanged ? origin.blocks : rebuild(m, origin) });
   }
   return turns.map(finish);
 }
