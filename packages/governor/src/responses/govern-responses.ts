@@ -37,7 +37,7 @@ export function governResponses<I extends ResponsesItemLike>(input: readonly I[]
   const { messages, report } = governModelCopy(model, govOptions, 'openai');
   // Nothing a model message could carry (only items of unknown type): they pass through.
   if (model.length === 0) return { input: input.slice(), report };
-  const { items, blank } = modelToResponses(messages);
+  const { items, blank } = modelToResponses(messages, model);
   if (blank.length > 0) {
     // Reported as govern reports its own target rewrites: the message removed and added back.
     let step = report.steps.find((s) => s.step === 'legalizeForTarget');

@@ -56,6 +56,8 @@ function callItems(call: ToolCall, out: ResponsesItemLike[]): void {
 
 function messageItem(m: Message, origin: ResponsesUnitOrigin | undefined): ResponsesItemLike {
   const src = origin?.item as Item | undefined;
+  // Only the calls changed (stripped, renamed): the message item itself is as it was.
+  if (src !== undefined && origin !== undefined && m.content === origin.message.content && m.role === origin.message.role) return src;
   const assistant = m.role === 'assistant';
   const sourceRole = src !== undefined && src.type !== 'function_call_output' ? src.role : undefined;
   const role = m.role === 'system' || m.role === 'developer' ? m.role : assistant ? 'assistant' : 'user';
@@ -73,11 +75,16 @@ function messageItem(m: Message, origin: ResponsesUnitOrigin | undefined): Respo
  * with only whitespace next to function calls is left out (its reasoning goes before the calls);
  * `blank` lists the model indices where that happened, for the report.
  */
-export function modelToResponses(messages: readonly Message[]): { items: ResponsesItemLike[]; blank: number[] } {
+export function modelToResponses(messages: readonly Message[], model: readonly Message[]): { items: ResponsesItemLike[]; blank: number[] } {
   const out: ResponsesItemLike[] = [];
   const blank: number[] = [];
+  const rescued = rescue(messages, model);
   messages.forEach((m, index) => {
     const origin = originOf<ResponsesUnitOrigin>(m);
+    if (origin !== undefined) {
+      const carried = rescued.get(origin);
+      if (carried !== undefined) out.push(...carried);
+    }
     const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
     if (origin !== undefined && origin.message === m) {
       const skip = calls.length > 0 && isAssistantMessageItem(origin.item) && !hasWords((origin.item as Item).content) ? origin.item : undefined;
@@ -99,5 +106,38 @@ export function modelToResponses(messages: readonly Message[]): { items: Respons
     }
     if (origin !== undefined) out.push(...origin.trailing);
   });
+  const rest = rescued.get(null);
+  if (rest !== undefined) out.push(...rest);
   return { items: out, blank };
+}
+
+/**
+ * Items of unknown type that travelled with a message the governor dropped in mid-history (an
+ * orphan output, an empty assistant message) are not the governor's to drop: they go with the
+ * next message sent (`null`: at the end). Those before the first message sent went with the
+ * snipped history.
+ */
+function rescue(messages: readonly Message[], model: readonly Message[]): Map<ResponsesUnitOrigin | null, ResponsesItemLike[]> {
+  const out = new Map<ResponsesUnitOrigin | null, ResponsesItemLike[]>();
+  const sent = new Set<ResponsesUnitOrigin>();
+  for (const m of messages) {
+    const o = originOf<ResponsesUnitOrigin>(m);
+    if (o !== undefined) sent.add(o);
+  }
+  if (sent.size === model.length) return out;
+  let started = false;
+  let pending: ResponsesItemLike[] = [];
+  for (const m of model) {
+    const o = originOf<ResponsesUnitOrigin>(m);
+    if (o === undefined) continue;
+    if (sent.has(o)) {
+      started = true;
+      if (pending.length > 0) out.set(o, pending);
+      pending = [];
+    } else if (started) {
+      pending.push(...o.leading, ...o.trailing);
+    }
+  }
+  if (pending.length > 0) out.set(null, pending);
+  return out;
 }
