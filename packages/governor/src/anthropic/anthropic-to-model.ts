@@ -197,7 +197,7 @@ export function anthropicToolsToModel(tools: readonly AnthropicToolLike[] | unde
     hit = tools.map((t) => ({
       type: 'function' as const,
       function: {
-        name: String(t.name),
+        name: typeof t.name === 'string' ? t.name : String(t.type ?? 'tool'),
         description: typeof t.description === 'string' ? t.description : '',
         parameters: (isRecord(t.input_schema) ? t.input_schema : { type: String(t.type ?? 'object') }) as JsonSchema,
       },

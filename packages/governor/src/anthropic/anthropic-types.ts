@@ -58,7 +58,7 @@ export type AnthropicSystemLike = string | readonly AnthropicBlockLike[];
 
 /** A tool definition (`ToolUnion`): custom tools have `input_schema`, server tools a `type`. */
 export interface AnthropicToolLike {
-  readonly name: string;
+  readonly name?: unknown;
   readonly type?: unknown;
   readonly description?: unknown;
   readonly input_schema?: unknown;

@@ -16,8 +16,8 @@ export interface GovernAnthropicInput {
   tools?: readonly AnthropicToolLike[];
 }
 
-/** Options of {@link governAnthropic}: those of `govern`, with tools given in the input. */
-export type GovernAnthropicOptions = Omit<GovernOptions, 'tools'>;
+/** Options of {@link governAnthropic}: those of `govern`, with tools given in the input and the target fixed. */
+export type GovernAnthropicOptions = Omit<GovernOptions, 'tools' | 'target'>;
 
 /**
  * What {@link governAnthropic} returns: the input's `system` (the same value; present exactly
@@ -40,7 +40,7 @@ export type GovernAnthropicResult<I extends GovernAnthropicInput> = Pick<I, 'sys
  * Never mutates its input; throws {@link ValidationError} for input that is not an Anthropic
  * history, and what `govern` throws for invalid options.
  */
-export function governAnthropic<const I extends GovernAnthropicInput>(input: I, options: GovernAnthropicOptions = {}): GovernAnthropicResult<I> {
+export function governAnthropic<I extends GovernAnthropicInput>(input: I, options: GovernAnthropicOptions = {}): GovernAnthropicResult<I> {
   if (input === null || typeof input !== 'object') throw new ValidationError('governAnthropic: input must be an object { system?, messages, tools? }');
   const model = anthropicToModel(input.system, input.messages);
   const tools = anthropicToolsToModel(input.tools);

@@ -5,8 +5,8 @@ import { modelToResponses } from './model-to-responses.js';
 import { responsesToModel, responsesToolsToModel } from './responses-to-model.js';
 import type { ResponsesItemLike, ResponsesToolLike } from './responses-types.js';
 
-/** Options of {@link governResponses}: those of `govern`, with Responses-shaped `tools`. */
-export type GovernResponsesOptions = Omit<GovernOptions, 'tools'> & {
+/** Options of {@link governResponses}: those of `govern` (the target fixed), with Responses-shaped `tools`. */
+export type GovernResponsesOptions = Omit<GovernOptions, 'tools' | 'target'> & {
   /** The request's tools (`Tool[]`); their JSON counts against the budget. */
   tools?: readonly ResponsesToolLike[];
 };

@@ -6,7 +6,7 @@
 // counted); the model messages, calls and parts carry their origin (see dialect-origin.ts), so
 // whatever the governor leaves alone converts back to the very same items.
 import { ValidationError, type ContentPart, type JsonSchema, type Message, type ToolCall, type ToolDefinition } from '@nanobot/schema';
-import { originOf, tagOrigin } from '../internal/dialect-origin.js';
+import { tagOrigin } from '../internal/dialect-origin.js';
 import type { ResponsesItemLike, ResponsesToolLike } from './responses-types.js';
 
 type Item = ResponsesItemLike & Record<string, unknown>;
@@ -67,8 +67,10 @@ function partsToModel(content: unknown): Message['content'] {
 interface CachedUnit {
   items: readonly Item[];
   message: Message;
-  /** Tool name the output was given (it depends on earlier items). */
+  /** Tool name the output was given (it depends on earlier items), and its call id. */
   name: string | undefined;
+  toolCallId: string | null;
+  trailing: readonly Item[];
   calls: [string, string][];
 }
 
@@ -118,17 +120,17 @@ function build(items: readonly Item[], names: ReadonlyMap<string, string>, trail
   if (message === undefined) throw new Error('unreachable: a unit without a message');
   if (calls.length > 0) message.tool_calls = calls;
   tagOrigin(message, { items: [...items, ...trailing], message, leading, reasoning: itemReasoning, item, trailing } satisfies ResponsesUnitOrigin);
-  return { items, message, name, calls: uses };
+  return { items, message, name, toolCallId: message.role === 'tool' ? String(message.tool_call_id) : null, trailing, calls: uses };
 }
 
-/** Splits the items into units: `[start, end)` of each, in order. */
-function units(items: readonly Item[]): [number, number][] {
-  const out: [number, number][] = [];
+/** Splits the items into units: `[start, end)` of each, flattened, in order. */
+function units(items: readonly Item[], kinds: readonly Kind[]): number[] {
+  const out: number[] = [];
   let start = 0;
   let i = 0;
   const n = items.length;
   while (i < n) {
-    const kind = kindOf(items[i]);
+    const kind = kinds[i];
     if (kind === 'other' || kind === 'reasoning') {
       i++;
       continue;
@@ -139,12 +141,12 @@ function units(items: readonly Item[]): [number, number][] {
       // Calls (with their reasoning) that follow join this turn.
       for (;;) {
         let j = i;
-        while (j < n && kindOf(items[j]) === 'reasoning') j++;
-        if (j < n && kindOf(items[j]) === 'function_call') i = j + 1;
+        while (j < n && kinds[j] === 'reasoning') j++;
+        if (j < n && kinds[j] === 'function_call') i = j + 1;
         else break;
       }
     }
-    out.push([start, i]);
+    out.push(start, i);
     start = i;
   }
   return out;
@@ -156,44 +158,56 @@ function sameItems(a: readonly ResponsesItemLike[], b: readonly ResponsesItemLik
   return true;
 }
 
-function checkItems(input: unknown): asserts input is readonly Item[] {
+/** Each item's kind; throws {@link ValidationError} for input that is not a list of items. */
+function checkItems(input: unknown): Kind[] {
   if (!Array.isArray(input)) throw new ValidationError('governResponses: input must be an array of input items', ['input']);
+  const kinds = new Array<Kind>(input.length);
   for (let i = 0; i < input.length; i++) {
     const it: unknown = input[i];
     if (!isRecord(it)) throw new ValidationError(`governResponses: input[${i}] must be an item object`, [i]);
-    if (kindOf(it) === 'message') {
+    const kind = kindOf(it);
+    kinds[i] = kind;
+    if (kind === 'message') {
       if (it.role !== 'user' && it.role !== 'assistant' && it.role !== 'system' && it.role !== 'developer') {
         throw new ValidationError(`governResponses: input[${i}].role must be user, assistant, system or developer, got ${JSON.stringify(it.role)}`, [i, 'role']);
       }
       if (typeof it.content !== 'string' && !Array.isArray(it.content)) throw new ValidationError(`governResponses: input[${i}].content must be a string or a list of parts`, [i, 'content']);
     }
   }
+  return kinds;
 }
 
+function cachedAt(unit: CachedUnit | undefined, input: readonly Item[], start: number, end: number, trailing: readonly Item[], names: ReadonlyMap<string, string>): boolean {
+  if (unit === undefined || unit.items.length !== end - start) return false;
+  for (let j = 0; j < unit.items.length; j++) if (unit.items[j] !== input[start + j]) return false;
+  if (unit.toolCallId !== null && names.get(unit.toolCallId) !== unit.name) return false;
+  return unit.trailing.length === trailing.length && (trailing.length === 0 || sameItems(unit.trailing, trailing));
+}
+
+const NONE: readonly Item[] = [];
+
 /**
- * The model copy of a Responses history, and the items no model message can carry (a history
- * of unknown items only). Throws {@link ValidationError} for input that is not a list of items.
+ * The model copy of a Responses history (empty for a history of unknown items only). Throws
+ * {@link ValidationError} for input that is not a list of items.
  */
 export function responsesToModel(input: readonly ResponsesItemLike[]): Message[] {
-  checkItems(input);
-  const out: Message[] = [];
+  const kinds = checkItems(input);
+  const items = input as readonly Item[];
+  const spans = units(items, kinds);
+  const out = new Array<Message>(spans.length / 2);
   const names = new Map<string, string>();
-  const spans = units(input);
-  spans.forEach(([start, end], k) => {
-    const last = k === spans.length - 1;
-    const items = input.slice(start, end);
-    const trailing = last ? input.slice(end) : [];
-    let unit = unitCache.get(input[start]);
-    const fresh = unit === undefined || !sameItems(unit.items, items) ||
-      (unit.message.role === 'tool' && names.get(String(unit.message.tool_call_id)) !== unit.name) ||
-      !sameItems(originOf<ResponsesUnitOrigin>(unit.message)?.trailing ?? [], trailing);
-    if (fresh) {
-      unit = build(items, names, trailing);
-      unitCache.set(input[start], unit);
+  for (let k = 0; k < spans.length; k += 2) {
+    const start = spans[k];
+    const end = spans[k + 1];
+    const trailing = k === spans.length - 2 && end < items.length ? items.slice(end) : NONE;
+    let unit = unitCache.get(items[start]);
+    if (!cachedAt(unit, items, start, end, trailing, names)) {
+      unit = build(items.slice(start, end), names, trailing);
+      unitCache.set(items[start], unit);
     }
     for (const [id, name] of unit!.calls) names.set(id, name);
-    out.push(unit!.message);
-  });
+    out[k / 2] = unit!.message;
+  }
   return out;
 }
 
