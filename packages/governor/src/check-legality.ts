@@ -168,7 +168,15 @@ function hasCalls(msg: Message): boolean {
 }
 
 /** The per-message content and role rules of the target APIs. */
-function checkTarget(messages: readonly Message[], openai: boolean, anthropic: boolean, add: Add): void {
+function checkTarget(messages: readonly Message[], openai: boolean, anthropic: boolean, report: Add): void {
+  // With both APIs a rule they share is listed once per message.
+  const seen = new Set<string>();
+  const add: Add = (rule, index, message) => {
+    const key = `${rule}:${index}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    report(rule, index, message);
+  };
   let started = false;
   messages.forEach((msg, i) => {
     const role = String(msg.role);

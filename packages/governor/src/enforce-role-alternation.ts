@@ -6,6 +6,20 @@ import { isInstructionRole } from './govern-target.js';
 /** Text of the synthetic user turn placed before a leading plain assistant message. */
 export const CONVERSATION_CONTINUED = '(conversation continued)';
 
+// The opener placed before a leading assistant turn is one object per turn it opens, so
+// governing the same history again yields the same list (token estimates stay cached).
+const openers = new WeakMap<Message, Message>();
+
+/** The `(conversation continued)` user turn placed before `turn` (the same object each time). */
+export function continuedTurnBefore(turn: Message): Message {
+  let opener = openers.get(turn);
+  if (opener === undefined) {
+    opener = { role: 'user', content: CONVERSATION_CONTINUED };
+    openers.set(turn, opener);
+  }
+  return opener;
+}
+
 /** Options of {@link enforceRoleAlternation}. */
 export interface RoleAlternationOptions {
   /**
@@ -91,25 +105,68 @@ function isEmptyContent(content: unknown): boolean {
  * input objects.
  */
 export function enforceRoleAlternation(messages: readonly Message[], options: RoleAlternationOptions = {}): Message[] {
+  return enforceRoleAlternationDetailed(messages, options).messages;
+}
+
+/** Why {@link enforceRoleAlternationDetailed} removed or added a message. */
+export type AlternationReason = 'merged-same-role' | 'trailing-assistant' | 'conversation-continued';
+
+/** What {@link enforceRoleAlternationDetailed} did, by index (input for removed, output for added). */
+export interface AlternationResult {
+  messages: Message[];
+  removed: { index: number; reason: AlternationReason }[];
+  added: { index: number; reason: AlternationReason }[];
+}
+
+/**
+ * {@link enforceRoleAlternation} that also says which messages it merged (each source is
+ * removed and the merged turn added), popped as trailing assistant turns, or added as an
+ * opener. Linear, for the governor's report on long histories.
+ */
+export function enforceRoleAlternationDetailed(messages: readonly Message[], options: RoleAlternationOptions = {}): AlternationResult {
   const reference = options.compat === 'reference';
-  if (messages.length === 0) return messages as Message[];
+  const same: AlternationResult = { messages: messages as Message[], removed: [], added: [] };
+  if (messages.length === 0) return same;
   let changed = false;
   const out: Message[] = [];
-  for (const msg of messages) {
+  // The output slot of each input message (-1: dropped) and how many inputs each slot holds.
+  const slotOf = new Int32Array(messages.length);
+  const sizes: number[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
     const prev = out[out.length - 1];
     if (prev !== undefined && (msg.role === 'user' || msg.role === 'assistant') && prev.role === msg.role) {
       changed = true;
       const merged = mergeOnce(prev, msg, reference);
-      if (merged !== null) out[out.length - 1] = merged;
+      if (merged !== null) {
+        out[out.length - 1] = merged;
+        slotOf[i] = out.length - 1;
+        sizes[out.length - 1]++;
+      } else {
+        slotOf[i] = -1;
+      }
       continue;
     }
+    slotOf[i] = out.length;
     out.push(msg);
+    sizes.push(1);
   }
 
   let lastPopped: Message | undefined;
   while (out.length > 0 && out[out.length - 1].role === 'assistant') {
     lastPopped = out.pop();
     changed = true;
+  }
+  const kept = out.length;
+  const removed: AlternationResult['removed'] = [];
+  const added: AlternationResult['added'] = [];
+  if (changed) {
+    for (let i = 0; i < messages.length; i++) {
+      const slot = slotOf[i];
+      if (slot >= kept) removed.push({ index: i, reason: 'trailing-assistant' });
+      else if (slot < 0 || sizes[slot] > 1) removed.push({ index: i, reason: 'merged-same-role' });
+    }
+    for (let k = 0; k < kept; k++) if (sizes[k] > 1) added.push({ index: k, reason: 'merged-same-role' });
   }
   if (lastPopped !== undefined && out.length > 0 && !out.some((m) => m.role === 'user' || m.role === 'tool')) {
     if (reference || !hasToolCallsValue(lastPopped)) {
@@ -119,13 +176,18 @@ export function enforceRoleAlternation(messages: readonly Message[], options: Ro
       const { tool_calls: _calls, reasoning_content: _r, thinking_blocks: _t, ...rest } = lastPopped;
       out.push({ ...rest, role: 'user', content: isEmptyContent(rest.content) ? CONVERSATION_CONTINUED : rest.content });
     }
+    added.push({ index: out.length - 1, reason: 'trailing-assistant' });
   }
 
   const first = out.findIndex((m) => !isInstructionRole(m.role));
   // The reference leaves a leading tool-call turn alone; Anthropic rejects any non-user first turn.
   if (first >= 0 && out[first].role === 'assistant' && (!reference || !hasToolCallsValue(out[first]))) {
-    out.splice(first, 0, { role: 'user', content: CONVERSATION_CONTINUED });
+    out.splice(first, 0, continuedTurnBefore(out[first]));
+    for (const a of added) if (a.index >= first) a.index++;
+    added.push({ index: first, reason: 'conversation-continued' });
     changed = true;
   }
-  return changed ? out : (messages as Message[]);
+  if (!changed) return same;
+  added.sort((a, b) => a.index - b.index);
+  return { messages: out, removed, added };
 }

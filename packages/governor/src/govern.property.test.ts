@@ -4,6 +4,8 @@ import type { Message } from '@nanobot/schema';
 import { checkLegality } from './check-legality.js';
 import { enforceRoleAlternation } from './enforce-role-alternation.js';
 import { govern } from './govern.js';
+import { isInstructionRole, type GovernTarget } from './govern-target.js';
+import { anthropicTurnViolations } from './test-support/anthropic-turns.js';
 import { inputBudget } from './input-budget.js';
 import { promptTokens } from './internal/estimate.js';
 import { MemoryArtifactStore } from './memory-artifact-store.js';
@@ -13,29 +15,39 @@ import { deepFreeze } from '@nanobot-internal/test-support';
 const TOOLS = [{ type: 'function' as const, function: { name: 'exec', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }];
 
 describe('govern on random corrupted histories', () => {
-  it('never mutates its input and always yields a legal request', () => {
+  it('never mutates its input and always yields a legal request for its target', () => {
     fc.assert(
-      fc.property(arbitraryHistory, arbitraryBudget, fc.boolean(), (history, budgetOptions, withStore) => {
+      fc.property(arbitraryHistory, arbitraryBudget, fc.boolean(), fc.constantFrom<GovernTarget>('any', 'openai', 'anthropic'), (history, budgetOptions, withStore, target) => {
         const input = deepFreeze(history);
         const snapshot = JSON.stringify(input);
         const ids = new Set<string>();
-        const options = { ...budgetOptions, tools: TOOLS, compactedToolCallIds: ids, artifactStore: withStore ? new MemoryArtifactStore() : null, sessionKey: 's' };
-        const { messages } = govern(input, options);
+        const options = { ...budgetOptions, target, tools: TOOLS, compactedToolCallIds: ids, artifactStore: withStore ? new MemoryArtifactStore() : null, sessionKey: 's' };
+        const { messages, report } = govern(input, options);
         expect(JSON.stringify(input)).toBe(snapshot);
 
-        // Every call answered right after its turn, no orphan or duplicate result, unique ids.
-        expect(checkLegality(messages)).toEqual([]);
+        // Every rule the target API states: calls answered right after their turn, no orphan or
+        // duplicate result, unique ids, content present and not blank, roles in order.
+        expect(checkLegality(messages, { target })).toEqual([]);
+        if (target !== 'openai') {
+          // A history with no conversation message at all has nothing to ask (documented).
+          const conversation = messages.some((m) => !isInstructionRole(m.role));
+          expect(anthropicTurnViolations(messages).filter((v) => conversation || v !== 'no user or assistant turn')).toEqual([]);
+          // Nothing is left for a provider to fix.
+          expect(enforceRoleAlternation(messages)).toBe(messages);
+        }
 
-        // Strict role rules hold once alternation is enforced (OpenAI and Anthropic).
-        const request = enforceRoleAlternation(messages);
-        expect(checkLegality(request, { request: true })).toEqual([]);
-
-        // It fits whenever the budget can hold the system prompt and the last user turn.
+        // It fits, or the report says why: only instructions (and tools) too large to fit.
         const budget = inputBudget(options);
-        const lastUser = input.findLast((m) => m.role === 'user');
-        if (budget > 0 && lastUser !== undefined) {
-          const floor = promptTokens([...input.filter((m) => m.role === 'system'), lastUser], { tools: TOOLS });
-          if (floor <= budget) expect(promptTokens(messages, { tools: TOOLS })).toBeLessThanOrEqual(budget);
+        if (budget > 0) {
+          expect(report.fits).toBeTypeOf('boolean');
+          if (report.fits) expect(promptTokens(messages, { tools: TOOLS })).toBeLessThanOrEqual(budget);
+          else if (report.overflow!.reason === 'newest-turn') {
+            // Shortening gave up only because the room the instructions leave is smaller than
+            // a shortened message (its overhead and the cut marker).
+            expect(budget - report.overflow!.instructionTokens).toBeLessThan(64);
+          } else expect(report.overflow!.instructionTokens).toBeGreaterThanOrEqual(budget);
+        } else {
+          expect(report.fits).toBeUndefined();
         }
 
         // Governing again with the run's compaction set gives the same copy (stable prefix).

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { estimatePromptTokens, ValidationError, type Message, type TokenCounter } from '@nanobot/schema';
 import { BACKFILL_CONTENT } from './constants.js';
 import { checkLegality } from './check-legality.js';
+import { backfillMissingToolResults } from './backfill-missing-tool-results.js';
 import { govern } from './govern.js';
 import { MemoryArtifactStore } from './memory-artifact-store.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
@@ -32,6 +33,23 @@ describe('govern', () => {
     const forAnthropic = govern(answered, { target: 'anthropic' });
     expect(forAnthropic.messages).toEqual(history.slice(0, 4));
     expect(forAnthropic.report.steps.find((s) => s.step === 'enforceRoleAlternation')!.removed).toEqual([{ index: 4, role: 'assistant', preview: 'done', reason: 'trailing-assistant' }]);
+  });
+
+  it('a history cut while a tool batch runs: the missing results are appended as the full backfill would, the same objects each time', () => {
+    const history = deepFreeze<Message[]>([
+      { role: 'user', content: 'hi' },
+      asst('a', 'b', 'c'),
+      result('a', 'ok'),
+    ]);
+    const { messages, report } = govern(history, { target: 'openai' });
+    expect(messages).toEqual(backfillMissingToolResults(history));
+    expect(messages.slice(0, 3).every((m, i) => m === history[i])).toBe(true);
+    expect(report.steps.find((s) => s.step === 'backfillMissingToolResults')!.added.map((m) => m.toolCallId)).toEqual(['b', 'c']);
+    const again = govern(history, { target: 'openai' }).messages;
+    again.forEach((m, i) => expect(m).toBe(messages[i]));
+    // Once the batch is complete, nothing is added.
+    const done = deepFreeze([...history, result('b', 'ok'), result('c', 'ok')]);
+    expect(govern(done, { target: 'openai' }).messages).toBe(done);
   });
 
   it('reports plain JSON data, per step, with token estimates when there is a budget', () => {

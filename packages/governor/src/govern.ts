@@ -1,15 +1,15 @@
 import type { Message, TokenCounter } from '@nanobot/schema';
-import { ValidationError } from '@nanobot/schema';
+import { pythonStr, ValidationError } from '@nanobot/schema';
 import type { ArtifactStore } from './artifact-store.js';
 import { applyToolResultBudgetDetailed } from './apply-tool-result-budget.js';
 import { backfillMissingToolResults } from './backfill-missing-tool-results.js';
 import { compactInflightOverflow } from './compact-inflight-overflow.js';
-import { DEFAULT_MAX_TOOL_RESULT_CHARS } from './constants.js';
+import { BACKFILL_CONTENT, DEFAULT_MAX_TOOL_RESULT_CHARS } from './constants.js';
 import { dropOrphanToolResults } from './drop-orphan-tool-results.js';
 import type { GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult } from './govern-report.js';
 import { inputBudget } from './input-budget.js';
 import { promptTokens } from './internal/estimate.js';
-import { isStructurallyClean } from './internal/structure-scan.js';
+import { structureScan } from './internal/structure-scan.js';
 import { resultId } from './internal/tool-calls.js';
 import { microcompactKeepRecent } from './microcompact-keep-recent.js';
 import { regroup } from './regroup-tool-results.js';
@@ -18,7 +18,7 @@ import { snipHistory } from './snip-history.js';
 import { stripMalformedToolCalls } from './strip-malformed-tool-calls.js';
 import { stripPlaceholderAssistantMessages } from './strip-placeholder-assistant-messages.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
-import { CONVERSATION_CONTINUED, enforceRoleAlternation } from './enforce-role-alternation.js';
+import { continuedTurnBefore, enforceRoleAlternationDetailed, type AlternationResult } from './enforce-role-alternation.js';
 import { GOVERN_TARGETS, isInstructionRole, type GovernTarget } from './govern-target.js';
 import type { BudgetOverflow, ReportedChangeReason } from './govern-report.js';
 import { legalizeForTarget } from './legalize-for-target.js';
@@ -257,12 +257,17 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], o
 
   // A history that is already clean (the usual case for a runner's next request) skips the
   // repair steps: each would return it unchanged.
-  const clean = isStructurallyClean(current);
+  // So is one whose only gap is the open tool batch at its end (a runner's request while tools
+  // run): every step but the backfill is a no-op, and the backfill appends the missing results.
+  const scan = structureScan(current);
+  const clean = scan.clean;
   const repairSteps: GovernStepName[] = fixed
     ? ['stripPlaceholderAssistantMessages', 'stripMalformedToolCalls', 'repairToolCallIds', 'dropOrphanToolResults', 'regroupToolResults', 'backfillMissingToolResults']
     : ['stripPlaceholderAssistantMessages', 'stripMalformedToolCalls', 'dropOrphanToolResults', 'backfillMissingToolResults'];
   if (clean) {
-    for (const step of repairSteps) record(step, current);
+    for (const step of repairSteps) {
+      record(step, step === 'backfillMissingToolResults' && scan.openTail !== null ? [...current, ...tailBackfill(current[scan.openTail.index], scan.openTail.ids)] : current);
+    }
   } else {
     record('stripPlaceholderAssistantMessages', stripPlaceholderAssistantMessages(current));
     record('stripMalformedToolCalls', stripMalformedToolCalls(current));
@@ -332,8 +337,12 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], o
     // Anthropic needs strict alternation ending with a user turn (an assistant turn last would
     // be a prefill); OpenAI only a user turn first.
     const before = current;
-    const next = target === 'openai' ? userFirst(current) : enforceRoleAlternation(current);
-    record('enforceRoleAlternation', next, [], undefined, undefined, next === before ? undefined : alternationReasons(before, next));
+    const alt = target === 'openai' ? userFirst(current) : enforceRoleAlternationDetailed(current);
+    const reasons = {
+      removed: alt.removed.map((r) => ({ ...ref(before[r.index], r.index), reason: r.reason })),
+      added: alt.added.map((a) => ({ ...ref(alt.messages[a.index], a.index), reason: a.reason })),
+    };
+    record('enforceRoleAlternation', alt.messages, [], undefined, undefined, reasons);
   }
 
   let overflow: BudgetOverflow | undefined;
@@ -395,23 +404,34 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], o
   return { messages: current as unknown as M[], report };
 }
 
-const CONTINUED: Message = Object.freeze({ role: 'user', content: CONVERSATION_CONTINUED });
-
 /** A user turn first after the instructions: the `(conversation continued)` turn when not. */
-function userFirst(messages: Message[]): Message[] {
+function userFirst(messages: Message[]): AlternationResult {
   const first = messages.findIndex((m) => !isInstructionRole(m.role));
-  if (first < 0 || messages[first].role === 'user') return messages;
-  return [...messages.slice(0, first), CONTINUED, ...messages.slice(first)];
+  if (first < 0 || messages[first].role === 'user') return { messages, removed: [], added: [] };
+  return {
+    messages: [...messages.slice(0, first), continuedTurnBefore(messages[first]), ...messages.slice(first)],
+    removed: [],
+    added: [{ index: first, reason: 'conversation-continued' }],
+  };
 }
+// Backfilled results for an open tail, one list per assistant turn and open set, so the next
+// request reuses the same objects (estimates cached, prompt byte-stable).
+const tailFills = new WeakMap<Message, { key: string; fills: Message[] }>();
 
-/** Removed / added entries of the role-alternation step, each with its reason. */
-function alternationReasons(before: readonly Message[], after: readonly Message[]): { removed: ReportedMessage[]; added: ReportedMessage[] } {
-  const { removed, added } = diff(before, after);
-  const kept = new Set(after);
-  const lastInput = before.findLastIndex((m) => m.role !== 'assistant');
-  for (const r of removed) r.reason = r.index > lastInput ? 'trailing-assistant' : 'merged-same-role';
-  for (const a of added) a.reason = a.role === 'user' && a.preview === CONVERSATION_CONTINUED && !before.includes(after[a.index]) && kept.size > 0 ? 'conversation-continued' : 'merged-same-role';
-  return { removed, added };
+/** What backfillMissingToolResults appends for the still-open calls of the last turn. */
+function tailBackfill(turn: Message, open: ReadonlySet<string>): Message[] {
+  const key = [...open].join('\u0000');
+  const hit = tailFills.get(turn);
+  if (hit !== undefined && hit.key === key) return hit.fills;
+  const fills: Message[] = [];
+  for (const call of turn.tool_calls ?? []) {
+    if (!open.has(call.id)) continue;
+    const fn = call.function as unknown;
+    const name = fn !== null && typeof fn === 'object' && !Array.isArray(fn) ? pythonStr((fn as { name?: unknown }).name ?? null) : '';
+    fills.push({ role: 'tool', tool_call_id: call.id, name, content: BACKFILL_CONTENT });
+  }
+  tailFills.set(turn, { key, fills });
+  return fills;
 }
 
 function toolNames(messages: readonly Message[], ids: readonly string[]): (id: string) => string {

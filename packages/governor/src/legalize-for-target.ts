@@ -48,9 +48,10 @@ interface Verdict {
   reason: TargetChangeReason | null;
 }
 
-// Rewrites are remembered per message object and situation, so a runner's next request reuses
-// the same rewritten objects (their token estimates stay cached, the prompt prefix stays stable).
-const verdicts = new WeakMap<Message, Map<string, Verdict>>();
+// Rewrites are remembered per message object, target and situation, so a runner's next request
+// reuses the same rewritten objects (their token estimates stay cached, the prompt prefix stays
+// stable).
+const verdicts = new Map<string, WeakMap<Message, Verdict>>();
 const KEEP: Verdict = { out: null, reason: null };
 
 function withoutBlankParts(content: ContentPart[]): ContentPart[] {
@@ -109,16 +110,17 @@ function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
 }
 
 function verdict(msg: Message, target: GovernTarget, started: boolean): Verdict {
-  const key = `${target}${started && isInstructionRole(msg.role) ? ':mid' : ''}`;
-  let byKey = verdicts.get(msg);
-  const hit = byKey?.get(key);
-  if (hit !== undefined) return hit;
-  const v = judge(msg, target, started);
-  if (byKey === undefined) {
-    byKey = new Map();
-    verdicts.set(msg, byKey);
+  const key = started && isInstructionRole(msg.role) ? `${target}:mid` : target;
+  let byMessage = verdicts.get(key);
+  if (byMessage === undefined) {
+    byMessage = new WeakMap();
+    verdicts.set(key, byMessage);
   }
-  byKey.set(key, v);
+  let v = byMessage.get(msg);
+  if (v === undefined) {
+    v = judge(msg, target, started);
+    byMessage.set(msg, v);
+  }
   return v;
 }
 

@@ -111,39 +111,71 @@ interface PrefixMemo {
   states: WalkState[];
 }
 
-// Histories grow by appending, so the last walk over a history is kept (keyed by its first
+// Histories grow by appending, so the last walks over a history are kept (keyed by its first
 // message object): a re-estimate compares the prefix by identity — message objects and the
 // fields the estimate reads — resumes the walk where it diverges and only handles the rest.
-const prefixMemos = new WeakMap<object, PrefixMemo>();
+// A few walks are kept per first message, because a caller estimates both a stored history and
+// the copy made of it (same head, diverging early, e.g. merged turns) on every request; with
+// one walk they would evict each other and each estimate would re-walk the whole list.
+const MEMOS_PER_HEAD = 3;
+const TAIL_REWALK = 64;
+const prefixMemos = new WeakMap<object, PrefixMemo[]>();
+
+function matchLength(memo: PrefixMemo, messages: readonly Message[]): number {
+  const { seen } = memo;
+  const limit = Math.min(messages.length, memo.states.length);
+  let k = 0;
+  for (let j = 0; k < limit; k++, j += STRIDE) {
+    const record = messages[k] as Record<string, unknown>;
+    if (
+      seen[j] !== record ||
+      seen[j + 1] !== record['content'] ||
+      seen[j + 2] !== record['tool_calls'] ||
+      seen[j + 3] !== record['reasoning_content'] ||
+      seen[j + 4] !== record['name'] ||
+      seen[j + 5] !== record['tool_call_id']
+    ) {
+      break;
+    }
+  }
+  return k;
+}
 
 function walkWithMemo(messages: readonly Message[]): PromptWalker {
   const n = messages.length;
   const first = asMessageRecord(messages[0], 'estimatePromptTokens: messages[0]');
-  let memo = prefixMemos.get(first);
-  let k = 0;
-  if (memo === undefined) {
-    memo = { seen: [], states: [] };
-    prefixMemos.set(first, memo);
-  } else {
-    const { seen } = memo;
-    const limit = Math.min(n, memo.states.length);
-    for (let j = 0; k < limit; k++, j += STRIDE) {
-      const record = messages[k] as Record<string, unknown>;
-      if (
-        seen[j] !== record ||
-        seen[j + 1] !== record['content'] ||
-        seen[j + 2] !== record['tool_calls'] ||
-        seen[j + 3] !== record['reasoning_content'] ||
-        seen[j + 4] !== record['name'] ||
-        seen[j + 5] !== record['tool_call_id']
-      ) {
-        break;
-      }
-    }
-    seen.length = k * STRIDE;
-    memo.states.length = k;
+  let memos = prefixMemos.get(first);
+  if (memos === undefined) {
+    memos = [];
+    prefixMemos.set(first, memos);
   }
+  let best = -1;
+  let k = 0;
+  for (let m = 0; m < memos.length; m++) {
+    const len = matchLength(memos[m], messages);
+    if (best < 0 || len > k) {
+      best = m;
+      k = len;
+    }
+  }
+  let memo: PrefixMemo;
+  if (best >= 0 && (k === n || k + TAIL_REWALK >= memos[best].states.length)) {
+    // The list extends the walk, is a prefix of it, or replaces only its last few messages
+    // (a history growing by appends): resume it in place, most recently used first.
+    memo = memos[best];
+    memos.splice(best, 1);
+  } else {
+    // The list diverges inside every kept walk: start a new one from the shared prefix, so the
+    // walks kept for the other lists stay whole.
+    const from = best >= 0 ? memos[best] : undefined;
+    memo = { seen: from ? from.seen.slice(0, k * STRIDE) : [], states: from ? from.states.slice(0, k) : [] };
+    if (memos.length >= MEMOS_PER_HEAD) memos.pop();
+  }
+  memos.unshift(memo);
   const walker = new PromptWalker(k > 0 ? memo.states[k - 1] : undefined);
+  if (k === n) return walker;
+  memo.seen.length = k * STRIDE;
+  memo.states.length = k;
   for (let i = k; i < n; i++) {
     const record = asMessageRecord(messages[i], `estimatePromptTokens: messages[${i}]`);
     const entry = messageCacheEntry(record);

@@ -14,12 +14,14 @@ interface ScanState {
   list: readonly Message[];
   declared: Set<string>;
   open: Set<string> | null;
+  /** Index of the assistant turn whose calls are `open`. */
+  openAt: number;
   clean: boolean;
 }
 
 const states = new WeakMap<Message, ScanState>();
 
-function step(state: ScanState, msg: Message): void {
+function step(state: ScanState, msg: Message, index: number): void {
   if (msg === null || typeof msg !== 'object') {
     state.clean = false;
     return;
@@ -53,25 +55,43 @@ function step(state: ScanState, msg: Message): void {
     open.add(id);
   }
   state.open = open;
+  state.openAt = index;
 }
 
 /** True when the repair steps would all leave `messages` unchanged. */
 export function isStructurallyClean(messages: readonly Message[]): boolean {
-  if (messages.length === 0) return true;
+  const s = scan(messages);
+  return s.clean && s.openTail === null;
+}
+
+/**
+ * The scan's verdict: `clean` when every repair but the backfill is a no-op, and `openTail`
+ * when, besides, the last assistant turn's calls (at `index`, ids in call order) are not all
+ * answered — a history cut while a tool batch ran, the usual state of a runner's request.
+ */
+export function structureScan(messages: readonly Message[]): { clean: boolean; openTail: { index: number; ids: ReadonlySet<string> } | null } {
+  return scan(messages);
+}
+
+function scan(messages: readonly Message[]): { clean: boolean; openTail: { index: number; ids: ReadonlySet<string> } | null } {
+  if (messages.length === 0) return { clean: true, openTail: null };
   const first = messages[0];
-  if (first === null || typeof first !== 'object') return false;
+  if (first === null || typeof first !== 'object') return { clean: false, openTail: null };
   let state = states.get(first);
   let from = 0;
   if (state !== undefined && state.clean && state.list.length <= messages.length && samePrefix(state.list, messages)) {
     from = state.list.length;
+    // The open set is consumed by the scan: resume on a copy so the snapshot stays right.
+    if (state.open !== null) state = { ...state, open: new Set(state.open), declared: state.declared };
   } else {
-    state = { list: messages, declared: new Set(), open: null, clean: true };
+    state = { list: messages, declared: new Set(), open: null, openAt: -1, clean: true };
   }
-  for (let i = from; i < messages.length && state.clean; i++) step(state, messages[i]);
+  for (let i = from; i < messages.length && state.clean; i++) step(state, messages[i], i);
   // A snapshot, not the array: callers may push to their array between calls.
   state.list = messages.slice();
   states.set(first, state);
-  return state.clean && (state.open === null || state.open.size === 0);
+  const openTail = state.clean && state.open !== null && state.open.size > 0 ? { index: state.openAt, ids: new Set(state.open) } : null;
+  return { clean: state.clean, openTail };
 }
 
 function samePrefix(prefix: readonly Message[], list: readonly Message[]): boolean {

@@ -1,6 +1,7 @@
 // fast-check generators of stored histories with the corruptions real sessions show: orphan and
 // duplicate results, missing results, unnamed calls, empty contents, placeholders, reused and
-// missing ids, results separated from their call, mid-history system notes.
+// missing ids, results separated from their call, mid-history system notes, developer
+// messages, whitespace-only contents and blank text parts.
 import fc from 'fast-check';
 import type { Message } from '@nanobot/schema';
 
@@ -38,12 +39,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 export type Corruption =
   | 'orphan' | 'duplicate' | 'drop-result' | 'unnamed-call' | 'empty-content' | 'placeholder'
   | 'reuse-id' | 'missing-id' | 'displace' | 'mid-system' | 'int-id' | 'result-before-call'
-  | 'int-result-id' | 'calls-not-list';
+  | 'int-result-id' | 'calls-not-list' | 'whitespace-content' | 'developer' | 'blank-part';
 
 const corruption = fc.constantFrom<Corruption>(
   'orphan', 'duplicate', 'drop-result', 'unnamed-call', 'empty-content', 'placeholder',
   'reuse-id', 'missing-id', 'displace', 'mid-system', 'int-id', 'result-before-call',
-  'int-result-id', 'calls-not-list',
+  'int-result-id', 'calls-not-list', 'whitespace-content', 'developer', 'blank-part',
 );
 
 function build(steps: Step[], withSystem: boolean, short: boolean): Message[] {
@@ -112,6 +113,10 @@ function corrupt(history: Message[], ops: [Corruption, number][]): Message[] {
         h[pickTool] = { ...h[pickTool], tool_call_id: (500 + r) as unknown as string };
       } break;
       case 'calls-not-list': if (pickCall >= 0) h[pickCall] = { ...h[pickCall], tool_calls: (r % 2 ? { id: 'x' } : 'call') as never }; break;
+      // Aborted and reasoning-only turns as recorded: whitespace next to tool calls, or alone.
+      case 'whitespace-content': { const i = pickCall >= 0 && r % 2 ? pickCall : at; h[i] = { ...h[i], content: r % 3 === 0 ? '\n\n' : ' ' }; } break;
+      case 'developer': h.splice(r % 3 === 0 ? 0 : at, 0, { role: 'developer', content: `Developer rule ${r}: answer briefly.` }); break;
+      case 'blank-part': h[at] = { ...h[at], content: [{ type: 'text', text: r % 2 ? '' : '\n' }, ...(r % 3 ? [{ type: 'text', text: `kept ${r}` }] : [])] }; break;
       case 'result-before-call': if (pickTool >= 0 && pickCall >= 0 && pickCall < pickTool) { const [m] = h.splice(pickTool, 1); h.splice(pickCall, 0, m); } break;
     }
   }
