@@ -44,6 +44,15 @@ const turnCache = new WeakMap<object, CachedTurn>();
 const systemCache = new Map<string, Message>();
 const systemListCache = new WeakMap<object, Message>();
 const toolsCache = new WeakMap<object, ToolDefinition[]>();
+
+interface HistoryMemo {
+  system: AnthropicSystemLike | undefined;
+  params: readonly AnthropicMessageLike[];
+  model: Message[];
+  names: Map<string, string>;
+}
+// Per history (keyed by its first turn): the last list converted, to resume after it.
+const historyMemo = new WeakMap<object, HistoryMemo>();
 const SYSTEM_CACHE_LIMIT = 64;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -172,10 +181,24 @@ function systemMessage(system: AnthropicSystemLike): Message {
  */
 export function anthropicToModel(system: AnthropicSystemLike | undefined, messages: readonly AnthropicMessageLike[]): Message[] {
   if (!Array.isArray(messages)) throw new ValidationError('governAnthropic: messages must be an array', ['messages']);
-  const out: Message[] = [];
-  if (system !== undefined) out.push(systemMessage(system));
-  const names = new Map<string, string>();
-  for (let i = 0; i < messages.length; i++) {
+  // The same history again, or grown at the end: only the new turns are converted, and the
+  // same history gives the same model list (the governor caches per list, too).
+  const first = messages[0] as object | undefined;
+  const memo = isRecord(first) ? historyMemo.get(first) : undefined;
+  let out: Message[];
+  let names: Map<string, string>;
+  let from = 0;
+  if (memo !== undefined && memo.system === system && memo.params.length <= messages.length && samePrefix(memo.params, messages)) {
+    if (memo.params.length === messages.length) return memo.model;
+    out = memo.model.slice();
+    names = new Map(memo.names);
+    from = memo.params.length;
+  } else {
+    out = [];
+    if (system !== undefined) out.push(systemMessage(system));
+    names = new Map();
+  }
+  for (let i = from; i < messages.length; i++) {
     const param = messages[i];
     let turn = isRecord(param) ? turnCache.get(param) : undefined;
     if (turn === undefined || !sameNames(turn, param, names)) {
@@ -185,7 +208,13 @@ export function anthropicToModel(system: AnthropicSystemLike | undefined, messag
     for (const [id, name] of turn.uses) names.set(id, name);
     for (const piece of turn.pieces) out.push(piece);
   }
+  if (isRecord(first)) historyMemo.set(first, { system, params: messages.slice(), model: out, names });
   return out;
+}
+
+function samePrefix(prefix: readonly unknown[], list: readonly unknown[]): boolean {
+  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== list[i]) return false;
+  return true;
 }
 
 /** Anthropic tool definitions as the governor counts them (their JSON is part of the budget). */

@@ -21,6 +21,15 @@ interface Turn {
   parts: Part[];
 }
 
+interface ReverseMemo {
+  messages: readonly Message[];
+  result: AnthropicMessageLike[];
+  /** Index of the first message of each turn of `result`. */
+  starts: number[];
+}
+// Per governed copy (keyed by its first message): the last conversion, to resume after it.
+const reverseMemo = new WeakMap<Message, ReverseMemo>();
+
 // Blocks only an assistant turn may carry (a turn the governor relabelled `user` drops them).
 const ASSISTANT_ONLY = new Set(['thinking', 'redacted_thinking', 'tool_use', 'server_tool_use']);
 
@@ -113,20 +122,42 @@ function push(turns: Turn[], role: Turn['role'], part: Part): void {
  * Anthropic role form one turn, tool results first.
  */
 export function modelToAnthropic(messages: readonly Message[]): AnthropicMessageLike[] {
+  // The governor gives back the same objects for the same history: resume after the turns
+  // converted last time whose messages (and the one after them) are unchanged.
+  const first = messages[0];
+  const memo = first !== undefined ? reverseMemo.get(first) : undefined;
+  let p = 0;
+  if (memo !== undefined) {
+    const n = Math.min(memo.messages.length, messages.length);
+    while (p < n && memo.messages[p] === messages[p]) p++;
+    if (p === memo.messages.length && p === messages.length) return memo.result.slice();
+  }
+  let k = 0;
+  if (memo !== undefined) while (k < memo.starts.length && (memo.starts[k + 1] ?? memo.messages.length) < p) k++;
+  const result = memo !== undefined ? memo.result.slice(0, k) : [];
+  const starts = memo !== undefined ? memo.starts.slice(0, k) : [];
+  const from = memo !== undefined && k > 0 ? (memo.starts[k] ?? memo.messages.length) : 0;
   const turns: Turn[] = [];
-  for (const m of messages) {
+  const turnStarts: number[] = [];
+  for (let i = from; i < messages.length; i++) {
+    const m = messages[i];
     const origin = originOf<AnthropicPieceOrigin>(m);
     if (m.role === 'system' && origin !== undefined && origin.param === null) continue;
+    const before = turns.length;
     if (isInstructionRole(m.role)) {
       // A `system` turn of `messages` that the governor left at the head: Anthropic takes
       // instructions only as the system prompt, which stays as given, so it goes as a note on
       // the user side, as govern does with instructions in mid-history.
       const blocks = [{ type: 'text', text: instructionNoteHeader(String(m.role)) }, ...contentBlocks(m.content)] as AnthropicBlockLike[];
       push(turns, 'user', { origin, unchanged: false, blocks });
-      continue;
+    } else {
+      const unchanged = origin !== undefined && origin.message === m;
+      push(turns, m.role === 'assistant' ? 'assistant' : 'user', { origin, unchanged, blocks: unchanged ? origin.blocks : rebuild(m, origin) });
     }
-    const unchanged = origin !== undefined && origin.message === m;
-    push(turns, m.role === 'assistant' ? 'assistant' : 'user', { origin, unchanged, blocks: unchanged ? origin.blocks : rebuild(m, origin) });
+    if (turns.length > before) turnStarts.push(i);
   }
-  return turns.map(finish);
+  for (const t of turns) result.push(finish(t));
+  starts.push(...turnStarts);
+  if (first !== undefined) reverseMemo.set(first, { messages: messages.slice(), result, starts });
+  return result.slice();
 }

@@ -76,10 +76,42 @@ function messageItem(m: Message, origin: ResponsesUnitOrigin | undefined): Respo
  * `blank` lists the model indices where that happened, for the report.
  */
 export function modelToResponses(messages: readonly Message[], model: readonly Message[]): { items: ResponsesItemLike[]; blank: number[] } {
-  const out: ResponsesItemLike[] = [];
-  const blank: number[] = [];
-  const rescued = rescue(messages, model);
-  messages.forEach((m, index) => {
+  const rescued = messages === model ? NOTHING_RESCUED : rescue(messages, model);
+  // The governor gives back the same objects for the same history: resume after the messages
+  // converted last time (each message's items depend on it alone, unless items were rescued).
+  const first = messages[0];
+  const memo = first !== undefined && rescued.size === 0 ? reverseMemo.get(first) : undefined;
+  let p = 0;
+  if (memo !== undefined) {
+    const n = Math.min(memo.messages.length, messages.length);
+    while (p < n && memo.messages[p] === messages[p]) p++;
+  }
+  const out: ResponsesItemLike[] = memo !== undefined && p > 0 ? memo.items.slice(0, memo.ends[p - 1]) : [];
+  const blank: number[] = memo !== undefined ? memo.blank.filter((i) => i < p) : [];
+  const ends: number[] = memo !== undefined ? memo.ends.slice(0, p) : [];
+  for (let index = p; index < messages.length; index++) {
+    convertOne(messages[index], index, rescued, out, blank);
+    ends.push(out.length);
+  }
+  const rest = rescued.get(null);
+  if (rest !== undefined) out.push(...rest);
+  if (first !== undefined && rescued.size === 0) reverseMemo.set(first, { messages: messages.slice(), items: out.slice(), ends, blank: blank.slice() });
+  return { items: out, blank };
+}
+
+interface ReverseMemo {
+  messages: readonly Message[];
+  items: ResponsesItemLike[];
+  /** Number of items after each message. */
+  ends: number[];
+  blank: number[];
+}
+// Per governed copy (keyed by its first message): the last conversion, to resume after it.
+const reverseMemo = new WeakMap<Message, ReverseMemo>();
+const NOTHING_RESCUED: ReadonlyMap<ResponsesUnitOrigin | null, ResponsesItemLike[]> = new Map();
+
+function convertOne(m: Message, index: number, rescued: ReadonlyMap<ResponsesUnitOrigin | null, ResponsesItemLike[]>, out: ResponsesItemLike[], blank: number[]): void {
+  {
     const origin = originOf<ResponsesUnitOrigin>(m);
     if (origin !== undefined) {
       const carried = rescued.get(origin);
@@ -105,10 +137,7 @@ export function modelToResponses(messages: readonly Message[], model: readonly M
       if (m.role === 'assistant') for (const call of calls) callItems(call, out);
     }
     if (origin !== undefined) out.push(...origin.trailing);
-  });
-  const rest = rescued.get(null);
-  if (rest !== undefined) out.push(...rest);
-  return { items: out, blank };
+  }
 }
 
 /**

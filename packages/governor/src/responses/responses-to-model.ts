@@ -124,10 +124,10 @@ function build(items: readonly Item[], names: ReadonlyMap<string, string>, trail
 }
 
 /** Splits the items into units: `[start, end)` of each, flattened, in order. */
-function units(items: readonly Item[], kinds: readonly Kind[]): number[] {
+function units(items: readonly Item[], kinds: readonly Kind[], from: number): number[] {
   const out: number[] = [];
-  let start = 0;
-  let i = 0;
+  let start = from;
+  let i = from;
   const n = items.length;
   while (i < n) {
     const kind = kinds[i];
@@ -159,10 +159,9 @@ function sameItems(a: readonly ResponsesItemLike[], b: readonly ResponsesItemLik
 }
 
 /** Each item's kind; throws {@link ValidationError} for input that is not a list of items. */
-function checkItems(input: unknown): Kind[] {
-  if (!Array.isArray(input)) throw new ValidationError('governResponses: input must be an array of input items', ['input']);
+function checkItems(input: readonly unknown[], from: number): Kind[] {
   const kinds = new Array<Kind>(input.length);
-  for (let i = 0; i < input.length; i++) {
+  for (let i = from; i < input.length; i++) {
     const it: unknown = input[i];
     if (!isRecord(it)) throw new ValidationError(`governResponses: input[${i}] must be an item object`, [i]);
     const kind = kindOf(it);
@@ -191,11 +190,22 @@ const NONE: readonly Item[] = [];
  * {@link ValidationError} for input that is not a list of items.
  */
 export function responsesToModel(input: readonly ResponsesItemLike[]): Message[] {
-  const kinds = checkItems(input);
+  if (!Array.isArray(input)) throw new ValidationError('governResponses: input must be an array of input items', ['input']);
   const items = input as readonly Item[];
-  const spans = units(items, kinds);
-  const out = new Array<Message>(spans.length / 2);
-  const names = new Map<string, string>();
+  // The same history again, or grown at the end: only the items from the last unit on are
+  // converted again, and the same history gives the same model list.
+  const first = items[0] as object | undefined;
+  const memo = isRecord(first) ? historyMemo.get(first) : undefined;
+  if (memo !== undefined && memo.items.length <= items.length && samePrefix(memo.items, items)) {
+    if (memo.items.length === items.length) return memo.model;
+    return convert(items, memo.lastStart, memo.model.slice(0, -1), new Map(memo.names));
+  }
+  return convert(items, 0, [], new Map());
+}
+
+function convert(items: readonly Item[], from: number, out: Message[], names: Map<string, string>): Message[] {
+  const kinds = checkItems(items, from);
+  const spans = units(items, kinds, from);
   for (let k = 0; k < spans.length; k += 2) {
     const start = spans[k];
     const end = spans[k + 1];
@@ -206,10 +216,29 @@ export function responsesToModel(input: readonly ResponsesItemLike[]): Message[]
       unitCache.set(items[start], unit);
     }
     for (const [id, name] of unit!.calls) names.set(id, name);
-    out[k / 2] = unit!.message;
+    out.push(unit!.message);
+  }
+  if (items.length > 0 && isRecord(items[0])) {
+    const lastStart = spans.length > 0 ? spans[spans.length - 2] : from;
+    historyMemo.set(items[0], { items: items.slice(), model: out, names, lastStart });
   }
   return out;
 }
+
+function samePrefix(prefix: readonly unknown[], list: readonly unknown[]): boolean {
+  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== list[i]) return false;
+  return true;
+}
+
+interface HistoryMemo {
+  items: readonly Item[];
+  model: Message[];
+  names: Map<string, string>;
+  /** Where the last unit starts: it may grow with the next items, so it is converted again. */
+  lastStart: number;
+}
+// Per history (keyed by its first item): the last list converted, to resume after it.
+const historyMemo = new WeakMap<object, HistoryMemo>();
 
 /** Responses tools as the governor counts them (their JSON is part of the budget). */
 export function responsesToolsToModel(tools: readonly ResponsesToolLike[] | undefined): ToolDefinition[] | undefined {
