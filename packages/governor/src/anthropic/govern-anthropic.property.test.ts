@@ -80,3 +80,23 @@ describe('governAnthropic on damaged histories', () => {
     );
   });
 });
+
+describe('governAnthropic on a growing history', () => {
+  it('gives the same request as a cold call on a copy, whatever was governed before', () => {
+    fc.assert(
+      fc.property(arbitraryHistory, arbitraryBudget, fc.array(fc.nat(30), { maxLength: 4 }), (history, budget, cuts) => {
+        const stored = deepFreeze(toAnthropicHistory(history));
+        fc.pre(stored.messages.length > 0);
+        const options = { ...budget, onOverflow: 'send' as const };
+        // Earlier requests on prefixes (and a repeat), as a client governs a growing history.
+        for (const cut of cuts) governAnthropic({ ...stored, messages: stored.messages.slice(0, 1 + (cut % stored.messages.length)) }, options);
+        governAnthropic(stored, options);
+        const warm = governAnthropic(stored, options);
+        const cold = governAnthropic(structuredClone(stored), options);
+        expect(warm.messages).toEqual(cold.messages);
+        expect(warm.report).toEqual(cold.report);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

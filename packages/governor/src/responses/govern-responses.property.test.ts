@@ -72,3 +72,22 @@ describe('governResponses on damaged inputs', () => {
     );
   });
 });
+
+describe('governResponses on a growing history', () => {
+  it('gives the same input as a cold call on a copy, whatever was governed before', () => {
+    fc.assert(
+      fc.property(arbitraryHistory, arbitraryBudget, fc.array(fc.nat(30), { maxLength: 4 }), (history, budget, cuts) => {
+        const stored = deepFreeze(toResponsesInput(history));
+        fc.pre(stored.length > 0);
+        const options = { ...budget, onOverflow: 'send' as const };
+        for (const cut of cuts) governResponses(stored.slice(0, 1 + (cut % stored.length)), options);
+        governResponses(stored, options);
+        const warm = governResponses(stored, options);
+        const cold = governResponses(structuredClone(stored), options);
+        expect(warm.input).toEqual(cold.input);
+        expect(warm.report).toEqual(cold.report);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
