@@ -23,7 +23,7 @@ const sdkPatterns = [
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', 'apps/web/public/**'],
+    ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', 'apps/web/public/**', 'packages/governor/test/types/.readme/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -47,6 +47,13 @@ export default tseslint.config(
   },
   {
     files: ['packages/providers/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: deepImportPatterns }],
+    },
+  },
+  {
+    // Type tests of the governor compile its README examples against the real SDK types.
+    files: ['packages/governor/test/types/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: deepImportPatterns }],
     },

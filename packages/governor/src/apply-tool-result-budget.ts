@@ -53,8 +53,9 @@ function describe(id: string, name: string, info: NormalizedToolResult): ToolRes
   const out: ToolResultChange[] = [];
   if (info.emptyMarker) out.push({ toolCallId: id, name, action: 'empty-marker' });
   if (info.offloadError !== undefined) out.push({ toolCallId: id, name, action: 'offload-failed', error: info.offloadError });
-  if (info.offloadedTo !== undefined) out.push({ toolCallId: id, name, action: 'offloaded', location: info.offloadedTo, originalChars: info.originalChars });
-  if (info.truncated) out.push({ toolCallId: id, name, action: 'truncated', originalChars: info.originalChars });
+  const size = info.originalChars !== undefined ? { originalChars: info.originalChars } : {};
+  if (info.offloadedTo !== undefined) out.push({ toolCallId: id, name, action: 'offloaded', location: info.offloadedTo, ...size });
+  if (info.truncated) out.push({ toolCallId: id, name, action: 'truncated', ...size });
   return out;
 }
 

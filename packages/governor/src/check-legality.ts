@@ -4,6 +4,7 @@ import { isValidToolCall } from './internal/tool-calls.js';
 import { isBlankContent, isBlankText, isBlankTextPart } from './internal/content.js';
 import { isInstructionRole, type GovernTarget } from './govern-target.js';
 import type { MessageLike } from './message-like.js';
+import { ANTHROPIC_TOOL_ID_PATTERN } from './legalize-for-target.js';
 
 /** A rule a model request breaks. */
 export type LegalityRule =
@@ -24,7 +25,8 @@ export type LegalityRule =
   | 'empty-content'
   | 'blank-text'
   | 'instruction-after-start'
-  | 'developer-role';
+  | 'developer-role'
+  | 'invalid-tool-call-id';
 
 /** One broken rule, at a message index. */
 export interface LegalityViolation {
@@ -56,7 +58,8 @@ export interface CheckLegalityOptions {
    *   text, the optional null next to tool calls aside), no blank text part anywhere, no
    *   `developer` message, instructions only before the conversation, strict user/assistant
    *   alternation (tool results count as the user turn they become), no trailing assistant
-   *   turn (newer models refuse prefill; none accept trailing whitespace in it).
+   *   turn (newer models refuse prefill; none accept trailing whitespace in it), tool-call ids
+   *   matching `^[a-zA-Z0-9_-]+$`.
    */
   target?: GovernTarget;
 }
@@ -196,6 +199,10 @@ function checkTarget(messages: readonly Message[], openai: boolean, anthropic: b
       else if (Array.isArray(content) && content.length === 0) add('empty-content', i, `a ${role} message with an empty content list`);
     }
     if (!anthropic) return;
+    for (const call of calls && Array.isArray(msg.tool_calls) ? msg.tool_calls : []) {
+      const id = (call as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' && id.length > 0 && !ANTHROPIC_TOOL_ID_PATTERN.test(id)) add('invalid-tool-call-id', i, `tool call id ${id} does not match ^[a-zA-Z0-9_-]+$`);
+    }
     if (calls) {
       // The text next to tool calls is optional (null, "" or no text part), but text that is
       // sent must not be blank.

@@ -1,4 +1,4 @@
-import type { ContentPart, Message, MessageContent } from '@nanobot/schema';
+import type { ToolCall, ContentPart, Message, MessageContent } from '@nanobot/schema';
 import { hasToolCallsValue, toolCallList } from './internal/tool-calls.js';
 import { pyStrip } from './internal/python.js';
 import { isInstructionRole } from './govern-target.js';
@@ -57,7 +57,7 @@ function mergeSameRole(prev: Message, cur: Message, reference: boolean): Message
       return {
         ...prev,
         content: joinContent(prev.content, cur.content),
-        tool_calls: [...toolCallList(prev), ...toolCallList(cur)] as Message['tool_calls'],
+        tool_calls: [...toolCallList(prev), ...toolCallList(cur)] as ToolCall[],
       };
     } else if (curTools) {
       return { ...cur, content: joinContent(prev.content, cur.content) };

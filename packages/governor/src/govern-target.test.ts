@@ -164,6 +164,27 @@ describe('whitespace next to tool calls and content-less turns', () => {
   });
 });
 
+describe('tool-call ids Anthropic rejects', () => {
+  it('are renamed on the call and its result for Anthropic, kept for OpenAI', () => {
+    const history = deepFreeze<Message[]>([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1|fc_9', type: 'function', function: { name: 'exec', arguments: '{}' } }, call('call_1_fc_9')] },
+      { role: 'tool', tool_call_id: 'call_1|fc_9', content: 'a' },
+      { role: 'tool', tool_call_id: 'call_1_fc_9', content: 'b' },
+      { role: 'user', content: 'next' },
+    ]);
+    expect(rules(history, 'anthropic')).toEqual(['invalid-tool-call-id']);
+    expect(rules(history, 'openai')).toEqual([]);
+    expect(govern(history, { target: 'openai' }).messages).toBe(history);
+    const { messages, report } = govern(history, { target: 'anthropic' });
+    expect(rules(messages, 'anthropic')).toEqual([]);
+    expect(messages[1].tool_calls!.map((c) => c.id)).toEqual(['call_1_fc_9_2', 'call_1_fc_9']);
+    expect(messages[2].tool_call_id).toBe('call_1_fc_9_2');
+    expect(messages[3]).toBe(history[3]);
+    expect(report.steps.find((s) => s.step === 'legalizeForTarget')!.added.map((m) => [m.index, m.reason])).toEqual([[1, 'tool-call-id-sanitized'], [2, 'tool-call-id-sanitized']]);
+  });
+});
+
 describe('options', () => {
   it('rejects an unknown target or onOverflow before doing anything', () => {
     expect(() => govern([], { target: 'gemini' as GovernTarget })).toThrow(/options.target must be 'openai', 'anthropic' or 'any'/);

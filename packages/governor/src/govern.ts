@@ -57,8 +57,9 @@ export interface GovernOptions {
    * The API the copy is sent to (default `'any'`: legal for both OpenAI and Anthropic). The copy
    * is then directly acceptable to it: empty assistant turns dropped, blank text removed or
    * filled, `developer` kept (OpenAI) or made `system` (Anthropic, `'any'`), mid-history
-   * instructions turned into marked user notes (Anthropic, `'any'`), same-role turns merged, a
-   * user turn first and last. With `compat: 'reference'` and no target these steps are off.
+   * instructions turned into marked user notes, same-role turns merged and a user turn last
+   * (Anthropic, `'any'`), a user turn first (all). With `compat: 'reference'` and no target
+   * these steps are off.
    */
   target?: GovernTarget;
   /**
@@ -249,7 +250,7 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], o
     const tb = tokens(current);
     if (tb !== undefined) {
       report.tokensBefore = tb;
-      report.tokensAfter = changed ? tokens(next) : tb;
+      report.tokensAfter = changed ? tokens(next)! : tb;
     }
     steps.push(report);
     current = next;
@@ -322,12 +323,12 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], o
       ...compaction.reapplied.map((id) => ({ toolCallId: id, name: nameOf(id), action: 'recompacted' as const })),
       ...compaction.newlyCompacted.map((id) => ({ toolCallId: id, name: nameOf(id), action: 'compacted' as const })),
     ],
-    { before: compaction.tokensBefore, after: compaction.tokensAfter },
+    known(compaction.tokensBefore, compaction.tokensAfter),
   );
 
   const beforeSnip = current;
   const snipped = snipHistory(current, { ...ctx, budget, compat: fixed ? 'fixed' : 'reference' });
-  record('snipHistory', snipped.messages, [], { before: snipped.tokensBefore, after: snipped.tokensAfter }, snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : snipped.laterTurn ? [LATER_TURN_NOTE] : []);
+  record('snipHistory', snipped.messages, [], known(snipped.tokensBefore, snipped.tokensAfter), snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : snipped.laterTurn ? [LATER_TURN_NOTE] : []);
   // Snipping only cuts a prefix; on an unchanged list the repairs stay no-ops.
   const snippedUnchanged = snipped.messages === beforeSnip;
   record('dropOrphanToolResults', snippedUnchanged && clean ? current : dropOrphanToolResults(current));
@@ -397,7 +398,7 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], o
   const tb = tokens(messages);
   if (tb !== undefined) {
     report.tokensBefore = tb;
-    report.tokensAfter = tokens(current);
+    report.tokensAfter = tokens(current)!;
   }
   if (budget > 0) report.fits = overflow === undefined;
   if (overflow !== undefined) report.overflow = overflow;
@@ -432,6 +433,14 @@ function tailBackfill(turn: Message, open: ReadonlySet<string>): Message[] {
   }
   tailFills.set(turn, { key, fills });
   return fills;
+}
+
+/** Estimates a step already made, without undefined fields. */
+function known(before: number | undefined, after: number | undefined): { before?: number; after?: number } {
+  const out: { before?: number; after?: number } = {};
+  if (before !== undefined) out.before = before;
+  if (after !== undefined) out.after = after;
+  return out;
 }
 
 function toolNames(messages: readonly Message[], ids: readonly string[]): (id: string) => string {

@@ -5,7 +5,7 @@ export { GOVERN_TARGETS, isInstructionRole } from './govern-target.js';
 export type { GovernTarget } from './govern-target.js';
 export type { MessageLike } from './message-like.js';
 export { BudgetExceededError } from './budget-exceeded-error.js';
-export { legalizeForTarget, instructionNoteHeader, EMPTY_USER_CONTENT } from './legalize-for-target.js';
+export { legalizeForTarget, instructionNoteHeader, ANTHROPIC_TOOL_ID_PATTERN, EMPTY_USER_CONTENT } from './legalize-for-target.js';
 export type { LegalizeForTargetResult, TargetChange, TargetChangeReason } from './legalize-for-target.js';
 export { shrinkToFit } from './shrink-to-fit.js';
 export type { ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage } from './shrink-to-fit.js';

@@ -25,7 +25,62 @@ export type TargetChangeReason =
   | 'empty-user'
   | 'empty-tool-result'
   | 'blank-text-removed'
-  | 'empty-content-list';
+  | 'empty-content-list'
+  | 'tool-call-id-sanitized';
+
+/** Anthropic's pattern for `tool_use` ids (and so for the `tool_result` blocks answering them). */
+export const ANTHROPIC_TOOL_ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
+
+// Messages whose call ids are known to match the pattern (checked once per object).
+const idsChecked = new WeakSet<Message>();
+
+function badIds(messages: readonly Message[]): Set<string> | null {
+  let bad: Set<string> | null = null;
+  for (const m of messages) {
+    if (m.role !== 'assistant' || idsChecked.has(m)) continue;
+    let ok = true;
+    for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+      const id = (call as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' && !ANTHROPIC_TOOL_ID_PATTERN.test(id)) {
+        (bad ??= new Set()).add(id);
+        ok = false;
+      }
+    }
+    if (ok) idsChecked.add(m);
+  }
+  return bad;
+}
+
+/**
+ * Renames call ids Anthropic would reject (`call_1|fc_2` from the Responses API, ids with dots
+ * or spaces) to `_`-for-each-other-character, kept unique, on the call and on its results.
+ */
+function sanitizeIds(messages: readonly Message[], bad: Set<string>, changes: TargetChange[]): Message[] {
+  const taken = new Set<string>();
+  for (const m of messages) for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+    const id = (call as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' && !bad.has(id)) taken.add(id);
+  }
+  const renamed = new Map<string, string>();
+  for (const id of bad) {
+    const base = id.replace(/[^a-zA-Z0-9_-]/g, '_');
+    let next = base;
+    for (let n = 2; taken.has(next); n++) next = `${base}_${n}`;
+    taken.add(next);
+    renamed.set(id, next);
+  }
+  return messages.map((m, i) => {
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.some((c) => renamed.has(c.id))) {
+      changes.push({ index: i, to: i, reason: 'tool-call-id-sanitized' });
+      return { ...m, tool_calls: m.tool_calls.map((c) => (renamed.has(c.id) ? { ...c, id: renamed.get(c.id)! } : c)) };
+    }
+    if (m.role === 'tool' && typeof m.tool_call_id === 'string' && renamed.has(m.tool_call_id)) {
+      changes.push({ index: i, to: i, reason: 'tool-call-id-sanitized' });
+      return { ...m, tool_call_id: renamed.get(m.tool_call_id)! };
+    }
+    return m;
+  });
+}
 
 /** One message {@link legalizeForTarget} dropped (`to: null`) or rewrote. */
 export interface TargetChange {
@@ -133,12 +188,34 @@ function verdict(msg: Message, target: GovernTarget, started: boolean): Verdict 
  *   output)`; an instruction with no content is dropped;
  * - for Anthropic (`'anthropic'`, `'any'`): blank text parts are removed, `developer` becomes
  *   `system`, and a `system` / `developer` message after the conversation started becomes a
- *   user message headed `[System message]` / `[Developer message]` in its place.
+ *   user message headed `[System message]` / `[Developer message]` in its place; tool-call ids
+ *   outside Anthropic's `^[a-zA-Z0-9_-]+$` are renamed (call and results alike).
  * Role alternation is {@link enforceRoleAlternation}'s job. Pure: the same array when nothing
  * changes; unchanged messages are the input objects.
  */
-export function legalizeForTarget(messages: readonly Message[], options: { target: GovernTarget }): LegalizeForTargetResult {
+export function legalizeForTarget(input: readonly Message[], options: { target: GovernTarget }): LegalizeForTargetResult {
   const target = options.target;
+  const bad = target === 'openai' ? null : badIds(input);
+  const idChanges: TargetChange[] = [];
+  const messages = bad === null ? input : sanitizeIds(input, bad, idChanges);
+  const first = legalizeContent(messages, target);
+  if (bad === null) return first;
+  // Renaming keeps positions, so content changes re-index from the renamed list.
+  const contentAt = new Map(first.changes.map((c) => [c.index, c]));
+  const changes: TargetChange[] = [...first.changes];
+  for (const c of idChanges) if (!contentAt.has(c.index)) changes.push({ index: c.index, to: outIndex(first.changes, c.index), reason: c.reason });
+  changes.sort((a, b) => a.index - b.index);
+  return { messages: first.messages, changes };
+}
+
+/** Output index of input `index` (kept) given the drops in `changes`. */
+function outIndex(changes: readonly TargetChange[], index: number): number {
+  let dropped = 0;
+  for (const c of changes) if (c.index < index && c.to === null) dropped++;
+  return index - dropped;
+}
+
+function legalizeContent(messages: readonly Message[], target: GovernTarget): LegalizeForTargetResult {
   let out: Message[] | null = null;
   const changes: TargetChange[] = [];
   let started = false;

@@ -1,4 +1,4 @@
-import { pythonStr, type Message } from '@nanobot/schema';
+import { pythonStr, type Message, type ToolCall } from '@nanobot/schema';
 import { callId, resultId, toolCallList } from './internal/tool-calls.js';
 
 function collectIds(messages: readonly Message[]): Set<string> {
@@ -105,7 +105,7 @@ export function repairToolCallIds(messages: readonly Message[]): Message[] {
         }
       });
       for (const [original, decl] of declaredHere) current.set(original, decl);
-      if (newCalls !== null) replacement = { ...msg, tool_calls: newCalls as Message['tool_calls'] };
+      if (newCalls !== null) replacement = { ...msg, tool_calls: newCalls as ToolCall[] };
     } else if (msg.role === 'tool') {
       const rid = resultId(msg);
       const decl = rid === null ? undefined : current.get(rid);

@@ -1,4 +1,4 @@
-import type { Message } from '@nanobot/schema';
+import type { ToolCall, Message } from '@nanobot/schema';
 import { hasToolCallsValue, isValidToolCall } from './internal/tool-calls.js';
 import { pyTruthy } from './internal/python.js';
 
@@ -19,7 +19,7 @@ export function stripMalformedToolCalls(messages: readonly Message[]): Message[]
       if (valid.length !== calls.length || !Array.isArray(raw)) {
         out ??= messages.slice(0, i);
         if (valid.length > 0) {
-          out.push({ ...msg, tool_calls: valid as Message['tool_calls'] });
+          out.push({ ...msg, tool_calls: valid as ToolCall[] });
         } else if (pyTruthy(msg.content)) {
           const { tool_calls: _drop, ...rest } = msg;
           out.push(rest as Message);

@@ -37,13 +37,13 @@ function typeOf(name: string, nullable: boolean | undefined): string | string[] 
   return nullable ? [name, 'null'] : name;
 }
 
-function withDescription(description: string | undefined, options: { description?: string } | undefined): string | undefined {
+function withDescription(description: string | undefined, options: { description?: string | undefined } | undefined): string | undefined {
   return options?.description ?? description;
 }
 
 /** Options of {@link StringSchema}. */
 export interface StringSchemaOptions {
-  description?: string;
+  description?: string | undefined;
   minLength?: number;
   maxLength?: number;
   enum?: readonly string[];
@@ -70,7 +70,7 @@ export class StringSchema extends SchemaBuilder {
 
 /** Options of {@link IntegerSchema} and {@link NumberSchema}. */
 export interface NumericSchemaOptions {
-  description?: string;
+  description?: string | undefined;
   minimum?: number;
   maximum?: number;
   enum?: readonly number[];
@@ -107,7 +107,7 @@ export class NumberSchema extends NumericSchema {
 
 /** Options of {@link BooleanSchema}. */
 export interface BooleanSchemaOptions {
-  description?: string;
+  description?: string | undefined;
   default?: boolean;
   nullable?: boolean;
 }

@@ -95,9 +95,13 @@ describe('inspectRequest', () => {
       { role: 'assistant', content: 'answer' },
       { role: 'user', content: 'three' },
     ];
-    const { snapshot } = run(transcript);
+    // For OpenAI the two user turns the stripped placeholder leaves side by side stay apart.
+    const { snapshot } = run(transcript, { target: 'openai' });
     const kinds = snapshot.timeline.map((r) => (r.kind === 'removed' ? `-${r.reason}` : r.summary));
     expect(kinds).toEqual(['sys', 'one', '-stripped', 'two', '-orphan', 'answer', 'three']);
+    // The default target ('any', Anthropic included) merges them into one turn.
+    const merged = run(transcript).snapshot.timeline.filter((r) => r.kind !== 'removed').map((r) => r.summary);
+    expect(merged).toEqual(['sys', 'one two', 'answer', 'three']);
   });
 
   it('links an offloaded result to its artifact', () => {

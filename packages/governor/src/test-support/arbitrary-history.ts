@@ -39,12 +39,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 export type Corruption =
   | 'orphan' | 'duplicate' | 'drop-result' | 'unnamed-call' | 'empty-content' | 'placeholder'
   | 'reuse-id' | 'missing-id' | 'displace' | 'mid-system' | 'int-id' | 'result-before-call'
-  | 'int-result-id' | 'calls-not-list' | 'whitespace-content' | 'developer' | 'blank-part';
+  | 'int-result-id' | 'calls-not-list' | 'whitespace-content' | 'developer' | 'blank-part' | 'responses-id';
 
 const corruption = fc.constantFrom<Corruption>(
   'orphan', 'duplicate', 'drop-result', 'unnamed-call', 'empty-content', 'placeholder',
   'reuse-id', 'missing-id', 'displace', 'mid-system', 'int-id', 'result-before-call',
-  'int-result-id', 'calls-not-list', 'whitespace-content', 'developer', 'blank-part',
+  'int-result-id', 'calls-not-list', 'whitespace-content', 'developer', 'blank-part', 'responses-id',
 );
 
 function build(steps: Step[], withSystem: boolean, short: boolean): Message[] {
@@ -117,6 +117,13 @@ function corrupt(history: Message[], ops: [Corruption, number][]): Message[] {
       case 'whitespace-content': { const i = pickCall >= 0 && r % 2 ? pickCall : at; h[i] = { ...h[i], content: r % 3 === 0 ? '\n\n' : ' ' }; } break;
       case 'developer': h.splice(r % 3 === 0 ? 0 : at, 0, { role: 'developer', content: `Developer rule ${r}: answer briefly.` }); break;
       case 'blank-part': h[at] = { ...h[at], content: [{ type: 'text', text: r % 2 ? '' : '\n' }, ...(r % 3 ? [{ type: 'text', text: `kept ${r}` }] : [])] }; break;
+      // Responses-API ids as some clients store them (`call_…|fc_…`): Anthropic rejects them.
+      case 'responses-id': if (pickCall >= 0) {
+        const id = h[pickCall].tool_calls![0].id;
+        const next = `${id}|fc_${r}`;
+        h[pickCall] = { ...h[pickCall], tool_calls: h[pickCall].tool_calls!.map((c, i) => (i === 0 ? { ...c, id: next } : c)) };
+        for (let i = pickCall + 1; i < h.length && h[i].role === 'tool'; i++) if (h[i].tool_call_id === id) h[i] = { ...h[i], tool_call_id: next };
+      } break;
       case 'result-before-call': if (pickTool >= 0 && pickCall >= 0 && pickCall < pickTool) { const [m] = h.splice(pickTool, 1); h.splice(pickCall, 0, m); } break;
     }
   }
