@@ -9,7 +9,7 @@ import { ToolRegistry } from '@nanobot/registry';
 import { Consolidator, JsonlSessionStore, MemoryStore } from '@nanobot/session';
 import type { SessionStore } from '@nanobot/session';
 import type { Tool } from '@nanobot/tools-core';
-import { createBuiltinTools } from '@nanobot/tools';
+import { createBuiltinTools, ExecSessionManager } from '@nanobot/tools';
 import type { BuiltinToolsOptions } from '@nanobot/tools';
 import { AgentLoop } from './agent-loop.js';
 import type { AgentLoopOptions, LoopContextBuilder, TurnOutcome } from './agent-loop.js';
@@ -109,6 +109,8 @@ export interface Agent {
   /** Tools of subagents (scope `subagent`: no `message`, no `spawn`). */
   readonly subagentTools: ToolRegistry;
   readonly subagents: SubagentManager | null;
+  /** Background exec sessions of the agent and its subagents (null without exec). */
+  readonly execSessions: ExecSessionManager | null;
   readonly sessions: SessionStore;
   /** Sends one message and resolves when its turn has ended (reply included). */
   ask(text: string, options?: AskOptions): Promise<TurnOutcome>;
@@ -119,7 +121,7 @@ export interface Agent {
   abort(sessionKey?: string): number;
   /** Starts consuming `bus` (for channel adapters that publish inbound messages themselves). */
   start(): void;
-  /** Stops the loop and cancels subagents; waits for every turn to save. */
+  /** Stops the loop, cancels subagents and kills background exec sessions; waits for every turn to save. */
   stop(): Promise<void>;
 }
 
@@ -166,11 +168,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
       : options.governOptions;
   const tools = new ToolRegistry();
   const subagentTools = new ToolRegistry();
+  // One manager for the core and subagent tools, so /stop and stop() reach every session.
+  const execSessions = options.exec === false ? null : (options.exec?.sessions ?? new ExecSessionManager());
   const shared: BuiltinToolsOptions = {
     workspace,
     restrictToWorkspace: options.restrictToWorkspace ?? true,
     ...(artifactsDir !== undefined ? { extraReadDirs: [artifactsDir] } : {}),
-    ...(options.exec !== undefined ? { exec: options.exec } : {}),
+    ...(execSessions ? { exec: { ...(options.exec ?? {}), sessions: execSessions } } : { exec: false }),
     ...(options.web !== undefined ? { web: options.web } : {}),
   };
   for (const tool of [...createBuiltinTools(shared), ...(options.extraTools ?? [])]) {
@@ -232,6 +236,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     workspace,
     ...(contextBuilder ? { contextBuilder } : { systemPrompt }),
     ...(subagents ? { subagents } : {}),
+    ...(execSessions ? { execSessions } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
@@ -258,6 +263,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     tools,
     subagentTools,
     subagents,
+    execSessions,
     sessions,
     ask(text, ask = {}) {
       const channel = ask.channel ?? 'cli';
@@ -279,6 +285,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
     async stop() {
       await subagents?.shutdown();
       await loop.stop();
+      // loop.stop() already did; again for sessions a subagent started while it wound down.
+      execSessions?.killAll();
     },
   };
 }
