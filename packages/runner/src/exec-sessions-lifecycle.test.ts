@@ -10,7 +10,8 @@ const agents: Agent[] = [];
 afterEach(async () => {
   for (const agent of agents.splice(0)) await agent.stop();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+  // Generous: stopping saves every session, and the machine may be loaded.
+}, 60_000);
 function temp(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   dirs.push(dir);
@@ -71,6 +72,8 @@ describe('background exec sessions end with their chat', () => {
     expect(isGone(b)).toBe(false);
     expect(pidsOf(agent, 'cli:a')).toEqual([]);
     expect(pidsOf(agent, 'cli:b')).toEqual([b]);
+    await agent.stop();
+    expect(await eventuallyGone(b)).toBe(true);
   });
 
   it('/new kills the chat\'s sessions', { timeout: 60_000 }, async () => {
