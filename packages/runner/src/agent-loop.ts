@@ -35,6 +35,16 @@ export interface LoopSubagents {
   running(sessionKey?: string): number;
 }
 
+/**
+ * What the loop needs from the exec session manager (`ExecSessionManager` from @nanobot/tools
+ * fits): `/stop` and `/new` kill the session's background commands, `stop()` kills them all.
+ * Both are synchronous, must not throw, and return how many sessions they killed.
+ */
+export interface LoopExecSessions {
+  killSession(sessionKey: string): number;
+  killAll(): number;
+}
+
 /** A message delivery requested by the `message` tool: @nanobot/tools' `OutboundMessage`. */
 export type ToolDelivery = ToolOutboundMessage;
 
@@ -55,6 +65,8 @@ export interface AgentLoopOptions extends Pick<AgentRunSpec, 'govern' | 'governO
   systemPrompt?: string;
   runner?: AgentRunner;
   subagents?: LoopSubagents;
+  /** Background exec sessions, killed on `/stop`, `/new` and `stop()`. */
+  execSessions?: LoopExecSessions;
   model?: string;
   temperature?: number;
   maxTokens?: number;
@@ -215,6 +227,7 @@ export class AgentLoop {
   /**
    * Stops consuming, aborts running turns and waits until every turn has saved. Turns still
    * queued are run aborted: their messages are persisted and closed as interrupted, never lost.
+   * Then every background exec session is killed.
    */
   async stop(): Promise<void> {
     this.#stopping = true;
@@ -223,6 +236,7 @@ export class AgentLoop {
     this.#consuming = null;
     for (const active of this.#active.values()) active.controller.abort();
     await this.idle();
+    this.#options.execSessions?.killAll();
     this.#stopping = false;
   }
 
@@ -327,7 +341,8 @@ export class AgentLoop {
 
   /**
    * What `/stop` does, for hosts (a CLI's Ctrl-C): aborts the session's running turn (it saves a
-   * legal history), cancels its subagents and drops its pending follow-ups. Returns how many
+   * legal history), cancels its subagents, kills its background exec sessions and drops its
+   * pending follow-ups. Returns how many
    * tasks were stopped.
    */
   cancel(sessionKey: string): number {
@@ -346,6 +361,8 @@ export class AgentLoop {
       stopped += 1;
     }
     stopped += this.#options.subagents?.cancel(key) ?? 0;
+    // Subagents run their tools under the parent's session key, so this also ends theirs.
+    stopped += this.#options.execSessions?.killSession(key) ?? 0;
     return stopped > 0 ? `Stopped ${stopped} task(s).` : 'No active task to stop.';
   }
 

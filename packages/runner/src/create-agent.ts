@@ -9,7 +9,7 @@ import { ToolRegistry } from '@nanobot/registry';
 import { Consolidator, JsonlSessionStore, MemoryStore } from '@nanobot/session';
 import type { SessionStore } from '@nanobot/session';
 import type { Tool } from '@nanobot/tools-core';
-import { createBuiltinTools, createCronTool } from '@nanobot/tools';
+import { createBuiltinTools, createCronTool, ExecSessionManager } from '@nanobot/tools';
 import type { BuiltinToolsOptions } from '@nanobot/tools';
 import { AgentLoop } from './agent-loop.js';
 import type { AgentLoopOptions, LoopContextBuilder, TurnOutcome } from './agent-loop.js';
@@ -129,6 +129,8 @@ export interface Agent {
   /** Tools of subagents (scope `subagent`: no `message`, no `spawn`). */
   readonly subagentTools: ToolRegistry;
   readonly subagents: SubagentManager | null;
+  /** Background exec sessions of the agent and its subagents (null without exec). */
+  readonly execSessions: ExecSessionManager | null;
   readonly sessions: SessionStore;
   /** The scheduler behind the `cron` tool, when `cron` is on (`start()` starts it). */
   readonly cron: CronService | null;
@@ -141,7 +143,7 @@ export interface Agent {
   abort(sessionKey?: string): number;
   /** Starts consuming `bus` (for channel adapters that publish inbound messages themselves). */
   start(): void;
-  /** Stops the loop and cancels subagents; waits for every turn to save. */
+  /** Stops the loop, cancels subagents and kills background exec sessions; waits for every turn to save. */
   stop(): Promise<void>;
 }
 
@@ -188,11 +190,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
       : options.governOptions;
   const tools = new ToolRegistry();
   const subagentTools = new ToolRegistry();
+  // One manager for the core and subagent tools, so /stop and stop() reach every session.
+  const execSessions = options.exec === false ? null : (options.exec?.sessions ?? new ExecSessionManager());
   const shared: BuiltinToolsOptions = {
     workspace,
     restrictToWorkspace: options.restrictToWorkspace ?? true,
     ...(artifactsDir !== undefined ? { extraReadDirs: [artifactsDir] } : {}),
-    ...(options.exec !== undefined ? { exec: options.exec } : {}),
+    ...(execSessions ? { exec: { ...(options.exec ?? {}), sessions: execSessions } } : { exec: false }),
     ...(options.web !== undefined ? { web: options.web } : {}),
   };
   for (const tool of [...createBuiltinTools(shared), ...(options.extraTools ?? [])]) {
@@ -261,6 +265,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     workspace,
     ...(contextBuilder ? { contextBuilder } : { systemPrompt }),
     ...(subagents ? { subagents } : {}),
+    ...(execSessions ? { execSessions } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
@@ -311,6 +316,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     tools,
     subagentTools,
     subagents,
+    execSessions,
     sessions,
     ask(text, ask = {}) {
       const channel = ask.channel ?? 'cli';
@@ -336,6 +342,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
       await cron?.stop();
       await subagents?.shutdown();
       await loop.stop();
+      // loop.stop() already did; again for sessions a subagent started while it wound down.
+      execSessions?.killAll();
     },
   };
 }

@@ -42,7 +42,7 @@ describe('end to end with the built-in tools', () => {
     ]);
     const events: RunnerEvent[] = [];
     const agent = createAgent({ workspace, provider, sessionsDir, web: false, events: (e) => void events.push(e) });
-    expect(agent.tools.names().sort()).toEqual(['apply_patch', 'edit_file', 'exec', 'find_files', 'grep', 'list_dir', 'message', 'read_file', 'spawn', 'write_file']);
+    expect(agent.tools.names().sort()).toEqual(['apply_patch', 'edit_file', 'exec', 'find_files', 'grep', 'list_dir', 'list_exec_sessions', 'message', 'read_file', 'spawn', 'write_file', 'write_stdin']);
     expect(agent.subagentTools.has('message') || agent.subagentTools.has('spawn')).toBe(false);
     const outcome = await agent.ask('Mark the notes as done and show me.');
     await agent.stop();

@@ -57,7 +57,7 @@ export { parseSlashCommand } from './slash-commands.js';
 export { validateInbound } from './validate-inputs.js';
 export type { SlashCommandSpec, ParsedInput } from './slash-commands.js';
 export { AgentLoop, LOOP_COMMANDS, repairTail } from './agent-loop.js';
-export type { AgentLoopOptions, LoopContextBuilder, LoopSubagents, ToolDelivery } from './agent-loop.js';
+export type { AgentLoopOptions, LoopContextBuilder, LoopExecSessions, LoopSubagents, ToolDelivery } from './agent-loop.js';
 export {
   SubagentManager,
   SUBAGENT_NO_RESPONSE,

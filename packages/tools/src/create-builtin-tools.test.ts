@@ -11,7 +11,7 @@ describe('createBuiltinTools', () => {
 
   it('registers every built-in with the reference flags and scopes', () => {
     expect([...byName.keys()].sort()).toEqual(
-      ['apply_patch', 'edit_file', 'exec', 'find_files', 'grep', 'list_dir', 'message', 'read_file', 'spawn', 'web_fetch', 'web_search', 'write_file'],
+      ['apply_patch', 'edit_file', 'exec', 'find_files', 'grep', 'list_dir', 'list_exec_sessions', 'message', 'read_file', 'spawn', 'web_fetch', 'web_search', 'write_file', 'write_stdin'],
     );
     const flags = Object.fromEntries(all.map((t) => [t.name, [t.readOnly, t.exclusive, [...t.scopes].sort().join(',')]]));
     expect(flags).toEqual({
@@ -23,6 +23,8 @@ describe('createBuiltinTools', () => {
       find_files: [true, false, 'core,subagent'],
       grep: [true, false, 'core,subagent'],
       exec: [false, true, 'core,subagent'],
+      write_stdin: [false, true, 'core,subagent'],
+      list_exec_sessions: [true, false, 'core,subagent'],
       web_fetch: [true, false, 'core,subagent'],
       web_search: [true, false, 'core,subagent'],
       message: [false, false, 'core'],
@@ -37,7 +39,7 @@ describe('createBuiltinTools', () => {
   });
 
   it('only concurrency-safe tools are the read-only, non-exclusive ones', () => {
-    expect(all.filter((t) => t.concurrencySafe).map((t) => t.name).sort()).toEqual(['find_files', 'grep', 'list_dir', 'read_file', 'web_fetch', 'web_search']);
+    expect(all.filter((t) => t.concurrencySafe).map((t) => t.name).sort()).toEqual(['find_files', 'grep', 'list_dir', 'list_exec_sessions', 'read_file', 'web_fetch', 'web_search']);
   });
 
   it('the reference parameter constraints reach the definitions', () => {

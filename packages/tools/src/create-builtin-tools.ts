@@ -1,7 +1,9 @@
 import type { Tool } from '@nanobot/tools-core';
 import { createApplyPatchTool } from './apply-patch-tool.js';
 import { createEditFileTool } from './edit-file-tool.js';
+import { ExecSessionManager } from './exec-session-manager.js';
 import { createExecTool, type ExecOptions } from './exec-tool.js';
+import { createListExecSessionsTool } from './list-exec-sessions-tool.js';
 import { createFindFilesTool } from './find-files-tool.js';
 import { createGrepTool } from './grep-tool.js';
 import { createListDirTool } from './list-dir-tool.js';
@@ -11,13 +13,18 @@ import { createSpawnTool, type SubagentSpawner } from './spawn-tool.js';
 import { createWebFetchTool, type WebFetchOptions } from './web-fetch-tool.js';
 import { createWebSearchTool, type WebSearchBackend } from './web-search-tool.js';
 import { createWriteFileTool } from './write-file-tool.js';
+import { createWriteStdinTool } from './write-stdin-tool.js';
 import type { WorkspaceOptions } from './workspace-scope.js';
 
 /** Options of `createBuiltinTools`; each tool family can be switched off. */
 export interface BuiltinToolsOptions extends WorkspaceOptions {
   /** read_file limits. */
   readFile?: Omit<ReadFileOptions, keyof WorkspaceOptions>;
-  /** `false` leaves out exec. */
+  /**
+   * `false` leaves out exec, write_stdin and list_exec_sessions. Pass `exec.sessions` to share
+   * one `ExecSessionManager` between several calls (an agent's core and subagent tools) and to
+   * kill its sessions on `/stop` and shutdown; otherwise each call makes its own.
+   */
   exec?: Omit<ExecOptions, keyof WorkspaceOptions> | false;
   /** `false` leaves out web_fetch and web_search. */
   web?: (WebFetchOptions & { searchBackend?: WebSearchBackend; searchDefaultCount?: number }) | false;
@@ -29,7 +36,8 @@ export interface BuiltinToolsOptions extends WorkspaceOptions {
 
 /**
  * Every built-in tool, configured from one options object: read_file, write_file, edit_file,
- * apply_patch, list_dir, find_files, grep, exec, web_fetch, web_search, and message/spawn when their
+ * apply_patch, list_dir, find_files, grep, exec with write_stdin and list_exec_sessions, web_fetch,
+ * web_search, and message/spawn when their
  * interfaces are supplied. Fresh tool objects per call; filter by `tool.scopes` for subagents.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): Tool<any>[] {
@@ -47,7 +55,12 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): Tool<any>
     createFindFilesTool(ws),
     createGrepTool(ws),
   ];
-  if (options.exec !== false) tools.push(createExecTool({ ...ws, ...(options.exec ?? {}) }));
+  if (options.exec !== false) {
+    const sessions = options.exec?.sessions ?? new ExecSessionManager();
+    tools.push(createExecTool({ ...ws, ...(options.exec ?? {}), sessions }));
+    tools.push(createWriteStdinTool(sessions));
+    tools.push(createListExecSessionsTool(sessions));
+  }
   if (options.web !== false) {
     const { searchBackend, searchDefaultCount, ...fetchOptions } = options.web ?? {};
     tools.push(createWebFetchTool(fetchOptions));

@@ -10,6 +10,8 @@ import { constants as osConstants, homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { BuiltinToolSpec } from './builtin-tool.js';
 import { errorMessage, fail, ok } from './builtin-tool.js';
+import type { ExecSessionManager } from './exec-session-manager.js';
+import { clampSessionInt, DEFAULT_YIELD_MS, formatSessionPoll, MAX_YIELD_MS } from './format-session-poll.js';
 import { checkCommandPolicy, extractCommandUrls, EXEC_BOUNDARY_NOTE } from './exec-guard.js';
 import { isInside, realpathAllowMissing } from './resolve-workspace-path.js';
 import { runCommand, type CapturedStream } from './run-command.js';
@@ -25,6 +27,8 @@ export interface ExecArgs {
   working_dir?: string;
   timeout?: number;
   max_output_chars?: number;
+  /** Start as a background session and return after this many milliseconds (needs `sessions`). */
+  yield_time_ms?: number | null;
 }
 
 /** Options of `createExecTool`. */
@@ -70,6 +74,11 @@ export interface ExecOptions extends WorkspaceOptions {
    * to that session's first exec result instead. Should not throw (a throw is ignored); not awaited.
    */
   onWarning?: (message: string, sessionKey: string) => void;
+  /**
+   * Where `yield_time_ms` starts background sessions (shared with `write_stdin` and
+   * `list_exec_sessions`; one per agent). Without it exec has no `yield_time_ms` parameter.
+   */
+  sessions?: ExecSessionManager;
 }
 
 /** Which sandbox an exec tool with these options uses (probing once), for banners and listings. */
@@ -132,7 +141,11 @@ export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecA
     name: 'exec',
     description:
       'Run a shell command in the workspace and return stdout, stderr and the exit code. Long output is cut in the ' +
-      'middle. Prefer the file tools for reading and editing files.',
+      'middle. Prefer the file tools for reading and editing files.' +
+      (options.sessions
+        ? ' For long-running or interactive commands, pass yield_time_ms; if the command keeps running, exec returns a ' +
+          'session_id that can be polled or written to with write_stdin.'
+        : ''),
     parameters: {
       type: 'object',
       properties: {
@@ -150,6 +163,18 @@ export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecA
           minimum: 1000,
           maximum: 50000,
         },
+        ...(options.sessions
+          ? {
+              yield_time_ms: {
+                type: ['integer', 'null'],
+                description:
+                  'Optional milliseconds to wait before returning output. When set, a still-running command returns a ' +
+                  'session_id that can be polled or written to with write_stdin. Omit this field to keep one-shot exec behavior.',
+                minimum: 0,
+                maximum: MAX_YIELD_MS,
+              },
+            }
+          : {}),
       },
       required: ['command'],
       additionalProperties: false,
@@ -233,6 +258,44 @@ export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecA
         const value = process.env[key];
         if (value !== undefined) env[key] = value;
       }
+      let note = '';
+      const session = ctx.sessionKey ?? '';
+      if (warning && !warned.has(session)) {
+        warned.add(session);
+        // Told to the embedder when it listens (it shows the user), else to the model and user in the result.
+        if (options.onWarning) {
+          try {
+            options.onWarning(warning, session);
+          } catch {
+            // A failing listener must not fail the command.
+          }
+        } else note = `\n\n[sandbox] ${warning}`;
+      }
+      const yieldArg = options.sessions ? args.yield_time_ms : undefined;
+      if (options.sessions && typeof yieldArg === 'number') {
+        try {
+          const { sessionId, poll } = await options.sessions.start(
+            {
+              owner: session,
+              command,
+              shell: options.shell ?? defaultShell(),
+              cwd,
+              env,
+              sandbox,
+              workspace,
+              timeoutMs: timeoutSeconds > 0 ? timeoutSeconds * 1000 : 0,
+              keepBackgroundJobs: options.keepBackgroundJobs ?? false,
+            },
+            clampSessionInt(yieldArg, DEFAULT_YIELD_MS, 0, MAX_YIELD_MS),
+            budget,
+            ctx.signal,
+          );
+          const text = formatSessionPoll(sessionId, poll) + note;
+          return poll.timedOut ? fail(text) : ok(text);
+        } catch (error) {
+          return fail(`Error executing command: ${errorMessage(error)}${note}`);
+        }
+      }
       let result;
       try {
         result = await runCommand({
@@ -248,20 +311,7 @@ export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecA
           workspace,
         });
       } catch (error) {
-        return fail(`Error executing command: ${errorMessage(error)}`);
-      }
-      let note = '';
-      const session = ctx.sessionKey ?? '';
-      if (warning && !warned.has(session)) {
-        warned.add(session);
-        // Told to the embedder when it listens (it shows the user), else to the model and user in the result.
-        if (options.onWarning) {
-          try {
-            options.onWarning(warning, session);
-          } catch {
-            // A failing listener must not fail the command.
-          }
-        } else note = `\n\n[sandbox] ${warning}`;
+        return fail(`Error executing command: ${errorMessage(error)}${note}`);
       }
       if (result.timedOut) return fail(`Error: Command timed out after ${timeoutSeconds} seconds${note}`);
       if (result.aborted) return fail(`Error: Command interrupted${note}`);

@@ -66,4 +66,19 @@ describe('built-ins behind @nanobot/registry', () => {
     expect(missing.status).toBe('tool_error');
     expect(missing.result.content).toMatch(/^Error: File not found: nope.txt/);
   });
+
+  it('the session tools take their sorted places among the definitions and run through the registry', { timeout: 60_000 }, async () => {
+    const names = registry.definitions().map((d) => d.function.name);
+    expect(names).toEqual([...names].sort());
+    expect(names.filter((n) => /exec|stdin/.test(n))).toEqual(['exec', 'list_exec_sessions', 'write_stdin']);
+    const ctx = ws.ctx({ sessionKey: 'cli:direct' });
+    const started = await registry.execute('exec', { command: 'read line; echo got $line', yield_time_ms: 0 }, ctx);
+    const id = /session_id: (\w+)/.exec(String(started.result.content))?.[1] ?? '';
+    expect(id).toMatch(/^[0-9a-f]{12}$/);
+    const out = await registry.execute('write_stdin', { session_id: id, chars: 'x\n', wait_for: 'got x' }, ctx);
+    expect(out.status).toBe('ok');
+    expect(String(out.result.content)).toMatch(/^got x\n/);
+    const other = await registry.execute('list_exec_sessions', {}, ws.ctx({ sessionKey: 'telegram:9' }));
+    expect(other.result.content).toBe('No active exec sessions.');
+  });
 });

@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { killProcessGroup, killProcessTree } from './kill-process-tree.js';
-import { NoSandbox } from './no-sandbox.js';
-import type { Sandbox, SpawnPlan } from './sandbox.js';
+import type { Sandbox } from './sandbox.js';
+import { startCommand, type StartedCommand } from './start-command.js';
 
 /** Inputs of `runCommand`. */
 export interface RunCommandOptions {
@@ -97,47 +95,37 @@ const EXIT_GRACE_MS = 1000;
  */
 export function runCommand(options: RunCommandOptions): Promise<RunCommandResult> {
   return new Promise((resolvePromise, reject) => {
-    const sandbox = options.sandbox ?? new NoSandbox();
-    let plan: SpawnPlan;
+    let started: StartedCommand;
     try {
-      plan = sandbox.wrap({
-        argv: [...options.shell, options.command],
+      started = startCommand({
+        shell: options.shell,
+        command: options.command,
         cwd: options.cwd,
         env: options.env,
-        workspace: options.workspace ?? options.cwd,
+        ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+        ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
       });
     } catch (error) {
       reject(error);
       return;
     }
-    const child = spawn(plan.file, [...plan.args], {
-      cwd: plan.cwd,
-      env: { ...plan.env },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { child, plan, killAll, stdout: stdoutPipe, stderr: stderrPipe } = started;
     const stdout = new BoundedCapture(options.keepChars);
     const stderr = new BoundedCapture(options.keepChars);
-    child.stdout.on('data', (c: Buffer) => stdout.push(c));
-    child.stderr.on('data', (c: Buffer) => stderr.push(c));
+    stdoutPipe.on('data', (c: Buffer) => stdout.push(c));
+    stderrPipe.on('data', (c: Buffer) => stderr.push(c));
     let timedOut = false;
     let aborted = false;
     let settled = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let openPipes = 2;
     let grace: NodeJS.Timeout | undefined;
-    const pid = child.pid;
-    const killAll = () => {
-      if (pid === undefined) return;
-      if (plan.contained) killProcessGroup(pid);
-      else killProcessTree(pid);
-    };
     const finish = () => {
       if (settled) return;
       settled = true;
       cleanup();
-      child.stdout.destroy();
-      child.stderr.destroy();
+      stdoutPipe.destroy();
+      stderrPipe.destroy();
       child.unref();
       plan.dispose?.();
       resolvePromise({
@@ -183,8 +171,8 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
       openPipes -= 1;
       if (openPipes === 0 && exit) finish();
     };
-    child.stdout.on('close', pipeClosed);
-    child.stderr.on('close', pipeClosed);
+    stdoutPipe.on('close', pipeClosed);
+    stderrPipe.on('close', pipeClosed);
     child.on('exit', (code, signalName) => {
       exit = { code, signal: signalName };
       if (!options.keepBackgroundJobs || timedOut || aborted) killAll();
