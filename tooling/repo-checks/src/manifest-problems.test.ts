@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestProblems, type Manifest } from './manifest-problems.js';
+import { CLEAN_DIST, manifestProblems, type Manifest } from './manifest-problems.js';
 import { listPackages } from './workspace.js';
 
 const good: Manifest = {
@@ -16,7 +16,7 @@ const good: Manifest = {
   exports: { '.': { source: './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' } },
   publishConfig: { access: 'public', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' } } },
   files: ['dist', 'README.md', 'CHANGELOG.md', 'LICENSE'],
-  scripts: { build: 'tsc -p tsconfig.build.json', typecheck: 'tsc -p tsconfig.json --noEmit', test: 'vitest run' },
+  scripts: { build: `${CLEAN_DIST}tsc -p tsconfig.build.json`, typecheck: 'tsc -p tsconfig.json --noEmit', test: 'vitest run' },
   dependencies: { '@nanobot/schema': 'workspace:*', zod: '^4.0.0' },
 };
 const all = (): boolean => true;
@@ -49,6 +49,10 @@ describe('manifestProblems', () => {
     expect(manifestProblems(good, (p) => p !== 'CHANGELOG.md')).toEqual(['CHANGELOG.md missing']);
     expect(manifestProblems(withChange({ files: ['dist'] }), all)).toHaveLength(1);
   });
+
+  it('requires a build that starts from a clean dist', () => {
+    expect(manifestProblems(withChange({ scripts: { build: 'tsc -p tsconfig.build.json', typecheck: 'x', test: 'y' } }), all)).toEqual([expect.stringContaining('scripts.build')]);
+  });
 });
 
 describe('published package manifests', () => {
@@ -62,5 +66,23 @@ describe('published package manifests', () => {
   it.each(published.map((p) => [p.name, p] as const))('%s follows the published-package conventions', (_name, pkg) => {
     const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as Manifest;
     expect(manifestProblems(manifest, (p) => existsSync(join(pkg.dir, p)))).toEqual([]);
+  });
+});
+
+describe('API reference (TypeDoc, `pnpm docs` → docs/api)', () => {
+  const published = listPackages().filter((p) => p.manifest.private !== true);
+  const slug = (name: string): string => name.replace(/^@/, '_').replace(/\//g, '_');
+
+  it.each(published.map((p) => [p.name, p] as const))('%s: TypeDoc documents every export entry point', (_name, pkg) => {
+    const sources = Object.values(pkg.manifest.exports ?? {}).map((t) => (t as { source: string }).source.replace(/^\.\//, ''));
+    const configFile = join(pkg.dir, 'typedoc.json');
+    // The root typedoc.json documents src/index.ts; a package with more entry points lists them all.
+    const entryPoints = existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as { entryPoints: string[] }).entryPoints : ['src/index.ts'];
+    expect([...entryPoints].sort()).toEqual([...sources].sort());
+  });
+
+  it.each(published.map((p) => [p.name, p] as const))('%s: the README API section links to the generated reference', (name, pkg) => {
+    const readme = readFileSync(join(pkg.dir, 'README.md'), 'utf8');
+    expect(readme).toContain(`../../docs/api/modules/${slug(name)}.html`);
   });
 });

@@ -27,6 +27,9 @@ export interface Manifest {
 /** The packages only `@nanobot/providers` may name, and only as optional peers. */
 export const MODEL_SDKS = ['openai', '@anthropic-ai/sdk'];
 
+/** How every published package's build starts: a clean dist, so the tarball holds only current output. */
+export const CLEAN_DIST = `node -e "fs.rmSync('dist',{recursive:true,force:true})" && `;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -50,6 +53,8 @@ export function manifestProblems(manifest: Manifest, exists: (path: string) => b
   need(same(manifest.files, ['dist', 'README.md', 'CHANGELOG.md', 'LICENSE']), 'files must be ["dist", "README.md", "CHANGELOG.md", "LICENSE"]');
   const scripts = isObject(manifest.scripts) ? manifest.scripts : {};
   for (const script of ['build', 'typecheck', 'test']) need(typeof scripts[script] === 'string', `scripts.${script} missing`);
+  // tsc never deletes outputs of removed sources; a stale dist file would be packed and published.
+  need(typeof scripts.build === 'string' && scripts.build.startsWith(CLEAN_DIST), `scripts.build must start with ${CLEAN_DIST}`);
 
   const exportsMap = isObject(manifest.exports) ? manifest.exports : {};
   need(isObject(manifest.exports) && '.' in exportsMap, 'exports must have a "." entry');
