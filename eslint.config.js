@@ -23,7 +23,7 @@ const sdkPatterns = [
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', 'apps/web/public/**'],
+    ignores: ['**/dist/**', 'docs/api/**', '.ci-reports/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', 'apps/web/public/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
