@@ -1,4 +1,4 @@
-import { link, readFile, rename, stat, unlink, writeFile, readdir } from 'node:fs/promises';
+import { link, readFile, stat, unlink, writeFile, readdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -48,19 +48,28 @@ async function staleContent(lockPath: string, staleMs: number): Promise<string |
   return Date.now() - mtimeMs > staleMs ? content : null;
 }
 
-async function breakStaleLock(lockPath: string, observed: string, token: string): Promise<void> {
-  const aside = `${lockPath}.${token}.stale`;
+// Breaking a stale lock by rename-and-put-back left a window in which two processes both held
+// the lock (a third linked its lock while a live one was set aside). Breakers now take turns
+// through a guard file and only remove the lock when it still holds the stale content they saw:
+// lock contents carry a unique token, so a live lock is never mistaken for the stale one.
+async function breakStaleLock(lockPath: string, observed: string, staleMs: number): Promise<boolean> {
+  const guard = `${lockPath}.break`;
   try {
-    await rename(lockPath, aside);
+    await writeFile(guard, `${process.pid}\n${HOST}\nbreak`, { flag: 'wx' });
   } catch (error) {
-    if (isErrno(error, 'ENOENT')) return;
-    throw error;
+    if (!isErrno(error, 'EEXIST')) throw error;
+    // Another breaker is at work; a guard whose breaker died is removed so breaking can go on.
+    const abandoned = await staleContent(guard, staleMs);
+    if (abandoned !== null && abandoned !== 'gone') await unlink(guard).catch(() => undefined);
+    return false;
   }
-  const taken = await readFile(aside, 'utf8').catch(() => observed);
-  // Another breaker may have replaced the stale lock with a live one between our read and our
-  // rename; in that case put the live lock back (link fails if yet another one appeared).
-  if (taken !== observed) await link(aside, lockPath).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
+  try {
+    const current = await readFile(lockPath, 'utf8').catch(() => null);
+    if (current === observed) await unlink(lockPath).catch(() => undefined);
+    return true;
+  } finally {
+    await unlink(guard).catch(() => undefined);
+  }
 }
 
 /**
@@ -89,10 +98,8 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
         }
         const stale = await staleContent(lockPath, staleMs);
         if (stale === 'gone') continue;
-        if (stale !== null) {
-          await breakStaleLock(lockPath, stale, token);
-          continue;
-        }
+        // Broken: try to take it at once; another breaker at work: wait like for a live lock.
+        if (stale !== null && (await breakStaleLock(lockPath, stale, staleMs))) continue;
         if (Date.now() > deadline) {
           throw new SessionLockError(lockPath, `Timed out after ${timeoutMs} ms waiting for the lock ${lockPath}`);
         }
@@ -117,7 +124,7 @@ export async function removeAbandonedLockFiles(lockPath: string): Promise<void> 
   const prefix = `${basename(lockPath)}.`;
   const names = await readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
-    if (!name.startsWith(prefix) || !(name.endsWith('.tmp') || name.endsWith('.stale'))) continue;
+    if (!name.startsWith(prefix) || !(name.endsWith('.tmp') || name.endsWith('.stale') || name.endsWith('.break'))) continue;
     const full = join(dir, name);
     const text = await readFile(full, 'utf8').catch(() => null);
     if (text === null) continue;
