@@ -23,7 +23,7 @@ const sdkPatterns = [
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', 'apps/web/public/**', 'packages/governor/test/types/.readme/**'],
+    ignores: ['**/dist/**', 'docs/api/**', '.ci-reports/**', '**/node_modules/**', '**/.turbo/**', '**/coverage/**', 'apps/web/public/**', 'packages/governor/test/types/.readme/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

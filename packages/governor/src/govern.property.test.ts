@@ -10,7 +10,7 @@ import { inputBudget } from './input-budget.js';
 import { promptTokens } from './internal/estimate.js';
 import { MemoryArtifactStore } from './memory-artifact-store.js';
 import { arbitraryBudget, arbitraryHistory } from './test-support/arbitrary-history.js';
-import { deepFreeze } from '@nanobot-internal/test-support';
+import { deepFreeze, runs } from '@nanobot-internal/test-support';
 
 const TOOLS = [{ type: 'function' as const, function: { name: 'exec', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }];
 
@@ -54,7 +54,7 @@ describe('govern on random corrupted histories', () => {
         const again = govern(input, options).messages;
         expect(again).toEqual(messages);
       }),
-      { numRuns: 2500 },
+      { numRuns: runs(500, 5000) },
     );
   });
 

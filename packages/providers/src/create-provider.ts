@@ -1,5 +1,6 @@
 import { ConfigurationError } from '@nanobot/schema';
 import type { LLMProvider } from '@nanobot/schema';
+import { isMissingPackage, MissingSdkError } from './missing-sdk-error.js';
 import type { RetryOptions } from './with-retry.js';
 
 /** Which provider `createProvider` builds. */
@@ -93,21 +94,32 @@ export function resolveProviderConfig(config: ProviderConfig = {}): ResolvedProv
   return { provider, model: model ?? DEFAULT_MODELS[provider], apiKey, baseUrl };
 }
 
+async function loadSdkModule<T>(load: () => Promise<T>, packageName: string, provider: string): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (isMissingPackage(error, packageName)) throw new MissingSdkError(packageName, provider, { cause: error });
+    throw error;
+  }
+}
+
 /**
  * Builds the configured provider. The SDK of the chosen provider is loaded here, lazily, so an
- * app that only ever uses one never loads the other.
+ * app that only ever uses one never loads the other, and needs only that one installed. Throws
+ * `ConfigurationError` for bad configuration and `MissingSdkError` (code `MISSING_SDK`, naming
+ * the package to install) when the chosen provider's SDK is not installed.
  */
 export async function createProvider(config: ProviderConfig = {}): Promise<LLMProvider> {
   const resolved = resolveProviderConfig(config);
   const common = { model: resolved.model, apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, headers: config.headers, retry: config.retry };
   if (resolved.provider === 'anthropic') {
-    const { AnthropicProvider } = await import('./anthropic-provider.js');
+    const { AnthropicProvider } = await loadSdkModule(() => import('./anthropic-provider.js'), '@anthropic-ai/sdk', 'anthropic');
     return new AnthropicProvider(common);
   }
   if (resolved.provider === 'openai-responses') {
-    const { OpenAIResponsesProvider } = await import('./openai-responses-provider.js');
+    const { OpenAIResponsesProvider } = await loadSdkModule(() => import('./openai-responses-provider.js'), 'openai', 'openai-responses');
     return new OpenAIResponsesProvider(common);
   }
-  const { OpenAICompatProvider } = await import('./openai-compat-provider.js');
+  const { OpenAICompatProvider } = await loadSdkModule(() => import('./openai-compat-provider.js'), 'openai', 'openai');
   return new OpenAICompatProvider(common);
 }

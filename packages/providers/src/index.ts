@@ -11,6 +11,7 @@ export type { StreamSource, StreamOwner } from './provider-stream.js';
 export { FallbackProvider } from './fallback-provider.js';
 export type { FallbackCandidate, FallbackNotice, FallbackProviderOptions } from './fallback-provider.js';
 export { createProvider, resolveProviderConfig } from './create-provider.js';
+export { MissingSdkError } from './missing-sdk-error.js';
 export type { ProviderConfig, ProviderKind, ResolvedProviderConfig } from './create-provider.js';
 export { parseToolArguments, toolArgumentsObjectForReplay, toolArgumentsJsonForReplay } from './tool-arguments.js';
 export { parsePythonJson } from './python-json-parse.js';

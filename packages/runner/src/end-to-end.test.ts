@@ -194,7 +194,7 @@ describe('end to end with the built-in tools', () => {
     const sessionsDir = temp('runner-sessions-');
     const provider = new ScriptedProvider([
       { toolCalls: [{ id: 'a', name: 'read_file', arguments: { path: '/etc/passwd' } }] },
-      { toolCalls: [{ id: 'b', name: 'read_file', arguments: { path: '../../../../etc/passwd' } }] },
+      { toolCalls: [{ id: 'b', name: 'read_file', arguments: { path: '../../../../etc/passwd' } }] }, // repo-checks: outside path on purpose (a traversal probe the workspace guard refuses)
       { toolCalls: [{ id: 'c', name: 'read_file', arguments: { path: '/etc/passwd' } }] },
       { toolCalls: [{ id: 'd', name: 'web_fetch', arguments: { url: 'http://127.0.0.1:9/secret' } }] },
       'I cannot access those.',

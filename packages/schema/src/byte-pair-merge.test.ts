@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '@nanobot-internal/test-support';
 import { bytePairMerge } from './byte-pair-merge.js';
 import { countTokens, encodeTokens } from './tokenizer.js';
 
@@ -37,7 +38,8 @@ describe('bytePairMerge', () => {
       fc.property(letterWord, (piece) => {
         expect(bytePairMerge(utf8.encode(piece), rankOf)).toEqual(reference.encode(piece, [], []));
       }),
-      { numRuns: 400 },
+      // Exhaustive size in `pnpm test:exhaustive`; js-tiktoken's quadratic reference makes each case costly.
+      { numRuns: runs(100, 2000) },
     );
   });
 
@@ -60,7 +62,7 @@ describe('bytePairMerge', () => {
         expect(encodeTokens(text)).toEqual(expected);
         expect(countTokens(text)).toBe(expected.length);
       }),
-      { numRuns: 150 },
+      { numRuns: runs(40, 800) },
     );
   });
 

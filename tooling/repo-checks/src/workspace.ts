@@ -14,6 +14,7 @@ export interface WorkspacePackage {
     dependencies?: Record<string, string>;
     devDependencies?: Record<string, string>;
     exports?: Record<string, unknown>;
+    [key: string]: unknown;
   };
 }
 

@@ -2,3 +2,4 @@ export { loadCases, hasNote, jsonClean, fixturesDir } from './conformance.js';
 export type { ConformanceCase } from './conformance.js';
 export { deepFreeze } from './deep-freeze.js';
 export { loadedModules } from './loaded-modules.js';
+export { isExhaustive, runs } from './exhaustive.js';

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, hasNote, jsonClean, loadCases } from './index.js';
+import { deepFreeze, hasNote, isExhaustive, jsonClean, loadCases, runs } from './index.js';
 
 describe('test-support', () => {
+  it('sizes runs quick by default and full only when NANOBOT_EXHAUSTIVE=1', () => {
+    expect(runs(10, 1000, {})).toBe(10);
+    expect(runs(10, 1000, { NANOBOT_EXHAUSTIVE: '1' })).toBe(1000);
+    expect(runs(10, 1000, { NANOBOT_EXHAUSTIVE: 'yes' })).toBe(10);
+    expect(isExhaustive({ NANOBOT_EXHAUSTIVE: '1' })).toBe(true);
+  });
+
   it('loads conformance cases and revives non-finite floats', () => {
     const cases = loadCases('governance/input_budget.json');
     expect(cases.length).toBeGreaterThan(0);
