@@ -69,7 +69,7 @@ describe('published package manifests', () => {
   });
 });
 
-describe('API reference (TypeDoc, `pnpm docs` → docs/api)', () => {
+describe('API reference (TypeDoc, `pnpm docs:api` → docs/api)', () => {
   const published = listPackages().filter((p) => p.manifest.private !== true);
   const slug = (name: string): string => name.replace(/^@/, '_').replace(/\//g, '_');
 
