@@ -50,7 +50,8 @@ export function manifestProblems(manifest: Manifest, exists: (path: string) => b
   need(manifest.type === 'module', 'type must be "module"');
   need(isObject(manifest.engines) && manifest.engines.node === '>=20.19', 'engines.node must be ">=20.19"');
   for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE']) need(exists(file), `${file} missing`);
-  need(same(manifest.files, ['dist', 'README.md', 'CHANGELOG.md', 'LICENSE']), 'files must be ["dist", "README.md", "CHANGELOG.md", "LICENSE"]');
+  // Extra entries (a package's own docs folder) may follow the four every tarball ships.
+  need(Array.isArray(manifest.files) && same(manifest.files.slice(0, 4), ['dist', 'README.md', 'CHANGELOG.md', 'LICENSE']), 'files must start with ["dist", "README.md", "CHANGELOG.md", "LICENSE"]');
   const scripts = isObject(manifest.scripts) ? manifest.scripts : {};
   for (const script of ['build', 'typecheck', 'test']) need(typeof scripts[script] === 'string', `scripts.${script} missing`);
   // tsc never deletes outputs of removed sources; a stale dist file would be packed and published.
