@@ -25,7 +25,7 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     expect(result.code).toBe(0);
     const x = JSON.parse(result.stdout) as SessionInspection & { file: string };
     expect(x.file).toBe(file);
-    expect(x.counts).toMatchObject({ stripped: 3, backfilled: 1, offloaded: 1, compacted: 3, 'not-replayed': 4 });
+    expect(x.counts).toMatchObject({ stripped: 5, backfilled: 1, offloaded: 1, compacted: 3, 'not-replayed': 4 });
     expect(x.counts.snipped).toBeGreaterThan(0);
     expect(x.budget).toMatchObject({ contextWindowTokens: 20_000, budget: 20_000 - 4096 - 1024, fits: true });
     expect(x.budget.tokensAfter).toBeLessThan(x.budget.tokensBefore);
@@ -33,8 +33,10 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     expect(x.tools.count).toBeGreaterThan(5);
 
     const byMark = (mark: string) => x.timeline.filter((e) => e.marks.includes(mark as never));
-    // The placeholder reply and the malformed call's orphaned result are stripped; the call itself is kept without it.
-    expect(byMark('stripped').map((e) => `${e.role}:${e.sent}`).sort()).toEqual(['assistant:false', 'assistant:true', 'tool:false']);
+    // The placeholder reply and the malformed call's orphaned result are stripped (the call itself
+    // is kept without it); two same-role neighbours are merged into the turn before them, as the
+    // target ('any': legal for Anthropic too) requires.
+    expect(byMark('stripped').map((e) => `${e.role}:${e.sent}`).sort()).toEqual(['assistant:false', 'assistant:false', 'assistant:true', 'tool:false', 'user:false']);
     expect(byMark('stripped').find((e) => e.role === 'tool')?.toolCallId).toBe('bad_1');
     expect(byMark('backfilled')[0]).toMatchObject({ role: 'tool', toolCallId: 'lost_1', sent: true, index: null });
     const offloaded = byMark('offloaded')[0];
@@ -59,7 +61,7 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     for (const mark of ['STRIPPED', 'BACKFILLED', 'OFFLOADED', 'COMPACTED', 'SNIPPED', 'NOT-REPLAYED']) expect(result.stdout).toContain(mark);
     expect(result.stdout).toMatch(/^session {2}fixture/m);
     expect(result.stdout).toMatch(/budget {3}window 20,000 − reply 4,096 − safety 1,024 = 14,880 input tokens/);
-    expect(result.stdout).toMatch(/governance .*snipped \d+.*stripped 3/);
+    expect(result.stdout).toMatch(/governance .*snipped \d+.*stripped 5/);
   });
 
   it('with a roomy budget nothing is compacted or snipped; a session file can be named by path', async () => {
@@ -73,7 +75,7 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     expect(x.session.key).toBe('copied');
     expect(x.counts.compacted).toBeUndefined();
     expect(x.counts.snipped).toBeUndefined();
-    expect(x.counts).toMatchObject({ stripped: 3, backfilled: 1, offloaded: 1 });
+    expect(x.counts).toMatchObject({ stripped: 5, backfilled: 1, offloaded: 1 });
     expect(x.budget.fits).toBe(true);
   });
 

@@ -6,15 +6,22 @@ import { createPool, PostgresMessageBus, PostgresSessionStore } from '@nanobot/p
 import { createTestDatabase, startTestPostgres } from '@nanobot-internal/test-support/postgres';
 import type { TestPostgres } from '@nanobot-internal/test-support/postgres';
 import { CliProcess, cleanEnv, runCli, tempDir } from './test-support/spawn-cli.js';
+import type { FakeOpenAiServer } from './test-support/fake-openai-server.js';
+import { startToolFollowingServer } from './test-support/tool-following-server.js';
 
 let server: TestPostgres;
 let url: string;
+// The offline model never runs tools from chat text: turns that must write and read files talk to
+// a local fake OpenAI-compatible model that does.
+let model: FakeOpenAiServer;
 
 beforeAll(async () => {
   server = await startTestPostgres();
   url = await createTestDatabase(server.url, 'cli_test');
+  model = await startToolFollowingServer();
 }, 120_000);
 afterAll(async () => {
+  await model.close();
   await server.stop();
 });
 
@@ -34,14 +41,14 @@ describe('nanobot with --database-url (a real PostgreSQL)', () => {
   it('run: the turn goes through the database, the session is stored there and can be continued', async () => {
     const workspace = tempDir('ws');
     const sessions = tempDir('sessions');
-    const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions });
-    const first = await runCli(['run', '-m', 'write notes/pg.md: stored in postgres', '--offline', '-w', workspace, '--database-url', url, '--session', 'pg-run', '--json'], { env });
+    const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, OPENAI_BASE_URL: model.url });
+    const first = await runCli(['run', '-m', 'write notes/pg.md: stored in postgres', '-w', workspace, '--database-url', url, '--session', 'pg-run', '--json'], { env });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const end = first.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; reply?: string; stopReason?: string }).at(-1)!;
     expect(end.type).toBe('cli_end');
     expect(end.stopReason).toBe('completed');
-    const second = await runCli(['run', '-m', 'read notes/pg.md', '--offline', '-w', workspace, '--database-url', url, '--session', 'pg-run'], { env });
+    const second = await runCli(['run', '-m', 'read notes/pg.md', '-w', workspace, '--database-url', url, '--session', 'pg-run'], { env });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('stored in postgres');
     await withStore(async (store) => {
@@ -55,7 +62,7 @@ describe('nanobot with --database-url (a real PostgreSQL)', () => {
   it('worker: answers messages published to the database until Ctrl-C, then exits 0', async () => {
     const workspace = tempDir('ws');
     mkdirSync(join(workspace, 'notes'));
-    const worker = new CliProcess(['worker', '--offline', '-w', workspace, '--database-url', url], { env: cleanEnv() });
+    const worker = new CliProcess(['worker', '-w', workspace, '--database-url', url], { env: cleanEnv({ OPENAI_BASE_URL: model.url }) });
     await worker.waitFor(/worker \S+ ready on 127\.0\.0\.1:\d+\/cli_test/);
     await withStore(async (_store, bus) => {
       const id = await bus.publishInboundDurable({ channel: 'telegram', chatId: '7', senderId: 'ann', content: 'write notes/w.md: from a worker' });

@@ -35,7 +35,7 @@ describe('inspectSession', () => {
   it('accounts for every stored message and every governance action, without touching its (frozen) input', () => {
     const messages = governanceFixtureMessages();
     const x = inspect(messages, 14_000);
-    expect(x.counts).toMatchObject({ stripped: 3, backfilled: 1, offloaded: 1, 'not-replayed': 4 });
+    expect(x.counts).toMatchObject({ stripped: 5, backfilled: 1, offloaded: 1, 'not-replayed': 4 });
     expect(x.counts.compacted! + x.counts.snipped!).toBeGreaterThan(0);
     // Every stored message appears once (replayed ones by stored index, the rest as not replayed).
     const storedSeen = x.timeline.filter((e) => e.storedIndex !== undefined).map((e) => e.storedIndex).sort((a, b) => a! - b!);

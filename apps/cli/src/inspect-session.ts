@@ -165,6 +165,9 @@ const SAFETY_TOKENS = 1024;
  * stripped, backfilled, offloaded, truncated, compacted or snipped, with token estimates against
  * the budget. Pure apart from the artifact store it is given; inputs are not modified.
  */
+/** Stands in for the user's next message while a stored session is inspected (never shown). */
+const NEXT_MESSAGE_PLACEHOLDER = '(the next message)';
+
 export function inspectSession(input: InspectSessionInput): SessionInspection {
   const systemPrompt = input.sections.map((s) => s.text).join(input.separator);
   const messages: Message[] = [{ role: 'system', content: systemPrompt }, ...input.history];
@@ -177,7 +180,11 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
   }
   const inflightStartIndex = lastUser >= 0 ? lastUser + 1 : messages.length;
   const maxOutputTokens = input.maxOutputTokens ?? 4096;
-  const { messages: sent, report } = govern(messages, {
+  // The loop's next request ends with the user's next message: without one the governor would
+  // treat a stored answer as a trailing assistant turn and drop it, which no real request does.
+  const next: Message = { role: 'user', content: NEXT_MESSAGE_PLACEHOLDER };
+  const endsWithAnswer = messages.length > 1 && messages[messages.length - 1].role === 'assistant';
+  const governed = govern(endsWithAnswer ? [...messages, next] : messages, {
     contextWindowTokens: input.contextWindowTokens,
     maxOutputTokens,
     maxToolResultChars: input.maxToolResultChars ?? 16_000,
@@ -188,6 +195,8 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
     sessionKey: input.key,
     estimateTokens: true,
   });
+  const report = governed.report;
+  const sent = governed.messages.filter((m) => m !== next);
   const replayedFrom = matchReplayed(input.storedMessages, input.history);
   const timeline = withStoredOnly(buildTimeline(messages, sent, report, inflightStartIndex), input, replayedFrom);
   const counts: Partial<Record<TimelineMark, number>> = {};
