@@ -141,6 +141,18 @@ check('createProvider for the SDK that is not installed throws MissingSdkError n
   if (!out.includes('npm install @anthropic-ai/sdk')) throw new Error(`message does not say what to install: ${out}`);
 });
 
+/** The peer libraries (and example-only imports) of @nanobot/ai-sdk and @nanobot/langchain. */
+function adapterDeps() {
+  const wanted = ['ai', '@ai-sdk/openai', '@langchain/core', 'langchain', 'zod'];
+  const found = new Map();
+  for (const p of packages) {
+    for (const [name, range] of Object.entries({ ...(p.manifest.devDependencies ?? {}), ...(p.manifest.peerDependencies ?? {}) })) {
+      if (wanted.includes(name) && !found.has(name) && !String(range).startsWith('workspace:')) found.set(name, range);
+    }
+  }
+  return [...found].map(([n, r]) => `${n}@${r}`);
+}
+
 const fullDir = project('everything', 'module');
 check('npm install every package, both SDKs, TypeScript and @types/node', () => {
   const sdkRanges = packages.find((p) => p.manifest.name === '@nanobot/providers').manifest.peerDependencies;
@@ -148,6 +160,9 @@ check('npm install every package, both SDKs, TypeScript and @types/node', () => 
   npmInstall(fullDir, [
     ...tarballs.values(),
     ...Object.entries(sdkRanges).map(([n, r]) => `${n}@${r}`),
+    // What the adapters' README examples import (their peers and the AI SDK's OpenAI provider),
+    // at the versions the packages test with.
+    ...adapterDeps(),
     `typescript@${rootManifest.devDependencies.typescript}`,
     `@types/node@${rootManifest.devDependencies['@types/node']}`,
   ]);
@@ -197,7 +212,7 @@ for (const [label, options] of [
     const config = join(fullDir, `tsconfig.${label.replace(/\W+/g, '-')}.json`);
     writeFileSync(
       config,
-      JSON.stringify({ compilerOptions: { ...options, target: 'es2022', lib: ['es2023'], types: ['node'], strict: true, noEmit: true, skipLibCheck: false }, include: ['examples/*.ts'] }, null, 2),
+      JSON.stringify({ compilerOptions: { ...options, target: 'es2022', lib: ['es2023', 'dom'], types: ['node'], strict: true, noEmit: true, skipLibCheck: false }, include: ['examples/*.ts'] }, null, 2),
     );
     sh(process.execPath, [tsc, '-p', config], fullDir);
   });

@@ -69,7 +69,7 @@ describe('bad input: one clear line, a non-zero exit, nothing lost', () => {
     ].join('\n');
     writeFileSync(file, text);
     const env = cleanEnv({ NANOBOT_WORKSPACE: workspace, NANOBOT_SESSIONS_DIR: sessions });
-    expectRefusal(await runCli(['chat', '--session', 'broken'], { env }), /session "broken" .* has 1 unreadable line, skipped \(line 3 is not valid JSON \([^)]*\)\); nothing was changed/);
+    expectRefusal(await runCli(['chat', '--session', 'broken'], { env }), /session "broken" .* has 1 unreadable line, skipped \(line 3 is not valid JSON \(.*\)\); nothing was changed/);
     expectRefusal(await runCli(['run', '-m', 'hi', '--session', 'broken'], { env }), /unreadable line/);
     expectRefusal(await runCli(['inspect', 'broken'], { env }), /unreadable line/);
     expectRefusal(await runCli(['inspect', file], { env }), /unreadable line/);

@@ -8,7 +8,8 @@ import { compileStrict } from './test-support/compile-strict.js';
 import { startOpenAIServer } from './test-support/wire-server.js';
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const dir = join(packageDir, 'test-output');
+// One folder per process: the suites run on several Node versions at once in CI.
+const dir = join(packageDir, 'test-output', String(process.pid));
 const example = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(packageDir, 'README.md'), 'utf8'))![1];
 mkdirSync(dir, { recursive: true });
 const file = join(dir, 'readme-example.ts');
