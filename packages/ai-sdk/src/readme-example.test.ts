@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it, vi } from 'vitest';
-import { compileStrict } from './test-support/compile-strict.js';
+import { compileStrict } from '@nanobot-internal/test-support/compile-strict';
 import { startOpenAIServer } from './test-support/wire-server.js';
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it, vi } from 'vitest';
-import { compileStrict } from './test-support/compile-strict.js';
+import { compileStrict } from '@nanobot-internal/test-support/compile-strict';
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 // One folder per process: the suites run on several Node versions at once in CI.
