@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { LLMRequest, LLMResponse } from '@nanobot/schema';
-import { BaseProvider, envSeconds } from './base-provider.js';
+import { BaseProvider } from './base-provider.js';
+import { openAIClient } from './openai-client.js';
 import type { BaseProviderOptions } from './base-provider.js';
 import type { StreamSource } from './provider-stream.js';
 import { toProviderError } from './classify-error.js';
@@ -63,16 +64,7 @@ export class OpenAICompatProvider extends BaseProvider {
     };
     this.textToolCalls = options.textToolCalls ?? true;
     this.localBaseUrl = isLocalUrl(options.baseUrl) ? options.baseUrl : undefined;
-    this.client =
-      options.client ??
-      new OpenAI({
-        apiKey: options.apiKey ?? (options.baseUrl ? 'not-needed' : undefined),
-        baseURL: options.baseUrl,
-        defaultHeaders: options.headers,
-        timeout: options.timeoutMs ?? envSeconds('NANOBOT_OPENAI_COMPAT_TIMEOUT_S', 120_000),
-        // Our policy owns retrying; SDK retries would multiply every attempt by three.
-        maxRetries: 0,
-      });
+    this.client = openAIClient(options);
   }
 
   /** The exact request body this provider would send for `request` (for inspection and tests). */

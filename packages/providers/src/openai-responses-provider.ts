@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { LLMRequest, LLMResponse } from '@nanobot/schema';
-import { BaseProvider, envSeconds } from './base-provider.js';
+import { BaseProvider } from './base-provider.js';
+import { openAIClient } from './openai-client.js';
 import type { BaseProviderOptions } from './base-provider.js';
 import { toProviderError } from './classify-error.js';
 import type { StreamSource } from './provider-stream.js';
@@ -43,16 +44,7 @@ export class OpenAIResponsesProvider extends BaseProvider {
       defaultTemperature: options.defaultTemperature,
       reasoningSummary: options.reasoningSummary,
     };
-    this.client =
-      options.client ??
-      new OpenAI({
-        apiKey: options.apiKey ?? (options.baseUrl ? 'not-needed' : undefined),
-        baseURL: options.baseUrl,
-        defaultHeaders: options.headers,
-        timeout: options.timeoutMs ?? envSeconds('NANOBOT_OPENAI_COMPAT_TIMEOUT_S', 120_000),
-        // Our policy owns retrying.
-        maxRetries: 0,
-      });
+    this.client = openAIClient(options);
   }
 
   /** The exact request body this provider would send for `request` (for inspection and tests). */
