@@ -1,47 +1,23 @@
 // The page in a real headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core),
 // against the real server, agent loop, tools and governor, on the offline scripted model.
 // No Chromium means failure, never a skip: CI installs it (.ci/run), and so must a developer.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Page } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_DIR, OUTPUT_DIR, openChromiumPage, requireBrowserTestSetup, type ChromiumPage } from './test-support/chromium-page.js';
 import { startTestDemo } from './test-support/demo-fixture.js';
 
-const CHROMIUM = process.env.NANOBOT_CHROMIUM ?? '/usr/bin/chromium';
-const APP_DIR = resolve(import.meta.dirname, '..');
-const CLIENT_DIR = join(APP_DIR, 'dist', 'client');
-const OUTPUT_DIR = join(APP_DIR, 'test-output');
-
 let demo: Awaited<ReturnType<typeof startTestDemo>>;
-let context: BrowserContext;
+let browser: ChromiumPage;
 let page: Page;
-let profile: string;
 const network: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set NANOBOT_CHROMIUM. The browser tests never skip.`);
-  }
-  if (!existsSync(join(CLIENT_DIR, 'index.html'))) {
-    throw new Error(`The page is not built (${CLIENT_DIR}/index.html missing): run the app's build (tsc + vite build) before its tests.`);
-  }
+  requireBrowserTestSetup();
   demo = await startTestDemo({ clientDir: CLIENT_DIR, deltaDelayMs: 4 });
-  profile = mkdtempSync(join(tmpdir(), 'nanobot-web-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1440, height: 900 },
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(60_000);
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  (globalThis as { __pageProblems?: string[] }).__pageProblems = problems;
+  browser = await openChromiumPage({ width: 1440, height: 900 });
+  page = browser.page;
   // What the page asked for and got, printed when a wait times out (a hang under load must say where).
   const t0 = Date.now();
   page.on('request', (r) => network.push(`${Date.now() - t0}ms ${r.method()} ${r.url()}`));
@@ -52,13 +28,12 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await demo?.dispose();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 function pageProblems(): string[] {
-  return (globalThis as { __pageProblems?: string[] }).__pageProblems ?? [];
+  return browser?.problems ?? [];
 }
 
 /** Waits for a selector; on a timeout, fails with the chat items, page errors and network log. */

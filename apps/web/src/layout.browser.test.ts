@@ -1,51 +1,32 @@
 // The page at phone, tablet and laptop widths, and Stop mid-reply, in a real headless Chromium
 // (Debian's /usr/bin/chromium via playwright-core) against the real server on the offline model.
 // Screenshots go to apps/web/test-output/ (git-ignored). No Chromium means failure, never a skip.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Page } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_DIR, OUTPUT_DIR, openChromiumPage, requireBrowserTestSetup, type ChromiumPage } from './test-support/chromium-page.js';
 import { startTestDemo } from './test-support/demo-fixture.js';
 
-const CHROMIUM = process.env.NANOBOT_CHROMIUM ?? '/usr/bin/chromium';
-const APP_DIR = resolve(import.meta.dirname, '..');
-const CLIENT_DIR = join(APP_DIR, 'dist', 'client');
-const OUTPUT_DIR = join(APP_DIR, 'test-output');
-
 let demo: Awaited<ReturnType<typeof startTestDemo>>;
-let context: BrowserContext;
+let browser: ChromiumPage;
 let page: Page;
-let profile: string;
-const problems: string[] = [];
+let problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set NANOBOT_CHROMIUM. The browser tests never skip.`);
-  if (!existsSync(join(CLIENT_DIR, 'index.html'))) throw new Error(`The page is not built (${CLIENT_DIR}/index.html missing): run the app's build before its tests.`);
+  requireBrowserTestSetup();
   // Slow words, so a Stop press lands while the reply is still streaming.
   demo = await startTestDemo({ clientDir: CLIENT_DIR, deltaDelayMs: 150 });
-  profile = mkdtempSync(join(tmpdir(), 'nanobot-web-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 800 },
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(60_000);
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
+  browser = await openChromiumPage({ width: 1280, height: 800 });
+  ({ page, problems } = browser);
   await page.goto(demo.url);
   await page.waitForSelector('body[data-ready]');
   mkdirSync(OUTPUT_DIR, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await demo?.dispose();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 async function assistantTexts(): Promise<string[]> {
