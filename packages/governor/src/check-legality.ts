@@ -5,6 +5,7 @@ import { isBlankContent, isBlankText, isBlankTextPart } from './internal/content
 import { isInstructionRole, type GovernTarget } from './govern-target.js';
 import type { MessageLike } from './message-like.js';
 import { ANTHROPIC_TOOL_ID_PATTERN } from './legalize-for-target.js';
+import { estimatorFor, withModelDefaults, type ModelOptions } from './model-defaults.js';
 
 /** A rule a model request breaks. */
 export type LegalityRule =
@@ -35,8 +36,11 @@ export interface LegalityViolation {
   message: string;
 }
 
-/** Options of {@link checkLegality}. */
-export interface CheckLegalityOptions {
+/**
+ * Options of {@link checkLegality}. `compat`, `model`, `models`, `tokenizer` and `estimator` choose the count
+ * the budget is checked with, as in `govern` (default: the provider-view count, cl100k).
+ */
+export interface CheckLegalityOptions extends Pick<ModelOptions, 'model' | 'models' | 'tokenizer' | 'compat' | 'estimator'> {
   /** Input budget in tokens; when > 0 the prompt estimate must not exceed it. */
   budget?: number;
   /** Tool definitions sent with the request (counted with the budget). */
@@ -157,7 +161,8 @@ export function checkLegality(input: readonly MessageLike[], options: CheckLegal
     if (messages.length > 0 && messages[messages.length - 1].role === 'assistant') add('ends-with-assistant', messages.length - 1, 'the request ends with an assistant message');
   }
   if (options.budget !== undefined && options.budget > 0) {
-    const tokens = promptTokens(messages, { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null });
+    const estimator = estimatorFor(withModelDefaults(options));
+    const tokens = promptTokens(messages, { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimator });
     if (tokens > options.budget) add('over-budget', -1, `prompt estimate ${tokens} exceeds the budget ${options.budget}`);
   }
   return out;

@@ -116,7 +116,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   let approx = before;
   for (let k = 1; k <= m; k++) {
     const i = candidates[k - 1];
-    approx += isolatedTokens(compacted(base[i])) - isolatedTokens(base[i]);
+    approx += isolatedTokens(compacted(base[i]), options) - isolatedTokens(base[i], options);
     if (decide(k, approx)) {
       guess = k;
       break;

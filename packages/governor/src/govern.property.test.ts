@@ -8,6 +8,7 @@ import { isInstructionRole, type GovernTarget } from './govern-target.js';
 import { anthropicTurnViolations } from './test-support/anthropic-turns.js';
 import { inputBudget } from './input-budget.js';
 import { promptTokens } from './internal/estimate.js';
+import { estimatorFor } from './model-defaults.js';
 import { MemoryArtifactStore } from './memory-artifact-store.js';
 import { arbitraryBudget, arbitraryHistory } from './test-support/arbitrary-history.js';
 import { deepFreeze, runs } from '@nanobot-internal/test-support';
@@ -40,7 +41,7 @@ describe('govern on random corrupted histories', () => {
         const budget = inputBudget(options);
         if (budget > 0) {
           expect(report.fits).toBeTypeOf('boolean');
-          if (report.fits) expect(promptTokens(messages, { tools: TOOLS })).toBeLessThanOrEqual(budget);
+          if (report.fits) expect(promptTokens(messages, { tools: TOOLS, estimator: estimatorFor({}) })).toBeLessThanOrEqual(budget);
           else if (report.overflow!.reason === 'newest-turn') {
             // Shortening gave up only after it went as far as it could: what is over budget is
             // the turn's own skeleton (roles, calls, cut markers), not text it could still cut.
@@ -80,8 +81,8 @@ describe('govern on random corrupted histories', () => {
           history.push({ role: 'tool', tool_call_id: `t${i}`, name, content: `out${i} `.repeat(words) });
         });
         deepFreeze(history);
-        const floor = promptTokens([history[0], history[start]], { tools: TOOLS });
-        const total = promptTokens(history, { tools: TOOLS });
+        const floor = promptTokens([history[0], history[start]], { tools: TOOLS, estimator: estimatorFor({}) });
+        const total = promptTokens(history, { tools: TOOLS, estimator: estimatorFor({}) });
         const budget = Math.floor(floor + share * (total - floor));
         const options = { contextBlockLimit: budget, contextWindowTokens: 1_000_000, tools: TOOLS, inflightStartIndex: inflight ? start : history.length, compactedToolCallIds: new Set<string>() };
         const { messages } = govern(history, options);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimatePromptTokens, ValidationError, type Message, type TokenCounter } from '@nanobot/schema';
+import { createEstimator, ValidationError, type Message, type TokenCounter } from '@nanobot/schema';
 import { BACKFILL_CONTENT } from './constants.js';
 import { checkLegality } from './check-legality.js';
 import { backfillMissingToolResults } from './backfill-missing-tool-results.js';
@@ -215,7 +215,8 @@ describe('govern', () => {
     const counter: TokenCounter = {
       countPromptTokens(messages, tools) {
         calls++;
-        return [estimatePromptTokens(messages, tools), 'test'];
+        // Agrees with govern's default count, so the per-message guesses are right.
+        return [createEstimator().promptTokens(messages, tools)[0], 'test'];
       },
     };
     const ids = new Set<string>();

@@ -24,12 +24,17 @@ import type { BudgetOverflow, ReportedChangeReason } from './govern-report.js';
 import { legalizeForTarget } from './legalize-for-target.js';
 import type { MessageLike } from './message-like.js';
 import { shrinkToFit } from './shrink-to-fit.js';
+import { checkModelOptions, estimatorFor, withModelDefaults, type ModelOptions } from './model-defaults.js';
 
 const LOOP_SNIPPED_NOTE = 'kept the last user message and the newest part of its tool loop; the reference would have overflowed';
 const LATER_TURN_NOTE = 'started at a later user turn, the longest whole-turn tail that fits; the reference would have overflowed';
 
-/** Options of {@link govern}. Everything is optional; with none, only the repairs run. */
-export interface GovernOptions {
+/**
+ * Options of {@link govern}. Everything is optional; with none, only the repairs run. `model`
+ * (with `models` overrides) fills the window, reply size and `tokenizer` from the model table
+ * where they are not set; see {@link ModelOptions}.
+ */
+export interface GovernOptions extends ModelOptions {
   /** The model's context window. Without it the budget is 0: no compaction, no snipping. */
   contextWindowTokens?: number | null;
   /** Tokens reserved for the reply (default: `providerMaxTokens`, else 4096). */
@@ -191,6 +196,7 @@ function checkOptions(options: unknown): asserts options is GovernOptions {
   if (o.compat !== undefined && o.compat !== 'fixed' && o.compat !== 'reference') {
     throw new ValidationError(`govern: options.compat must be 'fixed' or 'reference', got ${JSON.stringify(o.compat)}`, ['compat']);
   }
+  checkModelOptions(o);
 }
 
 /**
@@ -208,16 +214,17 @@ function checkOptions(options: unknown): asserts options is GovernOptions {
  * Generic over the message type: a `ChatCompletionMessageParam[]` (openai SDK) or a
  * `Message[]` goes in and the same type comes out.
  */
-export function govern<M extends MessageLike = Message>(history: readonly M[], options: GovernOptions = {}): GovernResult<M> {
+export function govern<M extends MessageLike = Message>(history: readonly M[], given: GovernOptions = {}): GovernResult<M> {
   checkInput(history);
-  checkOptions(options);
+  checkOptions(given);
+  const options = withModelDefaults(given);
   const messages = history as unknown as readonly Message[];
   const fixed = options.compat !== 'reference';
   const target: GovernTarget | null = options.target ?? (fixed ? 'any' : null);
   const onOverflow = options.onOverflow ?? (fixed ? 'shrink' : 'send');
   const budget = inputBudget(options);
   const tokenCache = new Map<readonly Message[], number>();
-  const ctx = { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimateCache: tokenCache };
+  const ctx = { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimateCache: tokenCache, estimator: estimatorFor(options) };
   const wantTokens = budget > 0 || options.estimateTokens === true;
   const tokens = (list: readonly Message[]): number | undefined => {
     if (!wantTokens) return undefined;

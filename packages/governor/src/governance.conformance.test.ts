@@ -4,10 +4,11 @@
 // it is a documented deviation (README "Deviations") and our output must be legal / fit.
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Message } from '@nanobot/schema';
+import { referenceEstimator, type Message } from '@nanobot/schema';
 import { checkLegality } from './check-legality.js';
 import * as g from './index.js';
 import { promptTokens } from './internal/estimate.js';
+import { estimatorFor } from './model-defaults.js';
 import { deepFreeze, jsonClean, loadCases, type ConformanceCase } from '@nanobot-internal/test-support';
 import { optionsFromConfig } from './test-support/governance-config.js';
 import { deviationReason, STRUCTURAL } from './test-support/deviations.js';
@@ -15,7 +16,15 @@ import { deviationReason, STRUCTURAL } from './test-support/deviations.js';
 
 const tally = { exact: 0, deviations: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0, repairedInput: 0, illegalForTarget: 0 } };
 
-function run(c: ConformanceCase, compat: 'fixed' | 'reference'): { out: any; compacted?: string[] } {
+// The fixed pipeline is compared with the reference on the reference's token count (the
+// default count differs by design: the provider's view); `provider` runs the real default.
+function run(c: ConformanceCase, compat: 'fixed' | 'reference' | 'provider'): { out: any; compacted?: string[] } {
+  if (compat === 'provider') {
+    const o = optionsFromConfig(c.config);
+    const r = g.govern(c.input.messages as Message[], { ...o, compactedToolCallIds: new Set<string>(c.input.compacted_tool_call_ids ?? []) });
+    return { out: r.messages };
+  }
+  const estimator = referenceEstimator;
   const o = optionsFromConfig(c.config);
   const msgs = c.input.messages as Message[];
   const budget = g.inputBudget(o);
@@ -26,13 +35,13 @@ function run(c: ConformanceCase, compat: 'fixed' | 'reference'): { out: any; com
     case 'drop_orphan_tool_results': return { out: g.dropOrphanToolResults(msgs) };
     case 'backfill_missing_tool_results': return { out: g.backfillMissingToolResults(msgs) };
     case 'apply_tool_result_budget': return { out: g.applyToolResultBudget(msgs, { maxToolResultChars: o.maxToolResultChars! }) };
-    case 'snip_history': return { out: g.snipHistory(msgs, { budget, tools: o.tools, compat }).messages };
+    case 'snip_history': return { out: g.snipHistory(msgs, { budget, tools: o.tools, compat, estimator }).messages };
     case 'compact_inflight_overflow': {
       const r = g.compactInflightOverflow(msgs, { budget, tools: o.tools, inflightStartIndex: o.inflightStartIndex, compactedToolCallIds: ids });
       return { out: r.messages, compacted: [...new Set([...ids, ...r.newlyCompacted])].sort() };
     }
     case 'prepare_for_model': {
-      const r = g.govern(msgs, { ...o, compat, compactedToolCallIds: ids });
+      const r = g.govern(msgs, { ...o, compat, compactedToolCallIds: ids, estimator });
       return { out: r.messages, compacted: [...ids].sort() };
     }
     case 'input_budget': return { out: budget };
@@ -62,6 +71,16 @@ describe.each(FILES)('conformance %s', (file) => {
     if (c.returned_input_object !== undefined) expect(ref.out === c.input.messages).toBe(c.returned_input_object);
     if (c.side_effects?.compacted_tool_call_ids && ref.compacted) expect(ref.compacted).toEqual(c.side_effects.compacted_tool_call_ids);
 
+    if (c.fn.endsWith('prepare_for_model')) {
+      // The default count: a legal request for both APIs that fits by that count (or says why not).
+      // (Input the fixed pipeline leaves illegal, e.g. a message without a role, stays so.)
+      const provider = run(c, 'provider').out as Message[];
+      const allowed = new Set(checkLegality(run(c, 'fixed').out as Message[], { target: 'any' }).map((v) => v.rule));
+      expect(checkLegality(provider, { target: 'any' }).filter((v) => !allowed.has(v.rule))).toEqual([]);
+      const budget = g.inputBudget(optionsFromConfig(c.config));
+      const fits = g.govern(c.input.messages as Message[], { ...optionsFromConfig(c.config), compactedToolCallIds: new Set<string>(c.input.compacted_tool_call_ids ?? []) }).report.fits;
+      if (budget > 0 && fits === true) expect(promptTokens(provider, { tools: optionsFromConfig(c.config).tools, estimator: estimatorFor({}) })).toBeLessThanOrEqual(budget);
+    }
     const ours = run(c, 'fixed');
     if (isDeepStrictEqual(jsonClean(ours.out), c.expected)) {
       tally.exact++;
@@ -100,7 +119,7 @@ describe('conformance microcompact/sequences.json', () => {
       const ids = new Set<string>();
       const o = optionsFromConfig(c.config);
       (c.input.turns as Message[][]).forEach((turn, i) => {
-        const r = g.govern(deepFreeze(turn), { ...o, compat, compactedToolCallIds: ids });
+        const r = g.govern(deepFreeze(turn), { ...o, compat, compactedToolCallIds: ids, estimator: referenceEstimator });
         expect(jsonClean(r.messages)).toEqual(c.expected.outputs[i]);
         expect([...ids].sort()).toEqual(c.expected.compacted_tool_call_ids_after_each[i]);
       });

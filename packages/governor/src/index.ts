@@ -42,6 +42,8 @@ export { snipHistory } from './snip-history.js';
 export type { SnipHistoryOptions, SnipHistoryResult } from './snip-history.js';
 export { inputBudget } from './input-budget.js';
 export type { InputBudgetOptions } from './input-budget.js';
+export { withModelDefaults } from './model-defaults.js';
+export type { ModelOptions } from './model-defaults.js';
 export { maybePersistToolResult, normalizeToolResult, normalizeToolResultDetailed, renderPersistedReference } from './normalize-tool-result.js';
 export type { NormalizeToolResultOptions, NormalizedToolResult } from './normalize-tool-result.js';
 export { ensureNonemptyToolResult } from './ensure-nonempty-tool-result.js';

@@ -1,8 +1,8 @@
-import { codePointLength, estimateMessageTokens, type ContentPart, type Message } from '@nanobot/schema';
+import { codePointLength, type ContentPart, type Message } from '@nanobot/schema';
 import type { ArtifactStore } from './artifact-store.js';
 import { isInstructionRole } from './govern-target.js';
 import { isTextPart } from './internal/content.js';
-import { promptTokens, type EstimateContext } from './internal/estimate.js';
+import { messageTokens, promptTokens, type EstimateContext } from './internal/estimate.js';
 import { resultId } from './internal/tool-calls.js';
 
 /** Options of {@link shrinkToFit}. */
@@ -123,7 +123,7 @@ export function shrinkToFit(messages: readonly Message[], options: ShrinkToFitOp
       if (isInstructionRole(out[i].role) || exhausted.has(i)) continue;
       const src = sources.get(i) ?? textSource(original[i]);
       if (src === null) continue;
-      const t = estimateMessageTokens(out[i]);
+      const t = messageTokens(out[i], options);
       if (pick < 0 && t > over + SLACK_TOKENS * 2) pick = i;
       if (t > largestTokens) {
         largest = i;
@@ -149,7 +149,7 @@ export function shrinkToFit(messages: readonly Message[], options: ShrinkToFitOp
       }
       sources.set(pick, src);
     }
-    const current = estimateMessageTokens(out[pick]);
+    const current = messageTokens(out[pick], options);
     const shownUnits = out[pick] !== original[pick] ? shownLength(out[pick], src) : src.text.length;
     const keepTokens = Math.max(0, current - over - SLACK_TOKENS);
     const keepUnits = current > 0 ? Math.floor((shownUnits * keepTokens) / current) : 0;

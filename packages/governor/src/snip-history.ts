@@ -1,6 +1,6 @@
-import { estimateMessageTokens, type Message } from '@nanobot/schema';
+import type { Message } from '@nanobot/schema';
 import { findLegalMessageStart } from './find-legal-message-start.js';
-import { promptTokens, type EstimateContext } from './internal/estimate.js';
+import { messageTokens, promptTokens, type EstimateContext } from './internal/estimate.js';
 import { isInstructionRole } from './govern-target.js';
 
 /** Options of {@link snipHistory}. */
@@ -31,11 +31,11 @@ export interface SnipHistoryResult {
   tokensAfter?: number;
 }
 
-function tailFitting(rest: readonly Message[], from: number, remaining: number, forceNewest: boolean): Message[] {
+function tailFitting(rest: readonly Message[], from: number, remaining: number, forceNewest: boolean, ctx: EstimateContext): Message[] {
   const kept: Message[] = [];
   let total = 0;
   for (let i = rest.length - 1; i >= from; i--) {
-    const t = estimateMessageTokens(rest[i]);
+    const t = messageTokens(rest[i], ctx);
     if ((kept.length > 0 || !forceNewest) && total + t > remaining) break;
     kept.push(rest[i]);
     total += t;
@@ -78,11 +78,11 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
   if (rest.length === 0) return { ...same, tokensBefore: before, tokensAfter: before };
 
   let systemTokens = 0;
-  for (const m of system) systemTokens += estimateMessageTokens(m);
+  for (const m of system) systemTokens += messageTokens(m, options);
   const fixed = promptTokens(system, options);
   const remaining = Math.max(0, budget - Math.max(systemTokens, fixed));
 
-  const tail = legalTail(tailFitting(rest, 0, remaining, true), rest);
+  const tail = legalTail(tailFitting(rest, 0, remaining, true, options), rest);
   let out = [...system, ...tail];
   let after = promptTokens(out, options);
   let loopSnipped = false;
@@ -158,12 +158,12 @@ function fitLoop(
   options: SnipHistoryOptions,
 ): { messages: Message[]; tokens: number } | null {
   const user = rest[anchor];
-  let room = remaining - estimateMessageTokens(user);
+  let room = remaining - messageTokens(user, options);
   let best: { messages: Message[]; tokens: number } | null = null;
   // Per-message estimates differ slightly from the whole-prompt estimate (joins, images), so
   // the room is tightened by the overshoot until the exact estimate fits.
   for (let attempt = 0; attempt < 8; attempt++) {
-    const tail = tailFitting(rest, anchor + 1, Math.max(0, room), false);
+    const tail = tailFitting(rest, anchor + 1, Math.max(0, room), false, options);
     const start = findLegalMessageStart(tail);
     const legal = start > 0 ? tail.slice(start) : tail;
     const msgs = [...system, user, ...legal];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LLMProvider, Message } from '@nanobot/schema';
-import { NanobotError } from '@nanobot/schema';
+import { createEstimator, NanobotError } from '@nanobot/schema';
 import { ToolRegistry } from '@nanobot/registry';
 import { ScriptedProvider } from '@nanobot/providers/testing';
 import { defineTool, toolResult } from '@nanobot/tools-core';
@@ -481,6 +481,23 @@ describe('events and hooks', () => {
     expect(model.requests.map((r) => r.messages.length)).toEqual([2, 4]);
     expect(seen.map((m) => m.length)).toEqual([2, 4]);
     expect(model.requests[0].messages).not.toBe(result.messages);
+  });
+
+  it('passes the model to the governor: window, reply size and tokenizer come from the model table (real governor)', async () => {
+    const passed: (string | undefined)[] = [];
+    const recording: AgentRunSpec['govern'] = (messages, options) => {
+      passed.push(options.model);
+      return simpleGovern(messages, options);
+    };
+    await new AgentRunner().run(spec(scripted([textStep('ok')]), registryWith(), { model: 'gpt-4o', govern: recording }));
+    expect(passed).toEqual(['gpt-4o']);
+
+    const reports: unknown[] = [];
+    const { govern: _custom, ...real } = spec(new FakeModel([textStep('done')]), registryWith(), { model: 'gpt-4o', onGoverned: (r) => void reports.push(r.report) });
+    await new AgentRunner().run(real);
+    const report = reports[0] as { budget: number; tokensAfter: number };
+    expect(report.budget).toBe(128_000 - 16_384 - 1_024);
+    expect(report.tokensAfter).toBe(createEstimator({ tokenizer: 'o200k_base' }).promptTokens(initial())[0]);
   });
 
   it('onGoverned sees every governed request (purpose, transcript, copy, report); a throw is a hook_error', async () => {

@@ -565,6 +565,7 @@ export class AgentRunner {
       compactedToolCallIds: state.compactedToolCallIds,
       tools,
       sessionKey: spec.sessionKey,
+      model: this.#model(spec),
     };
     const result = spec.govern ? spec.govern(messages, options) : govern(messages, { ...spec.governOptions, ...options });
     const estimate = (result.report as { tokensAfter?: unknown } | null | undefined)?.tokensAfter;

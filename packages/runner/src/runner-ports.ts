@@ -31,6 +31,8 @@ export interface RunnerGovernOptions {
   compactedToolCallIds: Set<string>;
   tools: readonly ToolDefinition[];
   sessionKey?: string;
+  /** The model the request goes to: the governor takes its window, reply size and tokenizer from the model table where unset. */
+  model?: string;
 }
 
 /**

@@ -27,7 +27,22 @@ export {
   MESSAGE_TOKEN_OVERHEAD,
   clearTokenCaches,
 } from './tokens.js';
+export type { PromptEstimate } from './tokens.js';
 export { countTokens, tokenizerLoaded } from './tokenizer.js';
+export { createEstimator, referenceEstimator } from './create-estimator.js';
+export type { TokenEstimator, CreateEstimatorOptions, EstimateMode } from './create-estimator.js';
+export { countWithEncoding, encodingLoaded, encodingLoadMs, clearEncodingCaches } from './encoding-counter.js';
+export type { EncodingName } from './encoding-counter.js';
+export {
+  TOKENS_PER_MESSAGE,
+  TOKENS_PER_NAME,
+  REPLY_PRIMING_TOKENS,
+  TOKENS_PER_TOOL_CALL,
+  CLAUDE_TOKEN_FACTOR,
+  CLAUDE_TOOL_SYSTEM_PROMPT_TOKENS,
+  IMAGE_PART_TOKENS,
+} from './provider-token-counts.js';
+export { tokenizerForModel } from './tokenizer-for-model.js';
 export { pythonJsonDumps, pythonJsonString, pythonNumber } from './python-json.js';
 export type { PythonJsonDumpsOptions } from './python-json.js';
 export {

@@ -262,20 +262,26 @@ function providerCount(counter: TokenCounter | null | undefined, messages: reado
   return [tokens, typeof source === 'string' && source.length > 0 ? source : 'provider_counter'];
 }
 
+/** What {@link estimatePromptTokensChain} falls back to (a `TokenEstimator` fits). */
+export interface PromptEstimate {
+  promptTokens(messages: readonly Message[], tools?: readonly object[] | null): [number, TokenSource];
+}
+
 /**
  * Provider counter first, then the estimate (reference `estimate_prompt_tokens_chain`): a
  * counter result `[n, source?]` (or a bare `n`) with numeric `n > 0` wins as `[trunc(n),
  * source || "provider_counter"]`; a throwing or useless counter is ignored. Otherwise the
- * internal estimate, or `[0, "none"]` when it is 0.
+ * internal estimate (or `estimator`'s, e.g. from `createEstimator`), or `[0, "none"]` when it is 0.
  */
 export function estimatePromptTokensChain(
   counter: TokenCounter | null | undefined,
   messages: readonly Message[],
   tools?: readonly ToolDefinition[] | null,
+  estimator?: PromptEstimate | null,
 ): [number, TokenSource] {
   const exact = providerCount(counter, messages, tools);
   if (exact !== null) return exact;
-  const [tokens, source] = estimatePromptTokensWithSource(messages, tools);
+  const [tokens, source] = estimator ? estimator.promptTokens(messages, tools) : estimatePromptTokensWithSource(messages, tools);
   return tokens > 0 ? [tokens, source] : [0, 'none'];
 }
 

@@ -10,6 +10,7 @@ import type { AnthropicMessageLike } from '../anthropic/anthropic-types.js';
 import { governAnthropic } from '../anthropic/govern-anthropic.js';
 import type { GovernReport } from '../govern-report.js';
 import { promptTokens } from '../internal/estimate.js';
+import { estimatorFor } from '../model-defaults.js';
 import { governResponses } from '../responses/govern-responses.js';
 import { responsesToModel } from '../responses/responses-to-model.js';
 import type { ResponsesItemLike } from '../responses/responses-types.js';
@@ -29,7 +30,7 @@ export interface DialectCheck {
 
 type AnyBlock = { type: string; [key: string]: unknown };
 
-const overBudget = (model: readonly Message[], budget: number): boolean => promptTokens(model, { tools: null }) > budget;
+const overBudget = (model: readonly Message[], budget: number): boolean => promptTokens(model, { tools: null, estimator: estimatorFor({}) }) > budget;
 
 /** The newest turn was shortened to fit (onOverflow 'shrink'): it is sent, shortened. */
 function shrunk(report: GovernReport): boolean {
