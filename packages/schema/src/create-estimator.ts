@@ -189,9 +189,10 @@ function messagesSum(messages: readonly Message[], tokenizer: TokenizerName): [n
       best = m;
       k = len;
     }
+    if (k === n) break; // the usual warm case: the whole list was walked before
   }
   let memo: Memo;
-  if (best >= 0 && (k === n || k === list[best].sums.length || k + 64 >= list[best].sums.length)) {
+  if (best >= 0 && (k === n || k + 64 >= list[best].sums.length)) {
     memo = list[best];
     list.splice(best, 1);
   } else {
