@@ -13,6 +13,7 @@ import type { Message } from './message.js';
 import { CLAUDE_TOKEN_FACTOR, CLAUDE_TOOL_SYSTEM_PROMPT_TOKENS } from './provider-token-counts.js';
 import { estimatePromptTokens, estimatePromptTokensChain } from './tokens.js';
 import { tokenizerForModel } from './tokenizer-for-model.js';
+import { countWithEncoding } from './encoding-counter.js';
 
 type FullEncoder = Tiktoken;
 const full: Record<'cl100k_base' | 'o200k_base', FullEncoder> = { cl100k_base: new Tiktoken(cl100k), o200k_base: new Tiktoken(o200k) };
@@ -145,6 +146,21 @@ describe('createEstimator (provider view)', () => {
     expect(() => estimator.messageTokens(null as unknown as Message)).toThrow(ValidationError);
     expect(() => createEstimator({ tokenizer: 'gpt2' as never })).toThrow(ValidationError);
     expect(() => createEstimator({ mode: 'exact' as never })).toThrow(ValidationError);
+  });
+});
+
+describe('countWithEncoding', () => {
+  it('equals a whole-text encode on long pieces (the fast merge) and on special-token text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', 'q', 'é', 'ß'), minLength: 65, maxLength: 600 }).map((w) => ` ${w}`), fc.constantFrom('cl100k_base' as const, 'o200k_base' as const), (word, name) => {
+        expect(countWithEncoding(name, word)).toBe(full[name].encode(word, [], []).length);
+      }),
+      { numRuns: 60 },
+    );
+    for (const name of ['cl100k_base', 'o200k_base'] as const) {
+      const text = 'stop at <|endoftext|> or <|endofprompt|> please';
+      expect(countWithEncoding(name, text)).toBe(full[name].encode(text, [], []).length);
+    }
   });
 });
 
