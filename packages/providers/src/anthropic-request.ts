@@ -40,13 +40,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function randomToolId(): string {
-  const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-  let id = 'toolu_';
-  for (let i = 0; i < 22; i++) id += chars[Math.floor(Math.random() * chars.length)];
-  return id;
-}
-
 /** An id the Messages API accepts (`^[a-zA-Z0-9_-]+$`), stable for the same input. */
 export function sanitizeAnthropicToolId(id: string): string {
   if (VALID_ID.test(id)) return id;
@@ -56,15 +49,25 @@ export function sanitizeAnthropicToolId(id: string): string {
 
 /**
  * Renames call ids across one history: invalid ids sanitised, repeats suffixed `__dedupe_<n>`,
- * and each tool result mapped to the renamed id of its call in FIFO order per original id.
+ * and each tool result mapped to the renamed id of its call in FIFO order per original id. A
+ * missing id becomes `toolu_missing_<n>` by position (the reference draws a random one), so the
+ * same history converts to the same bytes on every request and its cached prefix still matches.
  */
 class ToolIdMapper {
   private readonly used = new Set<string>();
   private readonly pending = new Map<string, string[]>();
+  private missing = 0;
+
+  private freshId(): string {
+    let id: string;
+    do id = `toolu_missing_${++this.missing}`;
+    while (this.used.has(id));
+    return id;
+  }
 
   forCall(raw: unknown): string {
     const original = typeof raw === 'string' && raw !== '' ? raw : undefined;
-    let id = original === undefined ? randomToolId() : sanitizeAnthropicToolId(original);
+    let id = original === undefined ? this.freshId() : sanitizeAnthropicToolId(original);
     if (this.used.has(id)) {
       let n = 2;
       while (this.used.has(`${id}__dedupe_${n}`)) n++;
@@ -83,7 +86,7 @@ class ToolIdMapper {
     const original = typeof raw === 'string' ? raw : String(raw ?? '');
     const queue = this.pending.get(original);
     if (queue && queue.length > 0) return queue.shift()!;
-    return original === '' ? randomToolId() : sanitizeAnthropicToolId(original);
+    return original === '' ? this.freshId() : sanitizeAnthropicToolId(original);
   }
 }
 
