@@ -1,3 +1,4 @@
+import type { CacheBreakpoints } from '@nanobot/schema';
 import type { GovernTarget } from './govern-target.js';
 import type { TargetChangeReason } from './legalize-for-target.js';
 
@@ -107,4 +108,9 @@ export interface GovernReport {
   /** Ids compacted by this call (also added to `options.compactedToolCallIds`). */
   newlyCompactedToolCallIds: string[];
   steps: GovernStepReport[];
+  /**
+   * Where the returned copy's stable prefixes end (indices into the returned messages), for
+   * prompt-cache breakpoints: pass it as `LLMRequest.cacheBreakpoints`. See `cacheBoundaries`.
+   */
+  cacheBoundaries: CacheBreakpoints;
 }

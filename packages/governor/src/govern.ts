@@ -18,6 +18,7 @@ import { snipHistory } from './snip-history.js';
 import { stripMalformedToolCalls } from './strip-malformed-tool-calls.js';
 import { stripPlaceholderAssistantMessages } from './strip-placeholder-assistant-messages.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
+import { cacheBoundaries, historyCutIndex } from './cache-boundaries.js';
 import { continuedTurnBefore, enforceRoleAlternationDetailed, type AlternationResult } from './enforce-role-alternation.js';
 import { GOVERN_TARGETS, isInstructionRole, type GovernTarget } from './govern-target.js';
 import type { BudgetOverflow, ReportedChangeReason } from './govern-report.js';
@@ -401,6 +402,10 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
     messagesAfter: current.length,
     newlyCompactedToolCallIds: compaction.newlyCompacted,
     steps,
+    cacheBoundaries: cacheBoundaries(current, {
+      hasTools: (options.tools?.length ?? 0) > 0,
+      cut: historyCutIndex(current, snipped.messages.length < beforeSnip.length),
+    }),
   };
   const tb = tokens(messages);
   if (tb !== undefined) {

@@ -2,6 +2,8 @@ export { govern } from './govern.js';
 export type { GovernOptions, GovernResult } from './govern.js';
 export type { BudgetOverflow, GovernReport, GovernStepName, GovernStepReport, ReportedChangeReason, ReportedMessage, ReportedToolResult } from './govern-report.js';
 export { GOVERN_TARGETS, isInstructionRole } from './govern-target.js';
+export { cacheBoundaries, historyCutIndex } from './cache-boundaries.js';
+export type { CacheBoundaryOptions } from './cache-boundaries.js';
 export type { GovernTarget } from './govern-target.js';
 export type { MessageLike } from './message-like.js';
 export { BudgetExceededError } from './budget-exceeded-error.js';
@@ -12,6 +14,7 @@ export type { ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage } from './shr
 // The message model, so the governor alone is enough to name what it takes and returns.
 export type {
   AssistantMessage,
+  CacheBreakpoints,
   ContentPart,
   ImagePart,
   Message,

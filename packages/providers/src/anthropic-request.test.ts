@@ -7,6 +7,20 @@ import { deepFreeze } from '@nanobot-internal/test-support';
 const call = (id: string, name = 'exec', args = '{}') => ({ id, type: 'function' as const, function: { name, arguments: args } });
 
 describe('toAnthropicMessages', () => {
+  it('a call without an id gets the same id on every conversion (the cached prefix stays byte-stable)', () => {
+    const history = deepFreeze<Message[]>([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: '', tool_calls: [{ id: '', type: 'function', function: { name: 'read_file', arguments: '{}' } }, { id: 'toolu_missing_1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'toolu_missing_1', content: 'B' },
+      { role: 'user', content: 'next' },
+    ]);
+    const first = JSON.stringify(toAnthropicMessages(history));
+    expect(JSON.stringify(toAnthropicMessages(history))).toBe(first);
+    const ids = toAnthropicMessages(history).messages[1].content.map((b) => b.id);
+    expect(new Set(ids).size).toBe(2);
+    for (const id of ids) expect(id).toMatch(/^[a-zA-Z0-9_-]+$/);
+  });
+
   it('keeps every system message (the reference keeps only the last)', () => {
     const out = toAnthropicMessages(deepFreeze<Message[]>([
       { role: 'system', content: 'one' },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pythonJsonDumps } from '@nanobot/schema';
-import type { LLMRequest, Message } from '@nanobot/schema';
+import type { CacheBreakpoints, LLMRequest, Message } from '@nanobot/schema';
+import { planAnthropicBreakpoints } from './anthropic-cache-breakpoints.js';
 import { EMPTY_CONTENT_PLACEHOLDER, sanitizeEmptyContent } from './sanitize-empty-content.js';
 import { hasValidToolName } from './tool-call-request.js';
 import { toolArgumentsObjectForReplay } from './tool-arguments.js';
@@ -16,6 +17,18 @@ export interface AnthropicTurn {
 export interface AnthropicConversation {
   system: Block[];
   messages: AnthropicTurn[];
+  /** Indices of the tool definitions that get a breakpoint (planned placement only). */
+  toolBreakpoints?: number[];
+}
+
+/** Options of `toAnthropicMessages`. */
+export interface AnthropicMessageOptions {
+  /** Prompt-cache markers: the planned `breakpoints` when given, else the fixed rule. */
+  cacheControl?: boolean;
+  /** Planned boundaries (indices into the messages); see `planAnthropicBreakpoints`. */
+  breakpoints?: CacheBreakpoints;
+  /** How many tool definitions the request sends (for the `tools` boundary). */
+  toolCount?: number;
 }
 
 const CACHE_MARKER = { type: 'ephemeral' } as const;
@@ -27,13 +40,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function randomToolId(): string {
-  const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-  let id = 'toolu_';
-  for (let i = 0; i < 22; i++) id += chars[Math.floor(Math.random() * chars.length)];
-  return id;
-}
-
 /** An id the Messages API accepts (`^[a-zA-Z0-9_-]+$`), stable for the same input. */
 export function sanitizeAnthropicToolId(id: string): string {
   if (VALID_ID.test(id)) return id;
@@ -43,15 +49,25 @@ export function sanitizeAnthropicToolId(id: string): string {
 
 /**
  * Renames call ids across one history: invalid ids sanitised, repeats suffixed `__dedupe_<n>`,
- * and each tool result mapped to the renamed id of its call in FIFO order per original id.
+ * and each tool result mapped to the renamed id of its call in FIFO order per original id. A
+ * missing id becomes `toolu_missing_<n>` by position (the reference draws a random one), so the
+ * same history converts to the same bytes on every request and its cached prefix still matches.
  */
 class ToolIdMapper {
   private readonly used = new Set<string>();
   private readonly pending = new Map<string, string[]>();
+  private missing = 0;
+
+  private freshId(): string {
+    let id: string;
+    do id = `toolu_missing_${++this.missing}`;
+    while (this.used.has(id));
+    return id;
+  }
 
   forCall(raw: unknown): string {
     const original = typeof raw === 'string' && raw !== '' ? raw : undefined;
-    let id = original === undefined ? randomToolId() : sanitizeAnthropicToolId(original);
+    let id = original === undefined ? this.freshId() : sanitizeAnthropicToolId(original);
     if (this.used.has(id)) {
       let n = 2;
       while (this.used.has(`${id}__dedupe_${n}`)) n++;
@@ -70,7 +86,7 @@ class ToolIdMapper {
     const original = typeof raw === 'string' ? raw : String(raw ?? '');
     const queue = this.pending.get(original);
     if (queue && queue.length > 0) return queue.shift()!;
-    return original === '' ? randomToolId() : sanitizeAnthropicToolId(original);
+    return original === '' ? this.freshId() : sanitizeAnthropicToolId(original);
   }
 }
 
@@ -138,9 +154,12 @@ function hasToolUse(turn: AnthropicTurn): boolean {
 }
 
 function markLast(blocks: Block[]): Block[] {
-  if (blocks.length === 0) return blocks;
+  return blocks.length === 0 ? blocks : markAt(blocks, blocks.length - 1);
+}
+
+function markAt(blocks: Block[], index: number): Block[] {
   const out = blocks.slice();
-  out[out.length - 1] = { ...out[out.length - 1], cache_control: CACHE_MARKER };
+  out[index] = { ...out[index], cache_control: CACHE_MARKER };
   return out;
 }
 
@@ -149,28 +168,42 @@ function markLast(blocks: Block[]): Block[] {
  * system prompt (the reference keeps only the last); tool results become `tool_result` blocks in
  * user turns (placed first, as the API requires); same-role turns are merged by concatenating
  * their blocks, so nothing is lost; trailing assistant turns are removed and a leading assistant
- * gets a synthetic user opener. With `cacheControl`, markers go on the last system block and on
- * the second-to-last turn.
+ * gets a synthetic user opener. With `cacheControl` and planned `breakpoints`, at most four
+ * markers go exactly at those boundaries; with `cacheControl` alone, on the last system block
+ * and on the second-to-last turn.
  */
-export function toAnthropicMessages(messages: readonly Message[], options: { cacheControl?: boolean } = {}): AnthropicConversation {
+export function toAnthropicMessages(messages: readonly Message[], options: AnthropicMessageOptions = {}): AnthropicConversation {
   const clean = sanitizeEmptyContent(messages);
   const ids = new ToolIdMapper();
   let system: Block[] = [];
   const raw: AnthropicTurn[] = [];
-  for (const message of clean) {
+  // Which message each block came from, kept only for a planned placement.
+  const planned = options.cacheControl === true && options.breakpoints !== undefined;
+  const source = new Map<Block, number>();
+  const systemSources: number[] = [];
+  const sourced = (blocks: Block[], index: number): Block[] => {
+    if (!planned) return blocks;
+    // The same part object in two messages would otherwise have one source.
+    const out = blocks.map((b) => (source.has(b) ? { ...b } : b));
+    for (const b of out) source.set(b, index);
+    return out;
+  };
+  clean.forEach((message, index) => {
     if (message.role === 'system') {
-      system.push(...contentBlocks(message.content).filter((b) => b.type === 'text'));
+      const blocks = sourced(contentBlocks(message.content).filter((b) => b.type === 'text'), index);
+      system.push(...blocks);
+      if (planned) for (let k = 0; k < blocks.length; k++) systemSources.push(index);
     } else if (message.role === 'tool') {
-      raw.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: ids.forResult(message.tool_call_id), content: toolResultContent(message.content) }] });
+      raw.push({ role: 'user', content: sourced([{ type: 'tool_result', tool_use_id: ids.forResult(message.tool_call_id), content: toolResultContent(message.content) }], index) });
     } else if (message.role === 'assistant') {
-      const blocks = assistantBlocks(message, ids);
+      const blocks = sourced(assistantBlocks(message, ids), index);
       // An empty assistant turn carries nothing, and the API rejects empty text blocks.
       if (blocks.length > 0) raw.push({ role: 'assistant', content: blocks });
     } else if (message.role === 'user') {
       const blocks = contentBlocks(message.content);
-      raw.push({ role: 'user', content: blocks.length > 0 ? blocks : [{ type: 'text', text: EMPTY_CONTENT_PLACEHOLDER }] });
+      raw.push({ role: 'user', content: sourced(blocks.length > 0 ? blocks : [{ type: 'text', text: EMPTY_CONTENT_PLACEHOLDER }], index) });
     }
-  }
+  });
   // Merge same-role neighbours into fresh arrays (the reference extends the first list in place).
   const turns: AnthropicTurn[] = [];
   for (const turn of raw) {
@@ -193,6 +226,16 @@ export function toAnthropicMessages(messages: readonly Message[], options: { cac
   }
   if (turns.length === 0) turns.push({ role: 'user', content: [{ type: 'text', text: EMPTY_CONTENT_PLACEHOLDER }] });
   if (turns[0].role === 'assistant') turns.unshift({ role: 'user', content: [{ type: 'text', text: ANTHROPIC_CONVERSATION_CONTINUED }] });
+  if (planned) {
+    const sites = planAnthropicBreakpoints(options.breakpoints!, clean, options.toolCount ?? 0, system, systemSources, turns, (b) => source.get(b) ?? -1);
+    const toolBreakpoints: number[] = [];
+    for (const site of sites) {
+      if (site.kind === 'tool') toolBreakpoints.push(site.index);
+      else if (site.kind === 'system') system = markAt(system, site.index);
+      else turns[site.turn] = { role: turns[site.turn].role, content: markAt(turns[site.turn].content, site.index) };
+    }
+    return { system, messages: turns, toolBreakpoints };
+  }
   if (options.cacheControl) {
     system = markLast(system);
     if (turns.length >= 3) {
@@ -228,7 +271,8 @@ export interface AnthropicParamOptions {
 /** The Messages API body for `request` (without `stream`); `anthropic/` model prefixes are removed. */
 export function buildAnthropicParams(request: LLMRequest, model: string, options: AnthropicParamOptions = {}): Record<string, unknown> {
   const cacheControl = options.cacheControl ?? true;
-  const { system, messages } = toAnthropicMessages(request.messages, { cacheControl });
+  const tools = request.tools ?? [];
+  const { system, messages, toolBreakpoints } = toAnthropicMessages(request.messages, { cacheControl, breakpoints: request.cacheBreakpoints, toolCount: tools.length });
   let maxTokens = Math.max(1, request.maxTokens ?? options.defaultMaxTokens ?? 4096);
   const params: Record<string, unknown> = { model: model.replace(/^anthropic\//, ''), messages };
   if (system.length > 0) params.system = system;
@@ -254,9 +298,8 @@ export function buildAnthropicParams(request: LLMRequest, model: string, options
   // The API accepts only the default temperature while thinking.
   const temperature = request.temperature ?? options.defaultTemperature;
   if (!thinking && temperature !== undefined) params.temperature = temperature;
-  const tools = request.tools ?? [];
   if (tools.length > 0) {
-    const marks = new Set(cacheControl ? toolCacheMarkerIndices(tools) : []);
+    const marks = new Set(toolBreakpoints ?? (cacheControl ? toolCacheMarkerIndices(tools) : []));
     params.tools = tools.map((tool, i) => {
       const fn = tool.function;
       const out: Block = { name: fn.name, input_schema: fn.parameters ?? { type: 'object', properties: {} } };

@@ -6,6 +6,21 @@ import { moveToolAttachmentsToUser } from './move-tool-attachments.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
 
 describe('toOpenAIMessages', () => {
+  it('serialises a message the same whatever the key order it was stored in (a session replay keeps the prefix cache)', () => {
+    const sent = deepFreeze<Message[]>([
+      { role: 'user', content: 'q', timestamp: 't1' },
+      { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path": "a"}' } }], content: 'reading' },
+      { role: 'tool', tool_call_id: 'c1', name: 'read_file', content: 'A' },
+    ]);
+    const replayed = deepFreeze<Message[]>([
+      { content: 'q', role: 'user' },
+      { role: 'assistant', content: 'reading', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path": "a"}' } }] },
+      { role: 'tool', content: 'A', name: 'read_file', tool_call_id: 'c1', timestamp: 't2' },
+    ]);
+    expect(JSON.stringify(toOpenAIMessages(replayed))).toBe(JSON.stringify(toOpenAIMessages(sent)));
+    expect(Object.keys(toOpenAIMessages(sent)[2])).toEqual(['role', 'content', 'tool_call_id', 'name']);
+  });
+
   it('keeps assistant text next to tool calls (the reference nulls it) and repairs replayed arguments', () => {
     const out = toOpenAIMessages(deepFreeze<Message[]>([
       { role: 'user', content: 'go' },

@@ -5,15 +5,22 @@ export const OPENAI_MESSAGE_KEYS: readonly string[] = ['role', 'content', 'tool_
 
 /**
  * Keeps only `allowedKeys` of each message, on a copy (session extras such as `timestamp` or
- * `_meta` never reach the wire). An assistant left without `content` gets `content: null`,
+ * `_meta` never reach the wire), in the order of `allowedKeys`: a message replayed from a
+ * session file (`{role, content, tool_call_id, …}`) serialises to the same bytes as when the
+ * runner first sent it (`{role, tool_call_id, name, content}`), so the provider's prefix cache
+ * still matches it on the next turn. An assistant left without `content` gets `content: null`,
  * which strict gateways require.
  */
 export function sanitizeRequestMessages(messages: readonly Message[], allowedKeys: readonly string[] = OPENAI_MESSAGE_KEYS): Message[] {
   const allowed = new Set(allowedKeys);
   return messages.map((message) => {
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(message)) if (allowed.has(key)) out[key] = value;
-    if (out.role === 'assistant' && !('content' in out)) out.content = null;
+    const assistant = message.role === 'assistant';
+    for (const key of allowed) {
+      if (Object.prototype.hasOwnProperty.call(message, key)) out[key] = (message as Record<string, unknown>)[key];
+      else if (key === 'content' && assistant) out.content = null;
+    }
+    if (assistant && !('content' in out)) out.content = null;
     return out as Message;
   });
 }

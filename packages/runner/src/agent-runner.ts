@@ -26,6 +26,7 @@ import { planToolBatches } from './plan-tool-batches.js';
 import type { RunnerHooks, ToolOverride } from './runner-hooks.js';
 import type { GovernedObserver, GovernFn, RunnerGovernOptions, RunnerToolContext, RunnerToolRegistry } from './runner-ports.js';
 import { govern } from '@nanobot/governor';
+import { cacheBreakpointsField } from './cache-breakpoints-of.js';
 import type { GovernOptions } from '@nanobot/governor';
 import type { AccumulatedUsage, EventSink, ModelRequestPurpose, RunnerEvent, StopReason, ToolEvent, ToolEventStatus } from './runner-events.js';
 import {
@@ -238,6 +239,8 @@ class RunState {
   readonly lookupCounts = new Map<string, number>();
   readonly violationCounts = new Map<string, number>();
   readonly compactedToolCallIds = new Set<string>();
+  /** The governor's planned cache boundaries of each governed request (keyed by the array sent). */
+  readonly cacheBoundaries = new WeakMap<readonly Message[], unknown>();
   readonly lengthSegments: string[] = [];
   emptyRetries = 0;
   injectionCycles = 0;
@@ -583,6 +586,7 @@ export class AgentRunner {
     // transcript: the provider and hooks get a snapshot, so later appends never show up in a
     // request someone still holds (a provider logging it, a queued retry, an inspector).
     const request = result.messages === messages || result.messages === state.transcript ? messages.slice() : result.messages;
+    state.cacheBoundaries.set(request, result.report);
     if (spec.onGoverned) {
       try {
         spec.onGoverned({
@@ -718,6 +722,7 @@ export class AgentRunner {
       ...(spec.reasoningEffort !== undefined ? { reasoningEffort: spec.reasoningEffort } : {}),
       // The final output type applies to answers; a request made without tools is one too.
       ...(state.outputFormat !== undefined ? { responseFormat: state.outputFormat } : {}),
+      ...cacheBreakpointsField(state.cacheBoundaries.get(messages), messages.length, tools.length > 0),
       onNotice: (notice) => this.#notice(state, iteration, notice),
       signal: controller.signal,
     };

@@ -81,6 +81,25 @@ export interface LLMResponse {
   imagesStripped?: boolean;
 }
 
+/**
+ * Where a request's stable prefixes end, as message indices into `LLMRequest.messages` (the
+ * governor's `report.cacheBoundaries`). Providers with explicit prompt-cache markers (Anthropic,
+ * Claude behind an OpenAI-compatible gateway) put their breakpoints there; the others ignore it.
+ * A field is absent when the request has no such boundary.
+ */
+export interface CacheBreakpoints {
+  /** True when the request has tool definitions: a prefix ends after the last one. */
+  tools?: boolean;
+  /** The last message of the leading instructions (system / developer). */
+  instructions?: number;
+  /** The first message kept after the history was cut (present only when something was cut). */
+  cut?: number;
+  /** The newest message the previous request of the conversation already ended with. */
+  previous?: number;
+  /** The last message. */
+  last?: number;
+}
+
 /** What a provider is asked. Messages are our model; the provider converts a copy. */
 export interface LLMRequest {
   messages: readonly Message[];
@@ -94,6 +113,11 @@ export interface LLMRequest {
   extraBody?: Record<string, unknown>;
   /** Structured output: the answer must be JSON matching this schema. */
   responseFormat?: ResponseFormat;
+  /**
+   * Planned prompt-cache breakpoints (from the governor's report). Absent: a provider keeps its
+   * own fixed placement.
+   */
+  cacheBreakpoints?: CacheBreakpoints;
   /**
    * Attempts for this request, overriding the provider's retry policy (`FallbackProvider` uses
    * it to move on after one failure); absent: the provider's own policy.
