@@ -2,6 +2,7 @@ import type { Message } from '@nanobot/schema';
 import type { ModelRequestPurpose } from './runner-events.js';
 import type { ToolDefinition } from '@nanobot/schema';
 import type { ToolRegistry } from '@nanobot/registry';
+import type { TokenCalibration } from '@nanobot/governor';
 
 /**
  * What the runner needs from a tool registry: `ToolRegistry` from @nanobot/registry, or anything
@@ -31,6 +32,10 @@ export interface RunnerGovernOptions {
   compactedToolCallIds: Set<string>;
   tools: readonly ToolDefinition[];
   sessionKey?: string;
+  /** The model the request goes to. */
+  model?: string;
+  /** The run's usage calibrator (`AgentRunSpec.calibrator`), for sizing by the billed count. */
+  calibrator?: TokenCalibration;
 }
 
 /**
