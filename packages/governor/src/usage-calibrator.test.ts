@@ -146,6 +146,17 @@ describe('the calibration guarantee (property)', () => {
     );
   });
 
+  it('the bound is tight: a jump beyond it under-counts by more than the margin', () => {
+    const c = createUsageCalibrator({ margin: 0.02 });
+    c.observe({ model: 'm', estimated: 10_000, actual: 10_000 });
+    const bound = (1.02 / 0.98) * 1.001;
+    const actual = Math.round(10_000 * bound);
+    expect(c.calibrate('m', 10_000)).toBeLessThan(actual * 0.98);
+    // …and the next request has learnt it.
+    c.observe({ model: 'm', estimated: 10_000, actual });
+    expect(c.calibrate('m', 10_000)).toBeGreaterThanOrEqual(actual);
+  });
+
   it('is non-decreasing in the estimate (what govern relies on)', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: 0.5, max: 4, noNaN: true }), { maxLength: 10 }), fc.integer({ min: 0, max: 1e6 }), fc.integer({ min: 0, max: 1e6 }), (ratios, a, b) => {
