@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Agent, EventSink } from '@nanobot/runner';
 import type { LLMProvider } from '@nanobot/schema';
 import type { McpToolSource } from '@nanobot/mcp';
@@ -130,6 +131,13 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
   }
   const database = settings.databaseUrl !== undefined ? await (await import('./cli-database.js')).openCliDatabase(settings.databaseUrl) : null;
   const store = database ? database.sessions : await openSessionStore(settings, options.notice);
+  // What the agent learns of estimate vs billed input outlives the process (beside the sessions;
+  // the offline model reports no usage).
+  const calibrationFile = choice.kind === 'remote' ? await import('./calibration-file.js') : null;
+  const calibration = calibrationFile ? calibrationFile.openCalibrationFile(join(settings.sessionsDir, calibrationFile.CALIBRATION_FILE), options.notice) : null;
+  const events: EventSink[] | undefined = calibration
+    ? [...(options.events ?? []), (event) => { if (event.type === 'turn_end') calibration.save(); }]
+    : options.events;
   let agent: Agent;
   try {
     agent = createAgent({
@@ -148,7 +156,8 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       ...(settings.web ? {} : { web: false as const }),
       // The offline model would write nonsense summaries: no consolidation without a real model.
       ...(choice.kind === 'offline' ? { compact: false as const } : {}),
-      ...(options.events ? { events: options.events } : {}),
+      ...(events ? { events } : {}),
+      ...(calibration ? { calibrator: calibration.calibrator } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
       // Offloaded results beside the sessions: workspace searches never see them, read_file can open them.
       artifactsDir: defaultArtifactsDir(settings.sessionsDir),

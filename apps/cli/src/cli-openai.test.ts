@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './test-support/fake-openai-server.js';
@@ -58,6 +58,29 @@ describe('nanobot run against an OpenAI-compatible server (OPENAI_BASE_URL)', ()
     expect(whole.code).toBe(0);
     expect(whole.stdout).toContain('The workspace holds: kiwi.txt. Done.');
     expect(server.requests.slice(before).map((r) => r.stream ?? false)).toEqual([false, false]);
+  });
+
+  it('learns estimate vs billed input tokens and keeps it beside the sessions for the next run', async () => {
+    // Bills about one token per 3 characters of what it was sent: a ratio the calibrator accepts.
+    server = await startFakeOpenAiServer((body) => ({ ...script(body), promptTokens: Math.round(JSON.stringify([body.messages, body.tools]).length / 3) }));
+    const workspace = tempDir('ws');
+    writeFileSync(join(workspace, 'plum.txt'), 'p\n');
+    const sessions = tempDir('s');
+    const env = cleanEnv({ OPENAI_BASE_URL: server.url, NANOBOT_MODEL: 'fake-model' });
+    const first = await runCli(['run', '--json', '-m', 'what is here?', '-w', workspace, '--sessions-dir', sessions], { env });
+    expect(first.code).toBe(0);
+    const saved = JSON.parse(readFileSync(join(sessions, 'usage-calibration.json'), 'utf8')) as { version: number; models: Record<string, number[]> };
+    expect(saved.version).toBe(1);
+    expect(saved.models['fake-model']).toHaveLength(2);
+    type End = { type: string; tokensEstimated?: number; tokensCalibrated?: number; tokensActual?: number };
+    const ends = (out: string): End[] => out.trim().split('\n').map((l) => JSON.parse(l) as End).filter((e) => e.type === 'model_end');
+    const [cold] = ends(first.stdout);
+    expect(cold.tokensCalibrated).toBe(cold.tokensEstimated);
+    expect(cold.tokensActual).toBe(server.requests.length > 0 ? Math.round(JSON.stringify([server.requests[0].messages, server.requests[0].tools]).length / 3) : -1);
+    const second = await runCli(['run', '--json', '-m', 'and now?', '-w', workspace, '--sessions-dir', sessions], { env });
+    expect(second.code).toBe(0);
+    const [warm] = ends(second.stdout);
+    expect(warm.tokensCalibrated).toBeGreaterThan(warm.tokensEstimated!);
   });
 
   it('a config file can point at the server instead of the environment', async () => {

@@ -119,6 +119,29 @@ describe('TerminalRenderer provider retries, fallbacks and the bill', () => {
     );
   });
 
+  it("adds the last request's estimate, calibrated count and billed input to the bill", () => {
+    const { renderer, err } = setup();
+    const end = (fields: object): RunnerEvent => ({
+      ...base, type: 'model_end', iteration: 1, finishReason: 'stop', toolCallCount: 0,
+      usage: { inputTokens: 6_200, outputTokens: 10 }, response: { content: 'x', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 6_200, outputTokens: 10 } }, ...fields,
+    });
+    const turnEnd: RunnerEvent = {
+      runId: 'r1', type: 'turn_end', stopReason: 'completed', finalContent: 'x', error: null, iterations: 1, toolsUsed: [],
+      usage: { inputTokens: 6_200, outputTokens: 10, cachedTokens: 0, cacheCreationTokens: 0, reasoningTokens: 0, requestCount: 1, contextTokens: 6_200, cost: { uncachedInput: 0.0186, cachedInput: 0, cacheWrite: 0, output: 0.00015, total: 0.0189 } },
+    };
+    renderer.sink(end({ tokensEstimated: 6_100, tokensCalibrated: 6_300, tokensActual: 6_200 }));
+    renderer.sink(turnEnd);
+    renderer.sink(end({ tokensEstimated: 6_100, tokensCalibrated: 6_100, tokensActual: 6_200 }));
+    renderer.sink(turnEnd);
+    renderer.sink(end({ tokensEstimated: 6_100 }));
+    renderer.sink(turnEnd);
+    expect(err.text().split('\n').filter((l) => l.startsWith('tokens'))).toEqual([
+      'tokens 6,200 in · 10 out · $0.0189 · last request ~6,100 estimated (6,300 calibrated), 6,200 billed',
+      'tokens 6,200 in · 10 out · $0.0189 · last request ~6,100 estimated, 6,200 billed',
+      'tokens 6,200 in · 10 out · $0.0189',
+    ]);
+  });
+
   it('prints no bill for a model without known prices', () => {
     const { renderer, err } = setup();
     renderer.sink({ runId: 'r1', type: 'turn_end', stopReason: 'completed', finalContent: 'x', error: null, iterations: 1, toolsUsed: [], usage: { inputTokens: 5, outputTokens: 1, cachedTokens: 0, cacheCreationTokens: 0, reasoningTokens: 0, requestCount: 1, contextTokens: 5 } });

@@ -8,12 +8,25 @@ function dollars(amount: number): string {
   return `$${amount >= 0.1 ? amount.toFixed(2) : amount.toFixed(4)}`;
 }
 
-/** The turn's bill: `tokens 12,400 in (9,800 cached) · 310 out · $0.0123`. */
-export function turnCostLine(usage: { inputTokens: number; outputTokens: number; cachedTokens: number; cost?: UsageCost }): string | null {
+/** The governor's figures for one request next to what the provider billed (`model_end`). */
+export interface RequestTokens {
+  tokensEstimated: number;
+  tokensCalibrated: number;
+  tokensActual: number;
+}
+
+/**
+ * The turn's bill: `tokens 12,400 in (9,800 cached) · 310 out · $0.0123`, and with the last
+ * request's figures `· last request ~6,100 estimated (6,300 calibrated), 6,200 billed`.
+ */
+export function turnCostLine(usage: { inputTokens: number; outputTokens: number; cachedTokens: number; cost?: UsageCost }, last?: RequestTokens | null): string | null {
   if (!usage.cost) return null;
   const n = (v: number): string => v.toLocaleString('en-US');
   const cached = usage.cachedTokens > 0 ? ` (${n(usage.cachedTokens)} cached)` : '';
-  return `tokens ${n(usage.inputTokens)} in${cached} · ${n(usage.outputTokens)} out · ${dollars(usage.cost.total)}`;
+  const request = last
+    ? ` · last request ~${n(last.tokensEstimated)} estimated${last.tokensCalibrated !== last.tokensEstimated ? ` (${n(last.tokensCalibrated)} calibrated)` : ''}, ${n(last.tokensActual)} billed`
+    : '';
+  return `tokens ${n(usage.inputTokens)} in${cached} · ${n(usage.outputTokens)} out · ${dollars(usage.cost.total)}${request}`;
 }
 
 /** Where and how the renderer writes. */
@@ -59,6 +72,8 @@ export class TerminalRenderer {
   /** Whether the last character written to the terminal was not a newline. */
   #midLine = false;
   #running = new Map<string, { name: string; args: string; started: number }>();
+  /** The last request's estimate vs billed input (shown with the turn's bill). */
+  #lastRequest: RequestTokens | null = null;
   /** Text streamed by the latest model answer (to know whether the final reply was shown). */
   lastStreamed = '';
 
@@ -165,6 +180,10 @@ export class TerminalRenderer {
         this.write(event.delta);
         break;
       case 'model_end':
+        this.#lastRequest =
+          event.tokensEstimated !== undefined && event.tokensActual !== undefined
+            ? { tokensEstimated: event.tokensEstimated, tokensCalibrated: event.tokensCalibrated ?? event.tokensEstimated, tokensActual: event.tokensActual }
+            : null;
         this.#status = '';
         this.#clearStatus();
         this.#endLine();
@@ -207,7 +226,8 @@ export class TerminalRenderer {
         break;
       case 'turn_end': {
         this.stop();
-        const bill = turnCostLine(event.usage);
+        const bill = turnCostLine(event.usage, this.#lastRequest);
+        this.#lastRequest = null;
         if (bill) this.note(this.paint('dim', bill));
         if (event.stopReason === 'aborted') this.note(this.paint('yellow', '⏹ turn stopped; the history is kept and stays valid'));
         else if (event.stopReason !== 'completed') this.note(this.paint('red', `✗ the turn ended: ${event.stopReason}${event.error ? ` — ${clip(event.error, 200)}` : ''}`));

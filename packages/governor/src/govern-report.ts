@@ -93,7 +93,10 @@ export interface BudgetOverflow {
 
 /** What {@link govern} did to produce the model copy. Plain JSON data a UI can draw. */
 export interface GovernReport {
-  /** The input budget in tokens (0: compaction and snipping were off). */
+  /**
+   * The input budget in tokens (0: compaction and snipping were off); with a calibrator, in
+   * estimate units: the largest estimate whose calibrated count fits `inputBudget`.
+   */
   budget: number;
   /** The API the copy was made legal for; `null` with `compat: 'reference'` and no target. */
   target: GovernTarget | null;
@@ -105,6 +108,15 @@ export interface GovernReport {
   messagesAfter: number;
   tokensBefore?: number;
   tokensAfter?: number;
+  /**
+   * With a calibrator and a model: the raw estimate of the copy sent (= `tokensAfter`), and the
+   * count the calibrator expects the provider to bill for it (what sizing fitted into the
+   * model's input budget).
+   */
+  tokensEstimated?: number;
+  tokensCalibrated?: number;
+  /** With a calibrator and a model: the model's input budget in billed tokens (`budget` is it in estimate units). */
+  inputBudget?: number;
   /** Ids compacted by this call (also added to `options.compactedToolCallIds`). */
   newlyCompactedToolCallIds: string[];
   steps: GovernStepReport[];

@@ -26,6 +26,8 @@ import { legalizeForTarget } from './legalize-for-target.js';
 import type { MessageLike } from './message-like.js';
 import { shrinkToFit } from './shrink-to-fit.js';
 import { checkModelOptions, estimatorFor, withModelDefaults, type ModelOptions } from './model-defaults.js';
+import { calibratedBudget, calibratedTokens } from './calibrated-budget.js';
+import type { TokenCalibration } from './usage-calibrator.js';
 
 const LOOP_SNIPPED_NOTE = 'kept the last user message and the newest part of its tool loop; the reference would have overflowed';
 const LATER_TURN_NOTE = 'started at a later user turn, the longest whole-turn tail that fits; the reference would have overflowed';
@@ -94,6 +96,13 @@ export interface GovernOptions extends ModelOptions {
   compat?: 'fixed' | 'reference';
   /** Report per-step token estimates even without a budget (costs a tokenisation when cold). */
   estimateTokens?: boolean;
+  /**
+   * Maps the estimate to the count the provider will bill, e.g. a `createUsageCalibrator()` the
+   * runner feeds with usage. With a `model`, sizing fits the calibrated count into the budget
+   * (`report.budget` is then in estimate units; see `report.inputBudget`). Called synchronously,
+   * must be non-decreasing and must not throw (a throw propagates).
+   */
+  calibrator?: TokenCalibration | null;
 }
 
 /** Result of {@link govern}. */
@@ -194,6 +203,10 @@ function checkOptions(options: unknown): asserts options is GovernOptions {
   if (o.onOverflow !== undefined && o.onOverflow !== 'shrink' && o.onOverflow !== 'throw' && o.onOverflow !== 'send') {
     throw new ValidationError(`govern: options.onOverflow must be 'shrink', 'throw' or 'send', got ${JSON.stringify(o.onOverflow)}`, ['onOverflow']);
   }
+  const calibrator = o.calibrator as { calibrate?: unknown } | null | undefined;
+  if (calibrator !== undefined && calibrator !== null && (typeof calibrator !== 'object' || typeof calibrator.calibrate !== 'function')) {
+    throw new ValidationError('govern: options.calibrator must have calibrate()', ['calibrator']);
+  }
   if (o.compat !== undefined && o.compat !== 'fixed' && o.compat !== 'reference') {
     throw new ValidationError(`govern: options.compat must be 'fixed' or 'reference', got ${JSON.stringify(o.compat)}`, ['compat']);
   }
@@ -223,7 +236,9 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
   const fixed = options.compat !== 'reference';
   const target: GovernTarget | null = options.target ?? (fixed ? 'any' : null);
   const onOverflow = options.onOverflow ?? (fixed ? 'shrink' : 'send');
-  const budget = inputBudget(options);
+  const calibration = options.calibrator && options.model ? { calibrator: options.calibrator, model: options.model } : null;
+  const fullBudget = inputBudget(options);
+  const budget = calibration ? calibratedBudget(fullBudget, calibration.calibrator, calibration.model) : fullBudget;
   const tokenCache = new Map<readonly Message[], number>();
   const ctx = { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimateCache: tokenCache, estimator: estimatorFor(options) };
   const wantTokens = budget > 0 || options.estimateTokens === true;
@@ -411,6 +426,11 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
   if (tb !== undefined) {
     report.tokensBefore = tb;
     report.tokensAfter = tokens(current)!;
+  }
+  if (calibration !== null && report.tokensAfter !== undefined) {
+    report.tokensEstimated = report.tokensAfter;
+    report.tokensCalibrated = calibratedTokens(calibration.calibrator, calibration.model, report.tokensAfter);
+    report.inputBudget = fullBudget;
   }
   if (budget > 0) report.fits = overflow === undefined;
   if (overflow !== undefined) report.overflow = overflow;

@@ -44,6 +44,8 @@ export type { MicrocompactKeepRecentOptions } from './microcompact-keep-recent.j
 export { snipHistory } from './snip-history.js';
 export type { SnipHistoryOptions, SnipHistoryResult } from './snip-history.js';
 export { inputBudget } from './input-budget.js';
+export { createUsageCalibrator, usageCalibratorFromJSON } from './usage-calibrator.js';
+export type { TokenCalibration, UsageCalibrator, UsageCalibratorOptions, UsageCalibratorState, UsageObservation } from './usage-calibrator.js';
 export type { InputBudgetOptions } from './input-budget.js';
 export { withModelDefaults } from './model-defaults.js';
 export type { ModelOptions } from './model-defaults.js';

@@ -49,10 +49,10 @@ export interface LoopExecSessions {
 export type ToolDelivery = ToolOutboundMessage;
 
 /**
- * Options of {@link AgentLoop}. `govern`, `governOptions` and `onGoverned` are passed on to every run's
+ * Options of {@link AgentLoop}. `govern`, `governOptions`, `onGoverned` and `calibrator` are passed on to every run's
  * {@link AgentRunSpec} unchanged (same defaults and contracts as there).
  */
-export interface AgentLoopOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned'> {
+export interface AgentLoopOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned' | 'calibrator'> {
   /** The in-memory `MessageBus`, or any `AgentBus` (a `PostgresMessageBus` makes the loop a worker). */
   bus: AgentBus;
   provider: LLMProvider;
@@ -472,6 +472,7 @@ export class AgentLoop {
         ...(options.govern ? { govern: options.govern } : {}),
         ...(options.governOptions ? { governOptions: options.governOptions } : {}),
         ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
+        ...(options.calibrator ? { calibrator: options.calibrator } : {}),
         sessionKey: key,
         concurrentTools: true,
         signal: active.controller.signal,

@@ -27,7 +27,8 @@ import type { RunnerHooks, ToolOverride } from './runner-hooks.js';
 import type { GovernedObserver, GovernFn, RunnerGovernOptions, RunnerToolContext, RunnerToolRegistry } from './runner-ports.js';
 import { govern } from '@nanobot/governor';
 import { cacheBreakpointsField } from './cache-breakpoints-of.js';
-import type { GovernOptions } from '@nanobot/governor';
+import type { GovernOptions, UsageCalibrator } from '@nanobot/governor';
+import { observeUsage } from './usage-calibration-fields.js';
 import type { AccumulatedUsage, EventSink, ModelRequestPurpose, RunnerEvent, StopReason, ToolEvent, ToolEventStatus } from './runner-events.js';
 import {
   DEFAULT_ERROR_MESSAGE,
@@ -84,6 +85,13 @@ export interface AgentRunSpec {
   governOptions?: Omit<GovernOptions, keyof RunnerGovernOptions>;
   /** Sees every governed request (transcript, governed copy, report); see {@link GovernedObserver}. */
   onGoverned?: GovernedObserver;
+  /**
+   * Learns how the governor's estimate relates to the provider's `usage.inputTokens` (e.g.
+   * `createUsageCalibrator()` from @nanobot/governor, shared across runs): the runner feeds it
+   * after every request with usage, and the governor sizes by its calibrated count. Called
+   * synchronously; must not throw. Default none (`createAgent` makes one per agent).
+   */
+  calibrator?: UsageCalibrator | null;
   model?: string;
   temperature?: number;
   maxTokens?: number;
@@ -246,6 +254,8 @@ class RunState {
   injectionCycles = 0;
   /** The governor's estimate of the last request's prompt tokens, when it made one. */
   lastPromptEstimate: number | null = null;
+  /** The calibrated count of that request (what sizing used), when the governor made one. */
+  lastPromptCalibrated: number | null = null;
   /** Tool-call ids present in the transcript (built on first use). */
   usedCallIds: Set<string> | null = null;
   hadInjections = false;
@@ -569,10 +579,13 @@ export class AgentRunner {
       tools,
       sessionKey: spec.sessionKey,
       model: this.#model(spec),
+      ...(spec.calibrator ? { calibrator: spec.calibrator } : {}),
     };
     const result = spec.govern ? spec.govern(messages, options) : govern(messages, { ...spec.governOptions, ...options });
     const estimate = (result.report as { tokensAfter?: unknown } | null | undefined)?.tokensAfter;
     state.lastPromptEstimate = typeof estimate === 'number' ? estimate : null;
+    const calibrated = (result.report as { tokensCalibrated?: unknown } | null | undefined)?.tokensCalibrated;
+    state.lastPromptCalibrated = typeof calibrated === 'number' ? calibrated : null;
     state.spans?.governance(result.report, iteration, purpose);
     state.emit({
       ...state.base(),
@@ -774,6 +787,9 @@ export class AgentRunner {
         response = step;
       }
       const normalised: LLMResponse = { ...response, toolCalls: response.toolCalls ?? [], usage: response.usage ?? { inputTokens: 0, outputTokens: 0 } };
+      // Before #addUsage, which may fill a missing count with the estimate. Keyed by the model
+      // asked for (what the next govern call looks up), not the dated name a provider echoes.
+      const calibration = observeUsage(spec.calibrator, this.#model(spec), { estimated: state.lastPromptEstimate, calibrated: state.lastPromptCalibrated }, normalised.usage);
       const cost = this.#addUsage(state, normalised.usage, normalised.model ?? request.model);
       if (span) state.spans?.endModel(span, normalised, null, cost?.total);
       state.emit({
@@ -785,6 +801,7 @@ export class AgentRunner {
         toolCallCount: normalised.toolCalls.length,
         response: normalised,
         ...(cost !== undefined ? { cost } : {}),
+        ...calibration,
       });
       return { kind: 'response', response: normalised, errorText: null, partial };
     } catch (error) {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { FileArtifactStore } from '@nanobot/governor';
+import { createUsageCalibrator, FileArtifactStore } from '@nanobot/governor';
+import type { UsageCalibrator } from '@nanobot/governor';
 import { ConfigurationError } from '@nanobot/schema';
 import type { LLMProvider } from '@nanobot/schema';
 import { ContextBuilder } from '@nanobot/context-builder';
@@ -101,6 +102,12 @@ export interface CreateAgentOptions {
    */
   onGoverned?: GovernedObserver;
   /**
+   * Learns how the governor's estimate relates to the billed `usage.inputTokens`, shared by the
+   * agent and its subagents (see `AgentRunSpec.calibrator`). Default: a fresh
+   * `createUsageCalibrator()` (persist it with `agent.calibrator.toJSON()`); `false` for none.
+   */
+  calibrator?: UsageCalibrator | false;
+  /**
    * COMPACT stage. Default: with `contextWindowTokens` set, a `Consolidator` (from
    * @nanobot/session) archives the oldest turns into `memory/history.jsonl` when the prompt
    * reaches the budget; `false` turns that off.
@@ -134,6 +141,8 @@ export interface Agent {
   readonly sessions: SessionStore;
   /** The scheduler behind the `cron` tool, when `cron` is on (`start()` starts it). */
   readonly cron: CronService | null;
+  /** The usage calibrator every request of the agent feeds and is sized by (null when off). */
+  readonly calibrator: UsageCalibrator | null;
   /** Sends one message and resolves when its turn has ended (reply included). */
   ask(text: string, options?: AskOptions): Promise<TurnOutcome>;
   /**
@@ -177,6 +186,9 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const workspace = resolve(options.workspace);
   const bus: AgentBus = options.bus ?? new MessageBus();
   const runner = new AgentRunner();
+  // One per agent, not per runner: the runner stays stateless, and an agent's sessions and
+  // subagents talk to the same models, so they learn together.
+  const calibrator = options.calibrator === false ? null : (options.calibrator ?? createUsageCalibrator());
   const sessionsDir = options.sessionsDir ?? defaultSessionsDir(workspace);
   const sessions = options.sessions ?? new JsonlSessionStore({ dir: sessionsDir, workspace });
   const artifactsDir =
@@ -225,6 +237,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
           ...(governOptions ? { governOptions } : {}),
           ...(options.govern ? { govern: options.govern } : {}),
           ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
+          ...(calibrator ? { calibrator } : {}),
           ...(options.events !== undefined ? { events: options.events } : {}),
         });
   const contextBuilder = options.contextBuilder === false ? undefined : (options.contextBuilder ?? new ContextBuilder({ workspace }));
@@ -278,6 +291,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     ...(governOptions ? { governOptions } : {}),
     ...(options.govern ? { govern: options.govern } : {}),
     ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
+    ...(calibrator ? { calibrator } : {}),
     ...(compact ? { compact } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
@@ -318,6 +332,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     subagents,
     execSessions,
     sessions,
+    calibrator,
     ask(text, ask = {}) {
       const channel = ask.channel ?? 'cli';
       return loop.submit({

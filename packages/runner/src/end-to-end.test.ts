@@ -60,6 +60,29 @@ describe('end to end with the built-in tools', () => {
     expect(system.role).toBe('system');
   });
 
+  it('an agent learns its usage calibration by default: the calibrator it exposes is fed by every request, and false turns it off', async () => {
+    // The provider bills 1.3× the governor's estimate of the request (seen by onGoverned, just before).
+    let estimate = 0;
+    const onGoverned = (request: GovernedRequest): void => {
+      estimate = (request.report as { tokensAfter: number }).tokensAfter;
+    };
+    const provider = new ScriptedProvider([() => ({ content: 'one', usage: { inputTokens: Math.round(1.3 * estimate), outputTokens: 5 } }), () => ({ content: 'two', usage: { inputTokens: Math.round(1.3 * estimate), outputTokens: 5 } })]);
+    const events: RunnerEvent[] = [];
+    const agent = createAgent({ workspace: temp('runner-ws-'), provider, sessionsDir: temp('runner-sessions-'), web: false, exec: false, contextBuilder: false, contextWindowTokens: 32_000, maxTokens: 500, compact: false, onGoverned, events: (e) => void events.push(e) });
+    expect(agent.calibrator).not.toBeNull();
+    await agent.ask('first');
+    await agent.ask('second');
+    await agent.stop();
+    const ends = events.filter((e): e is Extract<RunnerEvent, { type: 'model_end' }> => e.type === 'model_end');
+    expect(ends.map((e) => e.tokensActual)).toEqual(ends.map((e) => Math.round(1.3 * e.tokensEstimated!)));
+    const ratio = ends[0].tokensActual! / ends[0].tokensEstimated!;
+    expect(agent.calibrator!.ratio('scripted-model')).toBeCloseTo(Math.max(ratio, ends[1].tokensActual! / ends[1].tokensEstimated!) * 1.02, 10);
+    expect(ends[1].tokensCalibrated).toBe(Math.ceil(ends[1].tokensEstimated! * ratio * 1.02));
+    const off = createAgent({ workspace: temp('runner-ws-'), provider: new ScriptedProvider([]), sessionsDir: temp('runner-sessions-'), web: false, exec: false, calibrator: false });
+    expect(off.calibrator).toBeNull();
+    await off.stop();
+  });
+
   it('a historical call without a result is backfilled in the request; the session keeps only old + new (reference test 10)', async () => {
     const workspace = temp('runner-ws-');
     const sessionsDir = temp('runner-sessions-');

@@ -69,6 +69,12 @@ export type RunnerEvent =
       response: LLMResponse;
       /** What this request cost, when the model's prices are known (model table or `pricing`). */
       cost?: UsageCost;
+      /** The governor's raw estimate of the prompt sent (when it made one). */
+      tokensEstimated?: number;
+      /** The count sizing used: calibrated by `AgentRunSpec.calibrator`, else the estimate. */
+      tokensCalibrated?: number;
+      /** `usage.inputTokens` as the provider reported it (absent when it reported none). */
+      tokensActual?: number;
     })
   | (EventBase & {
       type: 'tool_start';

@@ -2,6 +2,7 @@ import type { Message } from '@nanobot/schema';
 import type { ModelRequestPurpose } from './runner-events.js';
 import type { ToolDefinition } from '@nanobot/schema';
 import type { ToolRegistry } from '@nanobot/registry';
+import type { TokenCalibration } from '@nanobot/governor';
 
 /**
  * What the runner needs from a tool registry: `ToolRegistry` from @nanobot/registry, or anything
@@ -33,6 +34,8 @@ export interface RunnerGovernOptions {
   sessionKey?: string;
   /** The model the request goes to: the governor takes its window, reply size and tokenizer from the model table where unset. */
   model?: string;
+  /** The run's usage calibrator (`AgentRunSpec.calibrator`), for sizing by the billed count. */
+  calibrator?: TokenCalibration;
 }
 
 /**

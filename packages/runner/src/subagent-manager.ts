@@ -14,10 +14,10 @@ export type SubagentRequest = SpawnRequest;
 export type SubagentOutcome = SpawnOutcome;
 
 /**
- * Options of {@link SubagentManager}. `govern`, `governOptions` and `onGoverned` are passed on to every run's
+ * Options of {@link SubagentManager}. `govern`, `governOptions`, `onGoverned` and `calibrator` are passed on to every run's
  * {@link AgentRunSpec} unchanged (same defaults and contracts as there).
  */
-export interface SubagentManagerOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned'> {
+export interface SubagentManagerOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned' | 'calibrator'> {
   /** Where background results are announced (as `system` inbound messages). */
   bus: AgentBus;
   /**
@@ -193,6 +193,7 @@ export class SubagentManager {
         ...(options.govern ? { govern: options.govern } : {}),
         ...(options.governOptions ? { governOptions: options.governOptions } : {}),
         ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
+        ...(options.calibrator ? { calibrator: options.calibrator } : {}),
         sessionKey: `subagent:${id}`,
         signal,
         failOnToolError: options.failOnToolError ?? true,

@@ -27,6 +27,10 @@ export function validateRunSpec(spec: unknown): void {
     throw new ConfigurationError(`AgentRunner.run: maxIterations must be an integer >= 1, got ${String(max)}`);
   }
   if (spec.govern !== undefined && typeof spec.govern !== 'function') throw new ConfigurationError('AgentRunner.run: govern must be a function');
+  const calibrator = spec.calibrator as { observe?: unknown; calibrate?: unknown } | null | undefined;
+  if (calibrator !== undefined && calibrator !== null && (typeof calibrator.observe !== 'function' || typeof calibrator.calibrate !== 'function')) {
+    throw new ConfigurationError('AgentRunner.run: calibrator must have observe() and calibrate() (createUsageCalibrator from @nanobot/governor)');
+  }
 }
 
 /** Rejects inbound messages a channel adapter built wrongly (clear `ValidationError`, nothing half-processed). */

@@ -8,6 +8,8 @@ export interface FakeReply {
   /** Stream the content, then keep the response open until the client goes away. */
   hang?: boolean;
   toolCalls?: { id: string; name: string; arguments: string }[];
+  /** `usage.prompt_tokens` to report (default 10). */
+  promptTokens?: number;
 }
 
 export interface FakeOpenAiServer {
@@ -44,7 +46,7 @@ function answer(res: ServerResponse, body: Record<string, any>, reply: FakeReply
             },
           },
         ],
-        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        usage: { prompt_tokens: reply.promptTokens ?? 10, completion_tokens: 5, total_tokens: (reply.promptTokens ?? 10) + 5 },
       }),
     );
     return;
@@ -62,7 +64,7 @@ function answer(res: ServerResponse, body: Record<string, any>, reply: FakeReply
     }
   });
   res.write(chunk(id, {}, finish));
-  res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model: 'fake-model', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+  res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model: 'fake-model', choices: [], usage: { prompt_tokens: reply.promptTokens ?? 10, completion_tokens: 5, total_tokens: (reply.promptTokens ?? 10) + 5 } })}\n\n`);
   res.end('data: [DONE]\n\n');
 }
 

@@ -186,11 +186,17 @@ function renderInspector(): void {
   );
 }
 
+/** `; last request ~6,100 estimated (6,300 calibrated), 6,200 billed`, when the provider reported its input. */
+function billedVsEstimate(last: { estimated: number; calibrated: number; actual: number } | undefined): string {
+  if (!last) return '';
+  return `; last request ~${fmt(last.estimated)} estimated${last.calibrated !== last.estimated ? ` (${fmt(last.calibrated)} calibrated)` : ''}, ${fmt(last.actual)} billed`;
+}
+
 function renderStatus(): void {
   const current = state.sessions.find((s) => s.key === state.key);
   chatTitle.textContent = current?.title ?? 'nanobot';
   const last = state.snapshots[state.snapshots.length - 1];
-  const bill = state.bill ? ` · last turn ${fmt(state.bill.inputTokens)} in${state.bill.cachedTokens ? ` (${fmt(state.bill.cachedTokens)} cached)` : ''}, ${fmt(state.bill.outputTokens)} out${state.bill.cost !== undefined ? `, $${state.bill.cost >= 0.1 ? state.bill.cost.toFixed(2) : state.bill.cost.toFixed(4)}` : ''}` : '';
+  const bill = state.bill ? ` · last turn ${fmt(state.bill.inputTokens)} in${state.bill.cachedTokens ? ` (${fmt(state.bill.cachedTokens)} cached)` : ''}, ${fmt(state.bill.outputTokens)} out${state.bill.cost !== undefined ? `, $${state.bill.cost >= 0.1 ? state.bill.cost.toFixed(2) : state.bill.cost.toFixed(4)}` : ''}${billedVsEstimate(state.bill.lastRequest)}` : '';
   statusLine.textContent = state.error ?? (state.running ? 'Working…' : last ? `Last request: ${fmt(last.budget.used)} tokens${bill}` : '');
   statusLine.className = `status-line${state.error ? ' error' : state.running ? ' busy' : ''}`;
   statusLine.dataset.testid = 'status';

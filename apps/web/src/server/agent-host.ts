@@ -120,6 +120,8 @@ export class AgentHost {
   readonly #options: AgentHostOptions;
   readonly #listeners = new Map<string, Set<StreamListener>>();
   readonly #pending = new Map<string, InspectorSnapshot[]>();
+  /** Per session: the last request's estimate, calibrated count and billed input (for the bill). */
+  readonly #lastRequest = new Map<string, { estimated: number; calibrated: number; actual: number }>();
   readonly #lastSnapshot = new Map<string, InspectorSnapshot>();
   readonly #sections = new Map<string, PromptSection[]>();
   readonly #running = new Map<string, number>();
@@ -253,10 +255,19 @@ export class AgentHost {
       case 'fallback':
         this.#emit(key, { type: 'notice', text: `${event.from} failed (${event.reason}); trying ${event.to}` });
         break;
+      case 'model_end':
+        if (event.tokensEstimated !== undefined && event.tokensActual !== undefined) {
+          this.#lastRequest.set(key, { estimated: event.tokensEstimated, calibrated: event.tokensCalibrated ?? event.tokensEstimated, actual: event.tokensActual });
+        } else {
+          this.#lastRequest.delete(key);
+        }
+        break;
       case 'turn_end': {
         this.#pending.delete(key);
         const { inputTokens, cachedTokens, outputTokens, cost } = event.usage;
-        const bill = { inputTokens, cachedTokens, outputTokens, ...(cost ? { cost: cost.total } : {}) };
+        const lastRequest = this.#lastRequest.get(key);
+        this.#lastRequest.delete(key);
+        const bill = { inputTokens, cachedTokens, outputTokens, ...(cost ? { cost: cost.total } : {}), ...(lastRequest ? { lastRequest } : {}) };
         this.#emit(key, { type: 'turn_end', stopReason: event.stopReason, finalContent: event.finalContent, error: event.error, bill });
         break;
       }

@@ -270,6 +270,11 @@ describe('fallbacks and the bill', () => {
       expect(end).toMatchObject({ stopReason: 'completed', bill: { inputTokens: 2_000, cachedTokens: 1_000, outputTokens: 100 } });
       const cost = (end as Extract<StreamEvent, { type: 'turn_end' }>).bill?.cost;
       expect(cost).toBeCloseTo((1_000 * 2.5 + 1_000 * 1.25 + 100 * 10) / 1e6, 12);
+      // The governor's estimate of that request next to what was billed (cold: calibrated = estimate).
+      const last = (end as Extract<StreamEvent, { type: 'turn_end' }>).bill?.lastRequest;
+      expect(last?.actual).toBe(2_000);
+      expect(last?.estimated).toBeGreaterThan(0);
+      expect(last?.calibrated).toBe(last?.estimated);
     } finally {
       await own.dispose();
     }

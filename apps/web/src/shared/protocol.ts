@@ -145,8 +145,12 @@ export type StreamEvent =
       stopReason: string;
       finalContent: string | null;
       error: string | null;
-      /** The turn's tokens and, when the model's prices are known, its cost in USD. */
-      bill?: { inputTokens: number; cachedTokens: number; outputTokens: number; cost?: number };
+      /**
+       * The turn's tokens and, when the model's prices are known, its cost in USD; `lastRequest`:
+       * the governor's estimate of the turn's last request, the calibrated count sizing used,
+       * and the input tokens the provider billed (when it reported them).
+       */
+      bill?: { inputTokens: number; cachedTokens: number; outputTokens: number; cost?: number; lastRequest?: { estimated: number; calibrated: number; actual: number } };
     };
 
 /** Body of every 4xx/5xx answer. */
