@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { estimatePromptTokens, ValidationError, type Message } from '@nanobot/schema';
+import { createEstimator, ValidationError, type Message } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
 import { govern } from './govern.js';
 import { createUsageCalibrator } from './usage-calibrator.js';
+
+// What govern counts with by default (the provider view in cl100k).
+const estimatePromptTokens = (messages: readonly Message[]): number => createEstimator().promptTokens(messages)[0];
 
 // Whole turns of similar size, so the kept tail grows or shrinks with the budget.
 function history(turns: number): Message[] {
