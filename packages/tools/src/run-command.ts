@@ -127,6 +127,7 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
       stdoutPipe.destroy();
       stderrPipe.destroy();
       child.unref();
+      started.endWatch((options.keepBackgroundJobs ?? false) && !timedOut && !aborted);
       plan.dispose?.();
       resolvePromise({
         stdout: stdout.result(),
@@ -164,6 +165,7 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
       if (settled) return;
       settled = true;
       cleanup();
+      started.endWatch(false);
       plan.dispose?.();
       reject(error);
     });
