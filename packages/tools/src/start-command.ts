@@ -23,6 +23,10 @@ export interface StartCommandOptions {
 
 /** A spawned command: the child with piped stdout/stderr, and how to end everything it started. */
 export interface StartedCommand {
+  /**
+   * The spawned process. Listen for `exit` and the pipes' `close`: the child's own `close` also
+   * waits for the owner watch's pipe, which ends only with `endWatch` (or this process).
+   */
   readonly child: ChildProcess;
   readonly plan: SpawnPlan;
   readonly stdout: Readable;
