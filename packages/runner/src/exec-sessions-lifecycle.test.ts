@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,11 +39,33 @@ async function eventuallyGone(pid: number): Promise<boolean> {
   return isGone(pid);
 }
 
-/** Every turn: the model starts one background `sleep`, then says so. */
-function sleeper(turns: number): ScriptedProvider {
+/**
+ * Live processes whose command line holds `marker`: every process of a session (bwrap, its
+ * namespace's init, the shell, the sleep), wherever it was re-parented to.
+ */
+function processesWith(marker: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'latin1').includes(marker) && !isGone(Number(name))) out.push(Number(name));
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  return out;
+}
+
+async function eventuallyNoneWith(marker: string): Promise<boolean> {
+  for (let i = 0; i < 100 && processesWith(marker).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  return processesWith(marker).length === 0;
+}
+
+/** Every turn: the model starts one background `sleep` (of `seconds`, which marks its processes), then says so. */
+function sleeper(turns: number, seconds = '300'): ScriptedProvider {
   const script = [];
   for (let i = 0; i < turns; i++) {
-    script.push({ toolCalls: [{ id: `x${i}`, name: 'exec', arguments: { command: 'sleep 300', yield_time_ms: 0 } }] });
+    script.push({ toolCalls: [{ id: `x${i}`, name: 'exec', arguments: { command: `sleep ${seconds}; true`, yield_time_ms: 0 } }] });
     script.push({ content: 'started' });
   }
   return new ScriptedProvider(script);
@@ -61,7 +83,8 @@ function pidsOf(agent: Agent, sessionKey: string): number[] {
 
 describe('background exec sessions end with their chat', () => {
   it('/stop kills the chat\'s sessions (counted as stopped tasks) and no other chat\'s', { timeout: 60_000 }, async () => {
-    const agent = agentWith(sleeper(2));
+    const marker = `300.${process.pid % 1000}${Math.floor(Math.random() * 1000)}`;
+    const agent = agentWith(sleeper(2, marker));
     expect((await agent.ask('start one', { chatId: 'a' })).reply?.content).toBe('started');
     expect((await agent.ask('start one', { chatId: 'b' })).reply?.content).toBe('started');
     const [a] = pidsOf(agent, 'cli:a');
@@ -70,10 +93,13 @@ describe('background exec sessions end with their chat', () => {
     expect((await agent.ask('/stop', { chatId: 'a' })).reply?.content).toBe('Stopped 1 task(s).');
     expect(await eventuallyGone(a)).toBe(true);
     expect(isGone(b)).toBe(false);
+    // Only chat b's session is left: its bwrap, namespace init, shell and sleep carry the marker too.
+    expect(processesWith(marker).length).toBeGreaterThan(0);
     expect(pidsOf(agent, 'cli:a')).toEqual([]);
     expect(pidsOf(agent, 'cli:b')).toEqual([b]);
     await agent.stop();
     expect(await eventuallyGone(b)).toBe(true);
+    expect(await eventuallyNoneWith(marker)).toBe(true);
   });
 
   it('/new kills the chat\'s sessions', { timeout: 60_000 }, async () => {

@@ -65,7 +65,12 @@ let cachedSystemArgs: string[] | undefined;
  * the workspace bound read-write at its own path; nothing else of the host. The environment is
  * exactly the caller's (`--clearenv`), and bwrap itself is spawned with that same environment,
  * so even its `/proc/1/environ` holds no secret. `--die-with-parent` plus the pid namespace mean
- * that killing the spawned bwrap kills every process of the call.
+ * that killing the spawned bwrap kills every process of the call. No `--new-session`: its
+ * `setsid` would move the namespace's init out of the spawned process group, and a kill landing
+ * before that init sets its own parent-death signal left it (and the command) running, re-parented
+ * to init. `startCommand` spawns every plan in a new session with no controlling terminal, which
+ * is what `--new-session` guards (TIOCSTI input injection), and one `kill(-pgid)` then reaches
+ * every process of the call at once.
  */
 export class BubblewrapSandbox implements Sandbox {
   readonly name = 'bubblewrap';
@@ -92,7 +97,7 @@ export class BubblewrapSandbox implements Sandbox {
     const args = [
       '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
       ...(this.#options.allowNetwork ? [] : ['--unshare-net']),
-      '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'sandbox',
+      '--die-with-parent', '--cap-drop', 'ALL', '--hostname', 'sandbox',
       ...cachedSystemArgs,
       '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
     ];

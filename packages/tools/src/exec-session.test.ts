@@ -3,7 +3,9 @@ import type { Tool } from '@nanobot/tools-core';
 import { ExecSessionManager } from './exec-session-manager.js';
 import { withoutRcFiles } from './exec-session.js';
 import { createListExecSessionsTool } from './list-exec-sessions-tool.js';
-import { EXEC_MODES, eventually, execTool, isGone, type ExecMode } from './test-support/exec-harness.js';
+import { NoSandbox } from './no-sandbox.js';
+import { selectSandbox } from './select-sandbox.js';
+import { assertBubblewrap, EXEC_MODES, eventually, execTool, isGone, killMarked, processesWith, uniqueSleep, type ExecMode } from './test-support/exec-harness.js';
 import { call } from './test-support/run-tool.js';
 import { createTempWorkspace, type TempWorkspace } from './test-support/temp-workspace.js';
 import { createWriteStdinTool } from './write-stdin-tool.js';
@@ -19,13 +21,28 @@ rl.on('close', () => { console.log('bye'); process.exit(0); });
 
 let ws: TempWorkspace;
 let manager: ExecSessionManager;
+/** Every manager a test made: all are emptied after it, whatever it asserted. */
+const managers: ExecSessionManager[] = [];
+/** Markers (`uniqueSleep`) of the test's commands: what carries one is killed after it too. */
+const markers: string[] = [];
+function marked(): string {
+  const marker = uniqueSleep();
+  markers.push(marker);
+  return marker;
+}
+function newManager(options?: ConstructorParameters<typeof ExecSessionManager>[0]): ExecSessionManager {
+  const made = new ExecSessionManager(options);
+  managers.push(made);
+  return made;
+}
 beforeEach(async () => {
   ws = await createTempWorkspace();
   await ws.write('server.cjs', SERVER);
-  manager = new ExecSessionManager();
+  manager = newManager();
 });
 afterEach(async () => {
-  manager.killAll();
+  for (const made of managers.splice(0)) made.killAll();
+  for (const marker of markers.splice(0)) await killMarked(marker);
   await ws.dispose();
 });
 
@@ -153,11 +170,12 @@ describe('sessions belong to the chat that started them', () => {
     expect(own.text).toMatch(/^telegram:1-0\n/);
   });
 
-  it('killSession ends one chat\'s sessions only; killAll ends the rest; no pid survives', { timeout: 60_000 }, async () => {
+  it('killSession ends one chat\'s sessions only; killAll ends the rest; no process of theirs survives', { timeout: 60_000 }, async () => {
     for (const mode of EXEC_MODES) {
       const t = tools(mode);
-      for (const chat of ['a', 'b']) {
-        for (let i = 0; i < 3; i++) await call(t.exec, { command: 'sleep 300', yield_time_ms: 0 }, ws.ctx({ sessionKey: chat }));
+      const chatMarkers = { a: marked(), b: marked() };
+      for (const chat of ['a', 'b'] as const) {
+        for (let i = 0; i < 3; i++) await call(t.exec, { command: `sleep ${chatMarkers[chat]}; true`, yield_time_ms: 0 }, ws.ctx({ sessionKey: chat }));
       }
       const pidsOf = (chat: string) => manager.list(chat).map((info) => info.pid as number);
       const a = pidsOf('a');
@@ -165,16 +183,37 @@ describe('sessions belong to the chat that started them', () => {
       expect(a).toHaveLength(3);
       expect(manager.killSession('a')).toBe(3);
       for (const pid of a) expect(await eventually(() => isGone(pid))).toBe(true);
+      // Nothing of theirs either (a box's namespace init, the shell's sleep), wherever re-parented.
+      expect(await eventually(async () => (await processesWith(chatMarkers.a)).length === 0)).toBe(true);
       for (const pid of b) expect(await isGone(pid)).toBe(false);
       expect(manager.list('a')).toEqual([]);
       expect(manager.killAll()).toBe(3);
       for (const pid of b) expect(await eventually(() => isGone(pid))).toBe(true);
+      expect(await eventually(async () => (await processesWith(chatMarkers.b)).length === 0)).toBe(true);
       expect(manager.size).toBe(0);
     }
   });
 
+  it('sessions killed at any moment of their start leave no process behind (boxed and unboxed)', { timeout: 180_000 }, async () => {
+    assertBubblewrap();
+    // A kill that landed while bwrap set up its namespace used to leave its init (and the
+    // command) running, re-parented to pid 1: about 1 in 60 starts on a loaded machine.
+    const sandboxes = [selectSandbox('required').sandbox, new NoSandbox()];
+    const many = newManager({ maxSessionsPerOwner: 1000, maxSessions: 1000 });
+    const marker = marked();
+    for (let i = 0; i < 150; i++) {
+      const sandbox = sandboxes[i % 3 === 2 ? 1 : 0];
+      const started = many.start({ owner: 'race', command: `sleep ${marker}; true`, shell: ['/bin/bash', '-c'], cwd: ws.root, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, sandbox, timeoutMs: 0 }, 0, 1000);
+      await new Promise((r) => setTimeout(r, Math.random() * 40));
+      if (i % 2 === 0) many.killSession('race');
+      else many.killAll();
+      await started;
+    }
+    expect(await eventually(async () => (await processesWith(marker)).length === 0, 600)).toBe(true);
+  });
+
   it('a chat is capped at maxSessionsPerOwner, other chats are not affected', { timeout: 60_000 }, async () => {
-    manager = new ExecSessionManager({ maxSessionsPerOwner: 2 });
+    manager = newManager({ maxSessionsPerOwner: 2 });
     const t = tools('none');
     for (let i = 0; i < 2; i++) await call(t.exec, { command: 'sleep 300', yield_time_ms: 0 }, ws.ctx({ sessionKey: 'a' }));
     const refused = await call(t.exec, { command: 'sleep 300', yield_time_ms: 0 }, ws.ctx({ sessionKey: 'a' }));

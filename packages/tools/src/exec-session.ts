@@ -158,6 +158,7 @@ export class ExecSession {
         started.stderr.destroy();
         started.stdin?.destroy();
         started.child.unref();
+        started.endWatch((spec.keepBackgroundJobs ?? false) && !this.#timedOut);
         started.plan.dispose?.();
         for (const listener of this.#listeners) listener('stdout', '');
         resolve();

@@ -86,9 +86,10 @@ const EXIT_GRACE_MS = 1000;
  * Runs a shell command in its own session and process group (`detached`), through `sandbox`
  * (default `NoSandbox`), and resolves once it is over — at the latest `PIPE_GRACE_MS` (200 ms)
  * after its deadline or abort, whatever its children do: the result never waits for pipes inherited by
- * stray processes. On timeout or abort everything is SIGKILLed: under a containing sandbox the
- * spawned process (its pid namespace dies with it); without one the group and every process
- * still in the session (`set -m` jobs included). When the shell exits normally leftover
+ * stray processes. On timeout or abort everything is SIGKILLed: the group and every process
+ * still in the session (`set -m` jobs included; a box keeps its pid namespace's init in the
+ * group, and the namespace dies with it); the owner watch does the same if this process dies
+ * mid-call. When the shell exits normally leftover
  * background jobs are killed the same way unless `keepBackgroundJobs` (a containing sandbox
  * always ends them). Only a process that calls `setsid` and double-forks escapes without a
  * sandbox. Output is captured in bounded memory. Rejects only if the command cannot be spawned.
@@ -127,6 +128,7 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
       stdoutPipe.destroy();
       stderrPipe.destroy();
       child.unref();
+      started.endWatch((options.keepBackgroundJobs ?? false) && !timedOut && !aborted);
       plan.dispose?.();
       resolvePromise({
         stdout: stdout.result(),
@@ -164,6 +166,7 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
       if (settled) return;
       settled = true;
       cleanup();
+      started.endWatch(false);
       plan.dispose?.();
       reject(error);
     });

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { createExecTool } from '../exec-tool.js';
 import type { ExecOptions } from '../exec-tool.js';
 import { probeBubblewrap } from '../probe-bubblewrap.js';
@@ -65,3 +65,38 @@ export async function stoppedGrowing(path: string, quietMs = 1000): Promise<bool
 
 /** A shell loop appending a line to `file` every 100 ms, forever. */
 export const ticker = (file: string) => `(while :; do echo t >> '${file}'; sleep 0.1; done)`;
+
+/**
+ * Live (non-zombie) processes whose command line contains `marker`, from /proc: finds every
+ * process of a session (the launcher, bwrap and its namespace's init, the shell, its jobs and
+ * the owner watch) wherever it was re-parented to.
+ */
+export async function processesWith(marker: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmdline = await readFile(`/proc/${name}/cmdline`, 'latin1');
+      if (cmdline.includes(marker) && !(await isGone(Number(name)))) out.push(Number(name));
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  return out;
+}
+
+/** A `sleep` duration unique to this call (e.g. `300.123456`): its text marks a session's processes. */
+export function uniqueSleep(): string {
+  return `300.${String(process.pid % 1000).padStart(3, '0')}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
+}
+
+/** SIGKILLs every live process carrying `marker` (a test's clean-up, pass or fail). */
+export async function killMarked(marker: string): Promise<void> {
+  for (const pid of await processesWith(marker)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
