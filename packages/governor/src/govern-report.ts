@@ -1,5 +1,6 @@
 import type { GovernTarget } from './govern-target.js';
 import type { TargetChangeReason } from './legalize-for-target.js';
+import type { ReportedCut } from './cut-plan.js';
 
 /** Names of the steps {@link govern} runs, in order (some run twice). */
 export type GovernStepName =
@@ -107,4 +108,6 @@ export interface GovernReport {
   /** Ids compacted by this call (also added to `options.compactedToolCallIds`). */
   newlyCompactedToolCallIds: string[];
   steps: GovernStepReport[];
+  /** Where the history was cut (present whenever there is a budget; `removed: 0` when not cut). */
+  cut?: ReportedCut;
 }

@@ -24,6 +24,7 @@ import type { BudgetOverflow, ReportedChangeReason } from './govern-report.js';
 import { legalizeForTarget } from './legalize-for-target.js';
 import type { MessageLike } from './message-like.js';
 import { shrinkToFit } from './shrink-to-fit.js';
+import { checkCutOptions, reportedCut, type CutPlan } from './cut-plan.js';
 
 const LOOP_SNIPPED_NOTE = 'kept the last user message and the newest part of its tool loop; the reference would have overflowed';
 const LATER_TURN_NOTE = 'started at a later user turn, the longest whole-turn tail that fits; the reference would have overflowed';
@@ -88,6 +89,19 @@ export interface GovernOptions {
   compat?: 'fixed' | 'reference';
   /** Report per-step token estimates even without a budget (costs a tokenisation when cold). */
   estimateTokens?: boolean;
+  /**
+   * How snipping cuts an over-budget history: `'stable'` (default) in steps at turn starts,
+   * re-applying `cutPlan` while the history behind it fits (prompt-cache friendly);
+   * `'tightest'` as much as fits at every request. Ignored with `compat: 'reference'`.
+   */
+  cuts?: 'stable' | 'tightest';
+  /**
+   * The previous request's `result.cutPlan` for this session (plain JSON; null or absent for
+   * none). A plan that does not match the history is ignored; a malformed one throws.
+   */
+  cutPlan?: CutPlan | null;
+  /** Share (0 < r <= 1) of the room behind the instructions a fresh stable cut fills (default 0.6). */
+  cutTargetRatio?: number;
 }
 
 /** Result of {@link govern}. */
@@ -99,6 +113,8 @@ export interface GovernResult<M extends MessageLike = Message> {
    */
   messages: M[];
   report: GovernReport;
+  /** The plan of this request's history cut: pass it as `cutPlan` next time (null: no cut). */
+  cutPlan: CutPlan | null;
 }
 
 function preview(content: unknown): string | undefined {
@@ -191,6 +207,7 @@ function checkOptions(options: unknown): asserts options is GovernOptions {
   if (o.compat !== undefined && o.compat !== 'fixed' && o.compat !== 'reference') {
     throw new ValidationError(`govern: options.compat must be 'fixed' or 'reference', got ${JSON.stringify(o.compat)}`, ['compat']);
   }
+  checkCutOptions(o);
 }
 
 /**
@@ -327,7 +344,10 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], o
   );
 
   const beforeSnip = current;
-  const snipped = snipHistory(current, { ...ctx, budget, compat: fixed ? 'fixed' : 'reference' });
+  const snipped = snipHistory(current, {
+    ...ctx, budget, compat: fixed ? 'fixed' : 'reference', cuts: options.cuts ?? 'stable', cutPlan: options.cutPlan ?? null,
+    ...(options.cutTargetRatio !== undefined ? { cutTargetRatio: options.cutTargetRatio } : {}),
+  });
   record('snipHistory', snipped.messages, [], known(snipped.tokensBefore, snipped.tokensAfter), snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : snipped.laterTurn ? [LATER_TURN_NOTE] : []);
   // Snipping only cuts a prefix; on an unchanged list the repairs stay no-ops.
   const snippedUnchanged = snipped.messages === beforeSnip;
@@ -402,7 +422,8 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], o
   }
   if (budget > 0) report.fits = overflow === undefined;
   if (overflow !== undefined) report.overflow = overflow;
-  return { messages: current as unknown as M[], report };
+  if (budget > 0) report.cut = reportedCut(current, snipped);
+  return { messages: current as unknown as M[], report, cutPlan: snipped.plan };
 }
 
 /** A user turn first after the instructions: the `(conversation continued)` turn when not. */
