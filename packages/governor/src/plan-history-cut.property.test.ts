@@ -85,10 +85,17 @@ describe('stable cuts', () => {
         const fixed = promptTokens([messages[0]], {});
         const target = fixed + Math.floor(ratio * (budget - fixed));
         const fitsTarget = r.tokensAfter! <= target;
-        // Either the copy is within the target, or no candidate (down to the last user message
-        // alone) is, and the copy then fits the budget whenever anything does.
-        if (!fitsTarget) {
-          const lastUser = messages.findLastIndex((m) => m.role === 'user');
+        // Either the copy is within the target, or no candidate is: while the last turn fits
+        // whole, no turn start down to it; else no step of its loop down to its user message.
+        const lastUser = messages.findLastIndex((m) => m.role === 'user');
+        const lastTurn = [messages[0], ...messages.slice(lastUser)];
+        if (promptTokens(lastTurn, {}) <= budget) {
+          // A whole-turn tail: a user message and everything after it.
+          expect(r.messages[1].role).toBe('user');
+          expect(r.messages.slice(1)).toEqual(messages.slice(messages.length - (r.messages.length - 1)));
+          if (!fitsTarget) expect(promptTokens(lastTurn, {})).toBeGreaterThan(target);
+          expect(r.tokensAfter!).toBeLessThanOrEqual(budget);
+        } else if (!fitsTarget) {
           expect(promptTokens([messages[0], messages[lastUser]], {})).toBeGreaterThan(target);
         }
         expect(r.plan).not.toBeNull();

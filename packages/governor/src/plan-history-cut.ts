@@ -74,7 +74,7 @@ function copyOf(system: readonly Message[], rest: readonly Message[], start: num
  * Chooses where to cut an over-budget history so the cut stays put while the history grows:
  * the plan's cut again while its copy fits, else the longest legal tail within `ratio` of the
  * room (so the next turns fit behind it), else the longest that fits at all, else the shortest
- * legal copy. Every size is a whole-prompt count (the exact counter when there is one), found
+ * legal copy — at turn starts while the last turn fits whole, else at its tool steps. Every size is a whole-prompt count (the exact counter when there is one), found
  * by binary search over the candidates: O(log n) counts. Null when the history holds no user
  * message (the caller's fallback handles it). Pure.
  */
@@ -107,15 +107,20 @@ export function planHistoryCut(system: readonly Message[], rest: readonly Messag
   // Sizes shrink along the list (each candidate drops whole messages, each worth at least the
   // per-message overhead), so the first candidate within a limit is a binary search away; the
   // one returned was counted and fits.
+  // The current turn is only cut into when it does not fit whole: then among its tool steps,
+  // else among the turn starts.
+  const turns = list.findIndex((c) => c.anchor !== c.start);
+  const turnCount = turns < 0 ? list.length : turns;
+  const [first, end] = turnCount > 0 && (turnCount === list.length || at(turnCount - 1).tokens <= options.budget) ? [0, turnCount] : [turnCount, list.length];
   const firstWithin = (limit: number): number => {
-    let lo = 0;
-    let hi = list.length;
+    let lo = first;
+    let hi = end;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (at(mid).tokens <= limit) hi = mid;
       else lo = mid + 1;
     }
-    return lo < list.length ? lo : -1;
+    return lo < end ? lo : -1;
   };
   let pick = -1;
   if (options.ratio < 1) {
@@ -123,7 +128,7 @@ export function planHistoryCut(system: readonly Message[], rest: readonly Messag
     pick = firstWithin(fixed + Math.floor(options.ratio * Math.max(0, options.budget - fixed)));
   }
   if (pick < 0) pick = firstWithin(options.budget);
-  if (pick < 0) pick = list.length - 1;
+  if (pick < 0) pick = end - 1;
   const chosen = at(pick);
   return { ...chosen, start: list[pick].start, anchor: list[pick].anchor, reused: false };
 }

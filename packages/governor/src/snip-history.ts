@@ -116,7 +116,7 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
       return {
         messages: cut.messages,
         removed: messages.filter((m) => !keptSet.has(m)),
-        loopSnipped: cut.anchor < cut.start,
+        loopSnipped: cut.anchor < cut.start && !cut.reused,
         laterTurn: false,
         tokensBefore: before,
         tokensAfter: cut.tokens,
