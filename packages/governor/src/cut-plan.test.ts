@@ -113,6 +113,33 @@ describe('cut plans', () => {
     }
   });
 
+  it('inside one long tool loop, cuts among its steps in steps, the user message kept in front', () => {
+    const messages: Message[] = [{ role: 'system', content: 'You are nanobot.' }, { role: 'user', content: 'Fix the build.' }];
+    let plan: CutPlan | null = null;
+    let cuts = 0;
+    let requests = 0;
+    for (let i = 0; i < 80; i++) {
+      messages.push(
+        { role: 'assistant', content: `Step ${i}.`, tool_calls: [{ id: `s${i}`, type: 'function', function: { name: 'lookup', arguments: `{"i": ${i}}` } }] },
+        { role: 'tool', tool_call_id: `s${i}`, name: 'lookup', content: filler(i, 60) },
+      );
+      const r = govern(deepFreeze([...messages]), { ...options, cutPlan: plan, inflightStartIndex: 2 });
+      if (r.report.cut!.removed === 0) continue;
+      requests++;
+      if (!r.report.cut!.reused) cuts++;
+      // The user message first, then a legal run of the newest steps.
+      expect(r.messages[r.report.cut!.index]).toBe(messages[1]);
+      expect(r.messages[r.report.cut!.index + 1].role).toBe('assistant');
+      expect(r.report.cut!.removed).toBe(messages.length - r.messages.length);
+      expect(promptTokens(r.messages, {})).toBeLessThanOrEqual(budget);
+      expect(checkLegality(r.messages, { target: 'any' })).toEqual([]);
+      plan = r.cutPlan;
+      expect(plan!.anchor).toBe(0);
+    }
+    expect(requests).toBeGreaterThan(50);
+    expect(cuts).toBeLessThan(requests / 4);
+  });
+
   it('rejects a malformed plan or cut option with a clear ValidationError', () => {
     const history = session(2);
     const good = { version: 1, start: 4, anchor: 4, fingerprint: 'abc:def' };
