@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError, type Message } from '@nanobot/schema';
 import { checkLegality } from './check-legality.js';
 import type { CutPlan } from './cut-plan.js';
-import { govern, type GovernOptions } from './govern.js';
+import { govern, type GovernOptions, type GovernResult } from './govern.js';
 import { promptTokens } from './internal/estimate.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
 
@@ -123,7 +123,7 @@ describe('cut plans', () => {
         { role: 'assistant', content: `Step ${i}.`, tool_calls: [{ id: `s${i}`, type: 'function', function: { name: 'lookup', arguments: `{"i": ${i}}` } }] },
         { role: 'tool', tool_call_id: `s${i}`, name: 'lookup', content: filler(i, 60) },
       );
-      const r = govern(deepFreeze([...messages]), { ...options, cutPlan: plan, inflightStartIndex: 2 });
+      const r: GovernResult = govern(deepFreeze([...messages]), { ...options, cutPlan: plan, inflightStartIndex: 2 });
       if (r.report.cut!.removed === 0) continue;
       requests++;
       if (!r.report.cut!.reused) cuts++;
