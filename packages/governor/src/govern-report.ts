@@ -1,6 +1,7 @@
 import type { CacheBreakpoints } from '@nanobot/schema';
 import type { GovernTarget } from './govern-target.js';
 import type { TargetChangeReason } from './legalize-for-target.js';
+import type { ReportedCut } from './cut-plan.js';
 
 /** Names of the steps {@link govern} runs, in order (some run twice). */
 export type GovernStepName =
@@ -125,4 +126,6 @@ export interface GovernReport {
    * prompt-cache breakpoints: pass it as `LLMRequest.cacheBreakpoints`. See `cacheBoundaries`.
    */
   cacheBoundaries: CacheBreakpoints;
+  /** Where the history was cut (present whenever there is a budget; `removed: 0` when not cut). */
+  cut?: ReportedCut;
 }

@@ -18,7 +18,7 @@ import { snipHistory } from './snip-history.js';
 import { stripMalformedToolCalls } from './strip-malformed-tool-calls.js';
 import { stripPlaceholderAssistantMessages } from './strip-placeholder-assistant-messages.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
-import { cacheBoundaries, historyCutIndex } from './cache-boundaries.js';
+import { cacheBoundaries } from './cache-boundaries.js';
 import { continuedTurnBefore, enforceRoleAlternationDetailed, type AlternationResult } from './enforce-role-alternation.js';
 import { GOVERN_TARGETS, isInstructionRole, type GovernTarget } from './govern-target.js';
 import type { BudgetOverflow, ReportedChangeReason } from './govern-report.js';
@@ -28,6 +28,7 @@ import { shrinkToFit } from './shrink-to-fit.js';
 import { checkModelOptions, estimatorFor, withModelDefaults, type ModelOptions } from './model-defaults.js';
 import { calibratedBudget, calibratedTokens } from './calibrated-budget.js';
 import type { TokenCalibration } from './usage-calibrator.js';
+import { checkCutOptions, reportedCut, type CutPlan } from './cut-plan.js';
 
 const LOOP_SNIPPED_NOTE = 'kept the last user message and the newest part of its tool loop; the reference would have overflowed';
 const LATER_TURN_NOTE = 'started at a later user turn, the longest whole-turn tail that fits; the reference would have overflowed';
@@ -103,6 +104,19 @@ export interface GovernOptions extends ModelOptions {
    * must be non-decreasing and must not throw (a throw propagates).
    */
   calibrator?: TokenCalibration | null;
+  /**
+   * How snipping cuts an over-budget history: `'stable'` (default) in steps at turn starts,
+   * re-applying `cutPlan` while the history behind it fits (prompt-cache friendly);
+   * `'tightest'` as much as fits at every request. Ignored with `compat: 'reference'`.
+   */
+  cuts?: 'stable' | 'tightest';
+  /**
+   * The previous request's `result.cutPlan` for this session (plain JSON; null or absent for
+   * none). A plan that does not match the history is ignored; a malformed one throws.
+   */
+  cutPlan?: CutPlan | null;
+  /** Share (0 < r <= 1) of the room behind the instructions a fresh stable cut fills (default 0.6). */
+  cutTargetRatio?: number;
 }
 
 /** Result of {@link govern}. */
@@ -114,6 +128,8 @@ export interface GovernResult<M extends MessageLike = Message> {
    */
   messages: M[];
   report: GovernReport;
+  /** The plan of this request's history cut: pass it as `cutPlan` next time (null: no cut). */
+  cutPlan: CutPlan | null;
 }
 
 function preview(content: unknown): string | undefined {
@@ -211,6 +227,7 @@ function checkOptions(options: unknown): asserts options is GovernOptions {
     throw new ValidationError(`govern: options.compat must be 'fixed' or 'reference', got ${JSON.stringify(o.compat)}`, ['compat']);
   }
   checkModelOptions(o);
+  checkCutOptions(o);
 }
 
 /**
@@ -350,7 +367,10 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
   );
 
   const beforeSnip = current;
-  const snipped = snipHistory(current, { ...ctx, budget, compat: fixed ? 'fixed' : 'reference' });
+  const snipped = snipHistory(current, {
+    ...ctx, budget, compat: fixed ? 'fixed' : 'reference', cuts: options.cuts ?? 'stable', cutPlan: options.cutPlan ?? null,
+    ...(options.cutTargetRatio !== undefined ? { cutTargetRatio: options.cutTargetRatio } : {}),
+  });
   record('snipHistory', snipped.messages, [], known(snipped.tokensBefore, snipped.tokensAfter), snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : snipped.laterTurn ? [LATER_TURN_NOTE] : []);
   // Snipping only cuts a prefix; on an unchanged list the repairs stay no-ops.
   const snippedUnchanged = snipped.messages === beforeSnip;
@@ -410,6 +430,7 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
     }
   }
 
+  const cut = budget > 0 ? reportedCut(current, snipped) : undefined;
   const report: GovernReport = {
     budget,
     target,
@@ -419,7 +440,7 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
     steps,
     cacheBoundaries: cacheBoundaries(current, {
       hasTools: (options.tools?.length ?? 0) > 0,
-      cut: historyCutIndex(current, snipped.messages.length < beforeSnip.length),
+      cut: cut !== undefined && cut.removed > 0 && cut.index < current.length ? cut.index : null,
     }),
   };
   const tb = tokens(messages);
@@ -434,7 +455,8 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
   }
   if (budget > 0) report.fits = overflow === undefined;
   if (overflow !== undefined) report.overflow = overflow;
-  return { messages: current as unknown as M[], report };
+  if (cut !== undefined) report.cut = cut;
+  return { messages: current as unknown as M[], report, cutPlan: snipped.plan };
 }
 
 /** A user turn first after the instructions: the `(conversation continued)` turn when not. */

@@ -1,7 +1,9 @@
 // Runs every reference case of the governance and microcompact families. Each case is checked
 // twice: with `compat: 'reference'` it must match the reference exactly; with the defaults it
 // must match too, unless the reference output is illegal for a provider or over budget — then
-// it is a documented deviation (README "Deviations") and our output must be legal / fit.
+// it is a documented deviation (README "Deviations") and our output must be legal / fit. The
+// default stable cuts cut deeper than the reference on purpose (in steps, for the prompt cache):
+// that comparison uses `cuts: 'tightest'`, and the stable copy is checked to be legal and to fit.
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { referenceEstimator, type Message } from '@nanobot/schema';
@@ -14,11 +16,11 @@ import { optionsFromConfig } from './test-support/governance-config.js';
 import { deviationReason, STRUCTURAL } from './test-support/deviations.js';
 
 
-const tally = { exact: 0, deviations: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0, repairedInput: 0, illegalForTarget: 0 } };
+const tally = { exact: 0, deviations: 0, stableCuts: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0, repairedInput: 0, illegalForTarget: 0 } };
 
 // The fixed pipeline is compared with the reference on the reference's token count (the
 // default count differs by design: the provider's view); `provider` runs the real default.
-function run(c: ConformanceCase, compat: 'fixed' | 'reference' | 'provider'): { out: any; compacted?: string[] } {
+function run(c: ConformanceCase, compat: 'fixed' | 'reference' | 'provider', cuts: 'stable' | 'tightest' = 'tightest'): { out: any; compacted?: string[] } {
   if (compat === 'provider') {
     const o = optionsFromConfig(c.config);
     const r = g.govern(c.input.messages as Message[], { ...o, compactedToolCallIds: new Set<string>(c.input.compacted_tool_call_ids ?? []) });
@@ -35,13 +37,13 @@ function run(c: ConformanceCase, compat: 'fixed' | 'reference' | 'provider'): { 
     case 'drop_orphan_tool_results': return { out: g.dropOrphanToolResults(msgs) };
     case 'backfill_missing_tool_results': return { out: g.backfillMissingToolResults(msgs) };
     case 'apply_tool_result_budget': return { out: g.applyToolResultBudget(msgs, { maxToolResultChars: o.maxToolResultChars! }) };
-    case 'snip_history': return { out: g.snipHistory(msgs, { budget, tools: o.tools, compat, estimator }).messages };
+    case 'snip_history': return { out: g.snipHistory(msgs, { budget, tools: o.tools, compat, estimator, cuts }).messages };
     case 'compact_inflight_overflow': {
       const r = g.compactInflightOverflow(msgs, { budget, tools: o.tools, inflightStartIndex: o.inflightStartIndex, compactedToolCallIds: ids });
       return { out: r.messages, compacted: [...new Set([...ids, ...r.newlyCompacted])].sort() };
     }
     case 'prepare_for_model': {
-      const r = g.govern(msgs, { ...o, compat, compactedToolCallIds: ids, estimator });
+      const r = g.govern(msgs, { ...o, compat, cuts, compactedToolCallIds: ids, estimator });
       return { out: r.messages, compacted: [...ids].sort() };
     }
     case 'input_budget': return { out: budget };
@@ -82,6 +84,7 @@ describe.each(FILES)('conformance %s', (file) => {
       if (budget > 0 && fits === true) expect(promptTokens(provider, { tools: optionsFromConfig(c.config).tools, estimator: estimatorFor({}) })).toBeLessThanOrEqual(budget);
     }
     const ours = run(c, 'fixed');
+    checkStableCut(c, ours.out);
     if (isDeepStrictEqual(jsonClean(ours.out), c.expected)) {
       tally.exact++;
       if (c.returned_input_object === true) expect(ours.out).toBe(c.input.messages);
@@ -113,6 +116,23 @@ describe.each(FILES)('conformance %s', (file) => {
   });
 });
 
+/** The default (stable) cut: the tightest copy, or a legal one that fits at least as well. */
+function checkStableCut(c: ConformanceCase, tightest: unknown): void {
+  if (!c.fn.endsWith('snip_history') && !c.fn.endsWith('prepare_for_model')) return;
+  const stable = run(c, 'fixed', 'stable').out as Message[];
+  if (isDeepStrictEqual(stable, tightest)) return;
+  tally.stableCuts++;
+  const o = optionsFromConfig(c.config);
+  const budget = g.inputBudget(o);
+  expect(budget).toBeGreaterThan(0);
+  expect(checkLegality(stable).filter((v) => STRUCTURAL.has(v.rule))).toEqual([]);
+  if (c.fn.endsWith('prepare_for_model')) expect(checkLegality(stable, { target: 'any' })).toEqual([]);
+  const fit = (list: Message[]) => promptTokens(list, { tools: o.tools, estimator: referenceEstimator });
+  expect(fit(stable) <= budget || fit(stable) <= fit(tightest as Message[])).toBe(true);
+  // A cut, not a rewrite: every kept message comes from the tightest copy's input.
+  expect(stable.length).toBeLessThan((c.input.messages as Message[]).length);
+}
+
 describe('conformance microcompact/sequences.json', () => {
   it.each(loadCases('microcompact/sequences.json').map((c) => [c.name, c] as const))('%s', (_name, c) => {
     for (const compat of ['reference', 'fixed'] as const) {
@@ -134,5 +154,5 @@ describe('conformance helpers ensure_nonempty_tool_result', () => {
 });
 
 afterAll(() => {
-  console.log(`governance conformance (defaults): ${tally.exact} exact, ${tally.deviations} documented deviations`, tally.byReason);
+  console.log(`governance conformance (defaults): ${tally.exact} exact, ${tally.deviations} documented deviations, ${tally.stableCuts} stable cuts deeper than the tightest`, tally.byReason);
 });

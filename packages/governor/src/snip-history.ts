@@ -2,6 +2,11 @@ import type { Message } from '@nanobot/schema';
 import { findLegalMessageStart } from './find-legal-message-start.js';
 import { messageTokens, promptTokens, type EstimateContext } from './internal/estimate.js';
 import { isInstructionRole } from './govern-target.js';
+import { makeCutPlan, type CutPlan } from './cut-plan.js';
+import { planHistoryCut } from './plan-history-cut.js';
+
+/** Share of the room behind the instructions a fresh stable cut fills (see `cutTargetRatio`). */
+export const DEFAULT_CUT_TARGET_RATIO = 0.6;
 
 /** Options of {@link snipHistory}. */
 export interface SnipHistoryOptions extends EstimateContext {
@@ -12,6 +17,20 @@ export interface SnipHistoryOptions extends EstimateContext {
    * user message inside the budget-sized tail is then never trimmed). Default `'fixed'`.
    */
   compat?: 'fixed' | 'reference';
+  /**
+   * `'stable'` (default): cut in steps at legal starts and re-apply `cutPlan` while the history
+   * behind it fits, so consecutive requests share their prefix. `'tightest'`: keep as much as
+   * fits at every request (the start moves with almost every request once over budget).
+   * Ignored with `compat: 'reference'`.
+   */
+  cuts?: 'stable' | 'tightest';
+  /** The previous request's {@link CutPlan} (stable cuts); a plan that does not match is ignored. */
+  cutPlan?: CutPlan | null;
+  /**
+   * A fresh stable cut keeps the longest legal tail within this share (0 < r <= 1) of the
+   * budget left after instructions and tools. Default {@link DEFAULT_CUT_TARGET_RATIO}.
+   */
+  cutTargetRatio?: number;
 }
 
 /** Result of {@link snipHistory}. */
@@ -29,6 +48,12 @@ export interface SnipHistoryResult {
   laterTurn: boolean;
   tokensBefore?: number;
   tokensAfter?: number;
+  /** The plan of this cut for the next request (stable cuts that cut), else null. */
+  plan: CutPlan | null;
+  /** Whether `cutPlan` was re-applied. */
+  reused: boolean;
+  /** The first kept non-instruction message, when anything was cut. */
+  firstKept: Message | null;
 }
 
 function tailFitting(rest: readonly Message[], from: number, remaining: number, forceNewest: boolean, ctx: EstimateContext): Message[] {
@@ -59,15 +84,18 @@ function legalTail(kept: Message[], rest: readonly Message[]): Message[] {
 
 /**
  * Cuts old history from the front so the prompt fits the budget (reference `snip_history`):
- * instructions (`system` and `developer` messages) are kept (moved to the front), then the newest messages that fit, starting at
- * a user message and never at an orphaned tool result. Where the reference would still
- * overflow, the default instead keeps the longest tail that starts at a later user message and
- * fits; if even the last user turn overflows (a long tool loop), it keeps that user message and
- * the newest part of the loop that fits, cut at a legal point.
+ * instructions (`system` and `developer` messages) are kept (moved to the front), then a tail
+ * starting at a user message and never at an orphaned tool result; if even the last user turn
+ * overflows (a long tool loop), that user message and the newest part of its loop that fits.
+ * Default (`cuts: 'stable'`): the cut of `cutPlan` while its copy fits, else a fresh cut down to
+ * `cutTargetRatio` of the room, sized by whole-prompt counts (the exact counter when given);
+ * `result.plan` is the plan to pass next time. `cuts: 'tightest'`: the newest messages that fit
+ * (the reference's walk; where it would still overflow, the longest user-started tail that
+ * fits), sized by the counter when one is given. `compat: 'reference'`: the reference's walk.
  * Pure: the same array when it already fits; kept messages are the input objects.
  */
 export function snipHistory(messages: readonly Message[], options: SnipHistoryOptions): SnipHistoryResult {
-  const same: SnipHistoryResult = { messages: messages as Message[], removed: [], loopSnipped: false, laterTurn: false };
+  const same: SnipHistoryResult = { messages: messages as Message[], removed: [], loopSnipped: false, laterTurn: false, plan: null, reused: false, firstKept: null };
   const budget = options.budget;
   if (messages.length === 0 || !(budget > 0)) return same;
   const before = promptTokens(messages, options);
@@ -76,6 +104,28 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
   const system = messages.filter((m) => isInstructionRole(m.role));
   const rest = messages.filter((m) => !isInstructionRole(m.role));
   if (rest.length === 0) return { ...same, tokensBefore: before, tokensAfter: before };
+
+  const reference = options.compat === 'reference';
+  const stable = !reference && options.cuts !== 'tightest';
+  // Sized by whole-prompt counts: stable cuts always, the tightest cut when an exact counter is
+  // given (the per-message estimate below would keep less than fits by the counter).
+  if (!reference && (stable || options.tokenCounter)) {
+    const cut = planHistoryCut(system, rest, { ...options, plan: stable ? options.cutPlan ?? null : null, ratio: stable ? options.cutTargetRatio ?? DEFAULT_CUT_TARGET_RATIO : 1 });
+    if (cut !== null) {
+      const keptSet = new Set(cut.messages);
+      return {
+        messages: cut.messages,
+        removed: messages.filter((m) => !keptSet.has(m)),
+        loopSnipped: cut.anchor < cut.start && !cut.reused,
+        laterTurn: false,
+        tokensBefore: before,
+        tokensAfter: cut.tokens,
+        plan: stable && cut.start > 0 ? makeCutPlan(rest, cut.start, cut.anchor) : null,
+        reused: cut.reused,
+        firstKept: cut.messages[system.length] ?? null,
+      };
+    }
+  }
 
   let systemTokens = 0;
   for (const m of system) systemTokens += messageTokens(m, options);
@@ -87,7 +137,7 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
   let after = promptTokens(out, options);
   let loopSnipped = false;
   let laterTurn = false;
-  if (after > budget && options.compat !== 'reference') {
+  if (after > budget && !reference) {
     // Prefer whole turns: the longest tail that starts at a later user message and fits. Only
     // when even the last user turn overflows is its tool loop cut.
     const later = fitFromLaterUser(system, rest, rest.length - tail.length, budget, options);
@@ -108,7 +158,10 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
     }
   }
   const keptSet = new Set(out);
-  return { messages: out, removed: messages.filter((m) => !keptSet.has(m)), loopSnipped, laterTurn, tokensBefore: before, tokensAfter: after };
+  return {
+    messages: out, removed: messages.filter((m) => !keptSet.has(m)), loopSnipped, laterTurn, tokensBefore: before, tokensAfter: after,
+    plan: null, reused: false, firstKept: out[system.length] ?? null,
+  };
 }
 
 /**

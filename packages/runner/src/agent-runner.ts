@@ -27,8 +27,9 @@ import type { RunnerHooks, ToolOverride } from './runner-hooks.js';
 import type { GovernedObserver, GovernFn, RunnerGovernOptions, RunnerToolContext, RunnerToolRegistry } from './runner-ports.js';
 import { govern } from '@nanobot/governor';
 import { cacheBreakpointsField } from './cache-breakpoints-of.js';
-import type { GovernOptions, UsageCalibrator } from '@nanobot/governor';
+import type { CutPlan, GovernOptions, UsageCalibrator } from '@nanobot/governor';
 import { observeUsage } from './usage-calibration-fields.js';
+import { CutPlanStore } from './cut-plan-store.js';
 import type { AccumulatedUsage, EventSink, ModelRequestPurpose, RunnerEvent, StopReason, ToolEvent, ToolEventStatus } from './runner-events.js';
 import {
   DEFAULT_ERROR_MESSAGE,
@@ -249,6 +250,8 @@ class RunState {
   readonly compactedToolCallIds = new Set<string>();
   /** The governor's planned cache boundaries of each governed request (keyed by the array sent). */
   readonly cacheBoundaries = new WeakMap<readonly Message[], unknown>();
+  /** The history cut plan of a run without a session key (with one, the runner keeps it). */
+  cutPlan: CutPlan | null = null;
   readonly lengthSegments: string[] = [];
   emptyRetries = 0;
   injectionCycles = 0;
@@ -297,9 +300,13 @@ class RunState {
 /**
  * Runs one agent turn: for up to `maxIterations` it governs a copy of the transcript, asks the
  * model (streaming), runs the requested tools in safe batches and appends the results, until the
- * model answers. Stateless between runs: one instance may run many sessions at once.
+ * model answers. One instance may run many sessions at once; between runs it keeps only each
+ * session's history cut plan (in memory, by session key), so a session's next turn re-applies
+ * the previous request's cut and its prompt prefix stays cacheable.
  */
 export class AgentRunner {
+  readonly #cutPlans = new CutPlanStore();
+
   /**
    * Runs the turn. Never rejects for model-side failures (they end in a result with a stop
    * reason); rejects only for programmer errors (a throwing governor, a critical hook).
@@ -580,8 +587,10 @@ export class AgentRunner {
       sessionKey: spec.sessionKey,
       model: this.#model(spec),
       ...(spec.calibrator ? { calibrator: spec.calibrator } : {}),
+      cutPlan: spec.sessionKey === undefined ? state.cutPlan : this.#cutPlans.get(spec.sessionKey),
     };
     const result = spec.govern ? spec.govern(messages, options) : govern(messages, { ...spec.governOptions, ...options });
+    this.#keepCutPlan(state, result.cutPlan);
     const estimate = (result.report as { tokensAfter?: unknown } | null | undefined)?.tokensAfter;
     state.lastPromptEstimate = typeof estimate === 'number' ? estimate : null;
     const calibrated = (result.report as { tokensCalibrated?: unknown } | null | undefined)?.tokensCalibrated;
@@ -618,6 +627,12 @@ export class AgentRunner {
       }
     }
     return request;
+  }
+
+  #keepCutPlan(state: RunState, plan: CutPlan | null | undefined): void {
+    const next = plan ?? null;
+    if (state.spec.sessionKey === undefined) state.cutPlan = next;
+    else this.#cutPlans.set(state.spec.sessionKey, next);
   }
 
   async #hook(state: RunState, name: string, call: (hook: RunnerHooks) => unknown): Promise<unknown> {

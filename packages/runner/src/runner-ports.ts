@@ -3,6 +3,7 @@ import type { ModelRequestPurpose } from './runner-events.js';
 import type { ToolDefinition } from '@nanobot/schema';
 import type { ToolRegistry } from '@nanobot/registry';
 import type { TokenCalibration } from '@nanobot/governor';
+import type { CutPlan } from '@nanobot/governor';
 
 /**
  * What the runner needs from a tool registry: `ToolRegistry` from @nanobot/registry, or anything
@@ -36,17 +37,20 @@ export interface RunnerGovernOptions {
   model?: string;
   /** The run's usage calibrator (`AgentRunSpec.calibrator`), for sizing by the billed count. */
   calibrator?: TokenCalibration;
+  /** The session's history cut plan from its previous request (the governor's `result.cutPlan`). */
+  cutPlan?: CutPlan | null;
 }
 
 /**
  * The governor: returns a legal, budget-fitting copy of `messages` and a report. Must not mutate
  * `messages` (it may add ids to `options.compactedToolCallIds`, which is run-scoped state).
- * May throw: a throwing governor ends the run (rejects) with the transcript still legal.
+ * May throw: a throwing governor ends the run (rejects) with the transcript still legal. A
+ * `cutPlan` it returns is passed back as `options.cutPlan` on the session's next request.
  */
 export type GovernFn = (
   messages: readonly Message[],
   options: RunnerGovernOptions,
-) => { messages: readonly Message[]; report: unknown };
+) => { messages: readonly Message[]; report: unknown; cutPlan?: CutPlan | null };
 
 /**
  * One governed model request, as `onGoverned` observers see it. Every field is a snapshot taken

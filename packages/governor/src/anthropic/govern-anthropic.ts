@@ -1,6 +1,7 @@
 import { ValidationError } from '@nanobot/schema';
 import type { GovernOptions } from '../govern.js';
 import type { GovernReport } from '../govern-report.js';
+import type { CutPlan } from '../cut-plan.js';
 import { governModelCopy } from '../internal/govern-model-copy.js';
 import { anthropicToModel, anthropicToolsToModel } from './anthropic-to-model.js';
 import type { AnthropicMessageLike, AnthropicSystemLike, AnthropicToolLike } from './anthropic-types.js';
@@ -26,6 +27,8 @@ export type GovernAnthropicOptions = Omit<GovernOptions, 'tools' | 'target'>;
 export type GovernAnthropicResult<I extends GovernAnthropicInput> = Pick<I, 'system' & keyof I> & {
   messages: Array<I['messages'][number]>;
   report: GovernReport;
+  /** The history cut plan: pass it as `cutPlan` on the session's next call (null: no cut). */
+  cutPlan: CutPlan | null;
 };
 
 /**
@@ -45,7 +48,7 @@ export function governAnthropic<I extends GovernAnthropicInput>(input: I, option
   const model = anthropicToModel(input.system, input.messages);
   const tools = anthropicToolsToModel(input.tools);
   const govOptions: GovernOptions = tools === undefined ? { ...options } : { ...options, tools };
-  const { messages, report } = governModelCopy(model, govOptions, 'anthropic');
-  const out = { messages: modelToAnthropic(messages) as Array<I['messages'][number]>, report };
+  const { messages, report, cutPlan } = governModelCopy(model, govOptions, 'anthropic');
+  const out = { messages: modelToAnthropic(messages) as Array<I['messages'][number]>, report, cutPlan };
   return ('system' in input ? { system: input.system, ...out } : out) as GovernAnthropicResult<I>;
 }

@@ -1,5 +1,6 @@
 import type { GovernOptions } from '../govern.js';
 import type { GovernReport } from '../govern-report.js';
+import type { CutPlan } from '../cut-plan.js';
 import { governModelCopy } from '../internal/govern-model-copy.js';
 import { modelToResponses } from './model-to-responses.js';
 import { responsesToModel, responsesToolsToModel } from './responses-to-model.js';
@@ -15,6 +16,8 @@ export type GovernResponsesOptions = Omit<GovernOptions, 'tools' | 'target'> & {
 export interface GovernResponsesResult<I extends ResponsesItemLike> {
   input: I[];
   report: GovernReport;
+  /** The history cut plan: pass it as `cutPlan` on the session's next call (null: no cut). */
+  cutPlan: CutPlan | null;
 }
 
 /**
@@ -34,9 +37,9 @@ export function governResponses<I extends ResponsesItemLike>(input: readonly I[]
   const { tools: rawTools, ...rest } = options;
   const tools = responsesToolsToModel(rawTools);
   const govOptions: GovernOptions = tools === undefined ? rest : { ...rest, tools };
-  const { messages, report } = governModelCopy(model, govOptions, 'openai');
+  const { messages, report, cutPlan } = governModelCopy(model, govOptions, 'openai');
   // Nothing a model message could carry (only items of unknown type): they pass through.
-  if (model.length === 0) return { input: input.slice(), report };
+  if (model.length === 0) return { input: input.slice(), report, cutPlan };
   const { items, blank } = modelToResponses(messages, model);
   if (blank.length > 0) {
     // Reported as govern reports its own target rewrites: the message removed and added back.
@@ -51,5 +54,5 @@ export function governResponses<I extends ResponsesItemLike>(input: readonly I[]
       step.added.push({ index, role: 'assistant', reason: 'blank-text-removed' });
     }
   }
-  return { input: items as I[], report };
+  return { input: items as I[], report, cutPlan };
 }
