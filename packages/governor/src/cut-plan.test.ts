@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError, type Message } from '@nanobot/schema';
+import { createEstimator, ValidationError, type Message } from '@nanobot/schema';
 import { checkLegality } from './check-legality.js';
 import type { CutPlan } from './cut-plan.js';
 import { govern, type GovernOptions, type GovernResult } from './govern.js';
 import { promptTokens } from './internal/estimate.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
+
+// What govern counts with by default (the provider view in cl100k).
+const COUNT = { estimator: createEstimator() };
 
 const WORDS = 'we agreed to keep the rollout gradual and watch the error budget closely while the team reviews'.split(' ');
 const filler = (seed: number, n: number) => Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 3) % WORDS.length]).join(' ');
@@ -79,7 +82,7 @@ describe('cut plans', () => {
     expect(o.messages).toEqual(plain(other));
     for (const r of [e, o]) {
       expect(checkLegality(r.messages, { target: 'any' })).toEqual([]);
-      expect(promptTokens(r.messages, {})).toBeLessThanOrEqual(budget);
+      expect(promptTokens(r.messages, COUNT)).toBeLessThanOrEqual(budget);
     }
   });
 
@@ -90,7 +93,7 @@ describe('cut plans', () => {
     for (let t = 0; t < 12; t++) {
       history = deepFreeze([...history, { role: 'assistant', content: filler(t, 60) }, { role: 'user', content: `more ${t}` }]);
       const r = govern(history, { ...options, cutPlan: plan });
-      expect(promptTokens(r.messages, {})).toBeLessThanOrEqual(budget);
+      expect(promptTokens(r.messages, COUNT)).toBeLessThanOrEqual(budget);
       if (!r.report.cut!.reused) {
         moved++;
         expect(r.cutPlan!.start).toBeGreaterThan(plan.start);
@@ -131,7 +134,7 @@ describe('cut plans', () => {
       expect(r.messages[r.report.cut!.index]).toBe(messages[1]);
       expect(r.messages[r.report.cut!.index + 1].role).toBe('assistant');
       expect(r.report.cut!.removed).toBe(messages.length - r.messages.length);
-      expect(promptTokens(r.messages, {})).toBeLessThanOrEqual(budget);
+      expect(promptTokens(r.messages, COUNT)).toBeLessThanOrEqual(budget);
       expect(checkLegality(r.messages, { target: 'any' })).toEqual([]);
       plan = r.cutPlan;
       expect(plan!.anchor).toBe(0);

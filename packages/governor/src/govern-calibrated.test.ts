@@ -19,7 +19,7 @@ function history(turns: number): Message[] {
   return out;
 }
 
-const options = { contextWindowTokens: 6000, maxOutputTokens: 1000, model: 'm' };
+const options = { contextWindowTokens: 6000, maxOutputTokens: 1000, model: 'm', cuts: 'tightest' as const };
 
 describe('govern with a calibrator', () => {
   it('sizes by the calibrated count: a model billing 1.3× the estimate keeps correspondingly less', () => {
@@ -64,7 +64,7 @@ describe('govern with a calibrator', () => {
     expect(cold.report.budget).toBe(plain.report.budget);
     expect(cold.report.tokensCalibrated).toBe(cold.report.tokensEstimated);
     calibrator.observe({ model: 'm', estimated: 4000, actual: 5200 });
-    const noModel = govern(h, { contextWindowTokens: 6000, maxOutputTokens: 1000, calibrator });
+    const noModel = govern(h, { contextWindowTokens: 6000, maxOutputTokens: 1000, cuts: 'tightest', calibrator });
     expect(noModel.messages).toEqual(plain.messages);
     expect(noModel.report.tokensCalibrated).toBeUndefined();
   });

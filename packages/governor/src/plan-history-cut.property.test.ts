@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { estimatePromptTokens, type Message, type TokenCounter } from '@nanobot/schema';
+import { createEstimator, estimatePromptTokens, type Message, type TokenCounter } from '@nanobot/schema';
 import { checkLegality } from './check-legality.js';
 import type { CutPlan } from './cut-plan.js';
 import { findLegalMessageStart } from './find-legal-message-start.js';
@@ -8,6 +8,9 @@ import { govern, type GovernResult } from './govern.js';
 import { promptTokens } from './internal/estimate.js';
 import { snipHistory } from './snip-history.js';
 import { deepFreeze, runs } from '@nanobot-internal/test-support';
+
+// What govern counts with by default (the provider view in cl100k).
+const COUNT = { estimator: createEstimator() };
 
 const WORDS = 'alpha beta gamma delta rollout budget error dashboard review closely gradual watch'.split(' ');
 const text = (seed: number, n: number) => Array.from({ length: n }, (_, i) => WORDS[(seed * 5 + i * 7) % WORDS.length]).join(' ');
@@ -60,12 +63,12 @@ describe('stable cuts', () => {
           if (previous !== null && plan !== null) {
             // The previous copy plus what was appended since, when that fits, is the copy.
             const grown = [...previous.out, ...prefix.slice(previous.end)];
-            if (promptTokens(grown, {}) <= budget) {
+            if (promptTokens(grown, COUNT) <= budget) {
               expect(json(r.messages)).toEqual(json(grown));
               expect(r.report.cut!.reused).toBe(true);
             }
           }
-          if (r.report.fits) expect(promptTokens(r.messages, {})).toBeLessThanOrEqual(budget);
+          if (r.report.fits) expect(promptTokens(r.messages, COUNT)).toBeLessThanOrEqual(budget);
           expect(checkLegality(r.messages, { target: 'any' })).toEqual([]);
           plan = r.cutPlan;
           expect(JSON.parse(JSON.stringify(plan))).toEqual(plan);

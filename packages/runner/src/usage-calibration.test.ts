@@ -69,7 +69,9 @@ describe('usage calibration in the runner', () => {
     const calibrator = createUsageCalibrator();
     const billing = billingProvider(4);
     const { events } = billing;
-    const result = await new AgentRunner().run(spec(billing, { calibrator }));
+    // Tightest cuts: the default stable cuts leave room behind a fresh cut, which would hide
+    // the cold request's overshoot this test is about.
+    const result = await new AgentRunner().run(spec(billing, { calibrator, governOptions: { cuts: 'tightest' } }));
     expect(result.error).toBeNull();
     expect(result.stopReason).toBe('completed');
     const ends = events.filter((e): e is ModelEnd => e.type === 'model_end');
