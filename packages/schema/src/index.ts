@@ -27,6 +27,7 @@ export {
   MESSAGE_TOKEN_OVERHEAD,
   clearTokenCaches,
 } from './tokens.js';
+export type { PromptEstimateOptions } from './estimate-options.js';
 export { countTokens, tokenizerLoaded } from './tokenizer.js';
 export { pythonJsonDumps, pythonJsonString, pythonNumber } from './python-json.js';
 export type { PythonJsonDumpsOptions } from './python-json.js';

@@ -1,6 +1,8 @@
 // Token estimates the governor uses, all from @nanobot/schema (exact reference counts, cached
-// per message object there).
+// per message object there). The governor treats messages as values (its other memos are keyed
+// by message objects too), so a re-estimate recognises a history by its objects alone.
 import { estimatePromptTokensChain, estimatePromptTokensWithSource, type Message, type TokenCounter, type ToolDefinition } from '@nanobot/schema';
+import { ListSnapshot } from './list-snapshot.js';
 
 /** What every budget-aware step needs to estimate a prompt. */
 export interface EstimateContext {
@@ -12,11 +14,59 @@ export interface EstimateContext {
   estimateCache?: Map<readonly Message[], number>;
 }
 
+const SAME_OBJECTS = { sameObjectsSameValues: true } as const;
+
+interface KnownEstimate {
+  list: ListSnapshot;
+  tools: readonly object[] | null;
+  toolItems: readonly object[];
+  tokens: number;
+}
+
+// The last estimates per history (keyed by its first message): a govern call estimates its
+// input and a copy or two (backfilled, merged turns), and the next call the same lists again.
+// Recognising a list by a pass over two pointer arrays is cheaper than the schema's walk memo,
+// which also holds each message's fields. Only without an exact counter (whose answers are not
+// ours to keep).
+const KNOWN_PER_HEAD = 3;
+const known = new WeakMap<Message, KnownEstimate[]>();
+
+function sameTools(entry: KnownEstimate, tools: readonly object[] | null): boolean {
+  if (entry.tools !== tools) return false;
+  if (tools === null) return true;
+  return tools.length === entry.toolItems.length && tools.every((t, i) => t === entry.toolItems[i]);
+}
+
+function estimateOf(messages: readonly Message[], tools: readonly object[] | null): number {
+  const head = messages[0];
+  let entries = known.get(head);
+  if (entries === undefined) {
+    entries = [];
+    known.set(head, entries);
+  }
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    if (sameTools(e, tools) && e.list.equals(messages)) {
+      if (i > 0) entries.unshift(...entries.splice(i, 1));
+      return e.tokens;
+    }
+  }
+  const tokens = estimatePromptTokensChain(null, messages, tools as readonly ToolDefinition[] | null, SAME_OBJECTS)[0];
+  const reused = entries.length >= KNOWN_PER_HEAD ? entries.pop()!.list : new ListSnapshot();
+  reused.update(messages, reused.commonPrefix(messages));
+  entries.unshift({ list: reused, tools, toolItems: tools === null ? [] : [...tools], tokens });
+  return tokens;
+}
+
 /** Reference `estimate_prompt_tokens_chain(...)[0]`. */
 export function promptTokens(messages: readonly Message[], ctx: EstimateContext): number {
   const hit = ctx.estimateCache?.get(messages);
   if (hit !== undefined) return hit;
-  const n = estimatePromptTokensChain(ctx.tokenCounter ?? null, messages, (ctx.tools ?? null) as readonly ToolDefinition[] | null)[0];
+  const counter = ctx.tokenCounter ?? null;
+  const tools = ctx.tools ?? null;
+  const n = counter === null && messages.length > 0
+    ? estimateOf(messages, tools)
+    : estimatePromptTokensChain(counter, messages, tools as readonly ToolDefinition[] | null, SAME_OBJECTS)[0];
   ctx.estimateCache?.set(messages, n);
   return n;
 }
