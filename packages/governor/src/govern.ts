@@ -10,6 +10,7 @@ import type { GovernReport, GovernStepName, GovernStepReport, ReportedMessage, R
 import { inputBudget } from './input-budget.js';
 import { promptTokens } from './internal/estimate.js';
 import { ref } from './internal/reported-message.js';
+import { beginGovernCall, endGovernCall } from './internal/list-snapshot.js';
 import { appendedList, checkedPrefix, markChecked, releasable } from './internal/shared-lists.js';
 import { structureScan } from './internal/structure-scan.js';
 import { resultId } from './internal/tool-calls.js';
@@ -201,6 +202,15 @@ function checkOptions(options: unknown): asserts options is GovernOptions {
  * `Message[]` goes in and the same type comes out.
  */
 export function govern<M extends MessageLike = Message>(history: readonly M[], options: GovernOptions = {}): GovernResult<M> {
+  const outer = beginGovernCall();
+  try {
+    return governOnce(history, options);
+  } finally {
+    endGovernCall(outer);
+  }
+}
+
+function governOnce<M extends MessageLike>(history: readonly M[], options: GovernOptions): GovernResult<M> {
   checkInput(history);
   checkOptions(options);
   const messages = history as unknown as readonly Message[];

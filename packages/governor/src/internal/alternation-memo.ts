@@ -11,7 +11,7 @@ import type { Message } from '@nanobot/schema';
 import type { ReportedChangeReason, ReportedMessage } from '../govern-report.js';
 import { continuedTurnBefore, enforceRoleAlternationDetailed, mergeOnce } from '../enforce-role-alternation.js';
 import { isInstructionRole } from '../govern-target.js';
-import { ListSnapshot } from './list-snapshot.js';
+import { ListSnapshot, markImmutable } from './list-snapshot.js';
 import { markShared } from './shared-lists.js';
 import { ref } from './reported-message.js';
 
@@ -42,6 +42,10 @@ interface AlternationMemo {
   addedMessage: (Message | undefined)[];
   /** 1 when the entry was made for an output with the opener before it. */
   addedShift: number[];
+  /** Bumped whenever the fold changes; the output with the opener is kept for one version. */
+  version: number;
+  withOpener: Message[] | null;
+  withOpenerVersion: number;
 }
 
 const memos = new WeakMap<Message, AlternationMemo>();
@@ -50,6 +54,7 @@ function fresh(): AlternationMemo {
   return {
     input: new ListSnapshot(), out: [], sizes: [], slotStart: [], lenAfter: [], lastAfter: [], sizeLastAfter: [],
     removed: [], removedSlot: [], mergedSlots: [], addedEntry: [], addedMessage: [], addedShift: [],
+    version: 0, withOpener: null, withOpenerVersion: -1,
   };
 }
 
@@ -59,6 +64,7 @@ function frozenRef(msg: Message, index: number, reason: ReportedChangeReason): R
 
 /** Rewinds the fold to its state after the first `k` inputs (`k >= 1`). */
 function rewind(memo: AlternationMemo, k: number): void {
+  memo.version++;
   const len = memo.lenAfter[k - 1];
   const sizeLast = memo.sizeLastAfter[k - 1];
   memo.out.length = len;
@@ -89,6 +95,7 @@ function rewind(memo: AlternationMemo, k: number): void {
 
 function fold(memo: AlternationMemo, messages: readonly Message[], from: number): void {
   const { out, sizes, slotStart } = memo;
+  if (from < messages.length) memo.version++;
   for (let i = from; i < messages.length; i++) {
     const msg = messages[i];
     const last = out.length - 1;
@@ -183,7 +190,12 @@ export function alternationWithReport(messages: readonly Message[]): ReportedAlt
   }
   // The memo's own list when nothing was popped (govern copies it if it becomes the result).
   if (opener === null) return { messages: kept === out.length ? markShared(out) : out.slice(0, kept), removed, added };
-  const copy = out.slice(0, kept);
-  copy.splice(first, 0, opener);
-  return { messages: copy, removed, added };
+  if (memo.withOpener === null || memo.withOpenerVersion !== memo.version) {
+    const list = out.slice(0, first);
+    list.push(opener);
+    for (let i = first; i < kept; i++) list.push(out[i]);
+    memo.withOpener = markImmutable(list);
+    memo.withOpenerVersion = memo.version;
+  }
+  return { messages: markShared(memo.withOpener), removed, added };
 }

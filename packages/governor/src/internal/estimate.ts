@@ -47,6 +47,7 @@ function estimateOf(messages: readonly Message[], tools: readonly object[] | nul
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     if (sameTools(e, tools) && e.list.equals(messages)) {
+      e.list.update(messages, messages.length); // no copying: marks it as seen in this call
       if (i > 0) entries.unshift(...entries.splice(i, 1));
       return e.tokens;
     }

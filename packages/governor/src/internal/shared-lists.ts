@@ -2,7 +2,7 @@
 // reuse) for the next call. They never leave govern: it returns a copy of one that ends up as
 // its result, so a caller changing the result cannot change a memo.
 import type { Message } from '@nanobot/schema';
-import { ListSnapshot } from './list-snapshot.js';
+import { ListSnapshot, markImmutable } from './list-snapshot.js';
 
 const shared = new WeakSet<readonly Message[]>();
 
@@ -29,7 +29,7 @@ export function appendedList(messages: readonly Message[], fills: readonly Messa
   if (hit !== undefined && hit.fills === fills && hit.input.equals(messages)) return hit.list;
   const input = hit?.input ?? new ListSnapshot();
   input.update(messages, input.commonPrefix(messages));
-  const list = markShared([...messages, ...fills]);
+  const list = markImmutable(markShared([...messages, ...fills]));
   appended.set(head, { input, fills, list });
   return list;
 }
@@ -44,7 +44,13 @@ const checked = new WeakMap<object, ListSnapshot>();
 export function checkedPrefix(messages: readonly unknown[]): number {
   const first = messages[0];
   if (first === null || typeof first !== 'object') return 0;
-  return checked.get(first)?.commonPrefix(messages as readonly Message[]) ?? 0;
+  const snap = checked.get(first);
+  if (snap === undefined) return 0;
+  const list = messages as readonly Message[];
+  const k = snap.commonPrefix(list);
+  // The one full comparison of the caller's list in a govern call: the other memos rely on it.
+  snap.vouchFor(list, k);
+  return k;
 }
 
 /** Records that every entry of `messages` (at least one) is a message object. */

@@ -119,6 +119,32 @@ describe('per-history step memos', () => {
   });
 });
 
+describe('govern memos and a caller that changes its own list between calls', () => {
+  it('sees a message replaced, added or removed in the same array', () => {
+    fc.assert(
+      fc.property(arbitraryHistory, fc.nat(), fc.constantFrom<GovernTarget>('any', 'openai'), (history, seed, target) => {
+        const list: Message[] = [...deepFreeze(history)];
+        if (list.length < 2) return;
+        const options = { target, contextWindowTokens: 100_000 };
+        govern(list, options);
+        govern(list, options);
+        const at = 1 + (seed % (list.length - 1));
+        const edits = [
+          () => { list[at] = deepFreeze({ role: 'user', content: `replaced ${seed}` }); },
+          () => { list.push(deepFreeze({ role: 'assistant', content: 'appended' })); },
+          () => { list.splice(at, 1); },
+        ];
+        edits[seed % edits.length]();
+        const got = govern(list, options);
+        const want = govern(JSON.parse(JSON.stringify(list)) as Message[], options);
+        expect(JSON.stringify(got.messages)).toBe(JSON.stringify(want.messages));
+        expect(JSON.stringify(got.report)).toBe(JSON.stringify(want.report));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('ListSnapshot', () => {
   it('tracks the list it was updated with, by identity, without keeping the caller array', () => {
     const a = { role: 'user', content: 'a' } as Message;
