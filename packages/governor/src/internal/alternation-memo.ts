@@ -191,9 +191,7 @@ export function alternationWithReport(messages: readonly Message[]): ReportedAlt
   // The memo's own list when nothing was popped (govern copies it if it becomes the result).
   if (opener === null) return { messages: kept === out.length ? markShared(out) : out.slice(0, kept), removed, added };
   if (memo.withOpener === null || memo.withOpenerVersion !== memo.version) {
-    const list = out.slice(0, first);
-    list.push(opener);
-    for (let i = first; i < kept; i++) list.push(out[i]);
+    const list = out.slice(0, first).concat([opener], out.slice(first, kept));
     memo.withOpener = markImmutable(list);
     memo.withOpenerVersion = memo.version;
   }

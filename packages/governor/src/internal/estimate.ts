@@ -53,7 +53,11 @@ function estimateOf(messages: readonly Message[], tools: readonly object[] | nul
     }
   }
   const tokens = estimatePromptTokensChain(null, messages, tools as readonly ToolDefinition[] | null, SAME_OBJECTS)[0];
-  const reused = entries.length >= KNOWN_PER_HEAD ? entries.pop()!.list : new ListSnapshot();
+  // A grown list replaces the entry of the list it grew from (only the new slots are copied).
+  let slot = -1;
+  for (let i = 0; i < entries.length; i++) if (entries[i].list.mayPrefix(messages) && (slot < 0 || entries[i].list.length > entries[slot].list.length)) slot = i;
+  if (slot < 0 && entries.length >= KNOWN_PER_HEAD) slot = entries.length - 1;
+  const reused = slot >= 0 ? entries.splice(slot, 1)[0].list : new ListSnapshot();
   reused.update(messages, reused.commonPrefix(messages));
   entries.unshift({ list: reused, tools, toolItems: tools === null ? [] : [...tools], tokens });
   return tokens;

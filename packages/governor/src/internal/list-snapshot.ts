@@ -61,6 +61,12 @@ export class ListSnapshot {
     return k;
   }
 
+  /** A one-slot guess that `list` extends the copy (its last copied slot matches). */
+  mayPrefix(list: readonly Message[]): boolean {
+    const n = this.#items.length;
+    return n > 0 && n <= list.length && this.#items[n - 1] === list[n - 1];
+  }
+
   /** Whether `list` holds exactly the copied objects. */
   equals(list: readonly Message[]): boolean {
     return list.length === this.#items.length && this.commonPrefix(list) === list.length;
