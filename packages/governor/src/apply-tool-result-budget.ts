@@ -1,6 +1,7 @@
 import { pythonStr, type Message } from '@nanobot/schema';
 import type { ArtifactStore } from './artifact-store.js';
 import { normalizeToolResultDetailed, type NormalizedToolResult } from './normalize-tool-result.js';
+import { ListSnapshot } from './internal/list-snapshot.js';
 import { pyTruthy } from './internal/python.js';
 
 /** Options of {@link applyToolResultBudget}. */
@@ -36,8 +37,8 @@ interface MemoEntry {
 const memo = new WeakMap<Message, MemoEntry>();
 
 interface ListMemo {
-  /** Snapshot of the input (callers may push to their array between calls). */
-  list: readonly Message[];
+  /** Copy of the input (callers may push to their array between calls), updated in place. */
+  list: ListSnapshot;
   /** Snapshot of the output, or null when it was the input unchanged. */
   out: Message[] | null;
   changes: ToolResultChange[];
@@ -74,7 +75,7 @@ export function applyToolResultBudgetDetailed(messages: readonly Message[], opti
   let from = 0;
   let out: Message[] | null = null;
   let changes: ToolResultChange[] = [];
-  if (prev !== undefined && prev.max === max && prev.store === store && prev.session === session && isPrefix(prev.list, messages)) {
+  if (prev !== undefined && prev.max === max && prev.store === store && prev.session === session && prev.list.length <= messages.length && prev.list.commonPrefix(messages) === prev.list.length) {
     from = prev.list.length;
     out = prev.out === null ? null : prev.out.slice();
     changes = prev.changes.slice();
@@ -113,15 +114,13 @@ export function applyToolResultBudgetDetailed(messages: readonly Message[], opti
   const result = out ?? (messages as Message[]);
   if (first !== undefined && first !== null && typeof first === 'object') {
     if (failed) listMemo.delete(first);
-    else listMemo.set(first, { list: messages.slice(), out: out === null ? null : out.slice(), changes, max, store, session });
+    else {
+      const list = from > 0 && prev !== undefined ? prev.list : new ListSnapshot();
+      list.update(messages, from);
+      listMemo.set(first, { list, out: out === null ? null : out.slice(), changes, max, store, session });
+    }
   }
   return { messages: result, changes: changes.slice() };
-}
-
-function isPrefix(prefix: readonly Message[], list: readonly Message[]): boolean {
-  if (prefix.length > list.length) return false;
-  for (let i = prefix.length - 1; i >= 0; i--) if (prefix[i] !== list[i]) return false;
-  return true;
 }
 
 /**

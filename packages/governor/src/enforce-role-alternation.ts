@@ -76,7 +76,8 @@ function mergeSameRole(prev: Message, cur: Message, reference: boolean): Message
 // yields the same objects (token estimates stay cached, the prompt prefix byte-stable).
 const merges = [new WeakMap<Message, WeakMap<Message, Message | null>>(), new WeakMap<Message, WeakMap<Message, Message | null>>()];
 
-function mergeOnce(prev: Message, cur: Message, reference: boolean): Message | null {
+/** `prev` and `cur` merged into one turn (the same object for the same pair), or null (reference: dropped). */
+export function mergeOnce(prev: Message, cur: Message, reference: boolean): Message | null {
   const memo = merges[reference ? 1 : 0];
   let byCur = memo.get(prev);
   if (byCur === undefined) {

@@ -9,6 +9,9 @@ import { dropOrphanToolResults } from './drop-orphan-tool-results.js';
 import type { GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult } from './govern-report.js';
 import { inputBudget } from './input-budget.js';
 import { promptTokens } from './internal/estimate.js';
+import { ref } from './internal/reported-message.js';
+import { beginGovernCall, endGovernCall } from './internal/list-snapshot.js';
+import { appendedList, checkedPrefix, markChecked, releasable } from './internal/shared-lists.js';
 import { structureScan } from './internal/structure-scan.js';
 import { resultId } from './internal/tool-calls.js';
 import { microcompactKeepRecent } from './microcompact-keep-recent.js';
@@ -19,10 +22,11 @@ import { stripMalformedToolCalls } from './strip-malformed-tool-calls.js';
 import { stripPlaceholderAssistantMessages } from './strip-placeholder-assistant-messages.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { cacheBoundaries } from './cache-boundaries.js';
-import { continuedTurnBefore, enforceRoleAlternationDetailed, type AlternationResult } from './enforce-role-alternation.js';
+import { continuedTurnBefore, type AlternationResult } from './enforce-role-alternation.js';
+import { alternationWithReport, type ReportedAlternation } from './internal/alternation-memo.js';
+import { legalizeWithReport } from './internal/legalize-memo.js';
 import { GOVERN_TARGETS, isInstructionRole, type GovernTarget } from './govern-target.js';
 import type { BudgetOverflow, ReportedChangeReason } from './govern-report.js';
-import { legalizeForTarget } from './legalize-for-target.js';
 import type { MessageLike } from './message-like.js';
 import { shrinkToFit } from './shrink-to-fit.js';
 import { checkModelOptions, estimatorFor, withModelDefaults, type ModelOptions } from './model-defaults.js';
@@ -132,20 +136,6 @@ export interface GovernResult<M extends MessageLike = Message> {
   cutPlan: CutPlan | null;
 }
 
-function preview(content: unknown): string | undefined {
-  return typeof content === 'string' ? content.slice(0, 80) : undefined;
-}
-
-function ref(msg: Message, index: number): ReportedMessage {
-  const out: ReportedMessage = { index, role: String(msg.role) };
-  const id = resultId(msg);
-  if (msg.role === 'tool' && id !== null) out.toolCallId = id;
-  if (typeof msg.name === 'string' && msg.name) out.name = msg.name;
-  const p = preview(msg.content);
-  if (p !== undefined) out.preview = p;
-  return out;
-}
-
 function diff(before: readonly Message[], after: readonly Message[]): { removed: ReportedMessage[]; added: ReportedMessage[] } {
   // Steps keep order, so only the stretch between the common prefix and suffix can differ.
   let p = 0;
@@ -169,12 +159,15 @@ function diff(before: readonly Message[], after: readonly Message[]): { removed:
 
 function checkInput(messages: unknown): asserts messages is readonly Message[] {
   if (!Array.isArray(messages)) throw new ValidationError('govern: messages must be an array');
-  for (let i = 0; i < messages.length; i++) {
+  // The part a previous call checked (same objects) is not read again.
+  const known = checkedPrefix(messages);
+  for (let i = known; i < messages.length; i++) {
     const m = messages[i] as unknown;
     if (m === null || typeof m !== 'object' || Array.isArray(m)) {
       throw new ValidationError(`govern: messages[${i}] must be an object`, [i]);
     }
   }
+  if (messages.length > 0) markChecked(messages as Message[], known);
 }
 
 const NUMERIC_OPTIONS = [
@@ -246,6 +239,15 @@ function checkOptions(options: unknown): asserts options is GovernOptions {
  * `Message[]` goes in and the same type comes out.
  */
 export function govern<M extends MessageLike = Message>(history: readonly M[], given: GovernOptions = {}): GovernResult<M> {
+  const outer = beginGovernCall();
+  try {
+    return governOnce(history, given);
+  } finally {
+    endGovernCall(outer);
+  }
+}
+
+function governOnce<M extends MessageLike>(history: readonly M[], given: GovernOptions): GovernResult<M> {
   checkInput(history);
   checkOptions(given);
   const options = withModelDefaults(given);
@@ -307,7 +309,11 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
     : ['stripPlaceholderAssistantMessages', 'stripMalformedToolCalls', 'dropOrphanToolResults', 'backfillMissingToolResults'];
   if (clean) {
     for (const step of repairSteps) {
-      record(step, step === 'backfillMissingToolResults' && scan.openTail !== null ? [...current, ...tailBackfill(current[scan.openTail.index], scan.openTail.ids)] : current);
+      if (step === 'backfillMissingToolResults' && scan.openTail !== null) {
+        const fills = tailBackfill(current[scan.openTail.index], scan.openTail.ids);
+        const at = current.length;
+        record(step, appendedList(current, fills), [], undefined, undefined, { removed: [], added: fills.map((m, j) => ref(m, at + j)) });
+      } else record(step, current);
     }
   } else {
     record('stripPlaceholderAssistantMessages', stripPlaceholderAssistantMessages(current));
@@ -326,15 +332,9 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
   }
 
   if (target !== null) {
-    const before = current;
-    const legal = legalizeForTarget(current, { target });
-    const removed: ReportedMessage[] = [];
-    const added: ReportedMessage[] = [];
-    for (const c of legal.changes) {
-      removed.push({ ...ref(before[c.index], c.index), reason: c.reason });
-      if (c.to !== null) added.push({ ...ref(legal.messages[c.to], c.to), reason: c.reason });
-    }
-    record('legalizeForTarget', legal.messages, [], undefined, undefined, { removed, added });
+    // Resumed from the last call on the same history (internal/legalize-memo).
+    const legal = legalizeWithReport(current, target);
+    record('legalizeForTarget', legal.messages, [], undefined, undefined, legal);
   }
 
   const budgeted = applyToolResultBudgetDetailed(current, {
@@ -380,13 +380,9 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
   if (target !== null) {
     // Anthropic needs strict alternation ending with a user turn (an assistant turn last would
     // be a prefill); OpenAI only a user turn first.
-    const before = current;
-    const alt = target === 'openai' ? userFirst(current) : enforceRoleAlternationDetailed(current);
-    const reasons = {
-      removed: alt.removed.map((r) => ({ ...ref(before[r.index], r.index), reason: r.reason })),
-      added: alt.added.map((a) => ({ ...ref(alt.messages[a.index], a.index), reason: a.reason })),
-    };
-    record('enforceRoleAlternation', alt.messages, [], undefined, undefined, reasons);
+    // The Anthropic step is resumed from the last call on the same history (internal/alternation-memo).
+    const alt = target === 'openai' ? reportedUserFirst(current) : alternationWithReport(current);
+    record('enforceRoleAlternation', alt.messages, [], undefined, undefined, alt);
   }
 
   let overflow: BudgetOverflow | undefined;
@@ -456,7 +452,12 @@ export function govern<M extends MessageLike = Message>(history: readonly M[], g
   if (budget > 0) report.fits = overflow === undefined;
   if (overflow !== undefined) report.overflow = overflow;
   if (cut !== undefined) report.cut = cut;
-  return { messages: current as unknown as M[], report, cutPlan: snipped.plan };
+  return { messages: releasable(current) as unknown as M[], report, cutPlan: snipped.plan };
+}
+
+function reportedUserFirst(messages: Message[]): ReportedAlternation {
+  const alt = userFirst(messages);
+  return { messages: alt.messages, removed: [], added: alt.added.map((a) => ({ ...ref(alt.messages[a.index], a.index), reason: a.reason })) };
 }
 
 /** A user turn first after the instructions: the `(conversation continued)` turn when not. */

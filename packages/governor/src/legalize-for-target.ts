@@ -34,7 +34,8 @@ export const ANTHROPIC_TOOL_ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 // Messages whose call ids are known to match the pattern (checked once per object).
 const idsChecked = new WeakSet<Message>();
 
-function badIds(messages: readonly Message[]): Set<string> | null {
+/** Call ids in `messages` that Anthropic would reject, or null when there are none. */
+export function badIds(messages: readonly Message[]): Set<string> | null {
   let bad: Set<string> | null = null;
   for (const m of messages) {
     if (m.role !== 'assistant' || idsChecked.has(m)) continue;
@@ -98,7 +99,8 @@ export interface LegalizeForTargetResult {
   changes: TargetChange[];
 }
 
-interface Verdict {
+/** What {@link legalizeForTarget} does with one message: keep it (`reason: null`), drop or replace it. */
+export interface Verdict {
   out: Message | null;
   reason: TargetChangeReason | null;
 }
@@ -164,7 +166,8 @@ function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
   return KEEP;
 }
 
-function verdict(msg: Message, target: GovernTarget, started: boolean): Verdict {
+/** The (remembered) verdict on `msg` for `target`, `started` once a non-instruction message came before. */
+export function verdict(msg: Message, target: GovernTarget, started: boolean): Verdict {
   const key = started && isInstructionRole(msg.role) ? `${target}:mid` : target;
   let byMessage = verdicts.get(key);
   if (byMessage === undefined) {

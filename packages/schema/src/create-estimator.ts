@@ -14,6 +14,7 @@ import {
 import type { TokenSource } from './token-counter.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { estimateMessageTokens, estimatePromptTokensWithSource } from './tokens.js';
+import type { PromptEstimateOptions } from './estimate-options.js';
 
 /** How a {@link TokenEstimator} counts: the reference's payload, or the request as the provider sees it. */
 export type EstimateMode = 'reference' | 'provider';
@@ -27,7 +28,7 @@ export interface TokenEstimator {
   /** The tokenizer counted with (`'cl100k_base'` in reference mode). */
   readonly tokenizer: TokenizerName;
   /** Tokens of a whole request and where the count came from (`'tiktoken'` or `'heuristic'`). */
-  promptTokens(messages: readonly Message[], tools?: readonly object[] | null): [number, TokenSource];
+  promptTokens(messages: readonly Message[], tools?: readonly object[] | null, options?: PromptEstimateOptions): [number, TokenSource];
   /** Tokens one message adds to a request. */
   messageTokens(message: Message): number;
   /** Tokens the tool definitions add to a request (0 for none). */
@@ -149,10 +150,15 @@ interface Memo {
 }
 const memos: WeakMap<object, Memo[]>[] = [new WeakMap(), new WeakMap(), new WeakMap()];
 
-function matchLength(memo: Memo, messages: readonly Message[]): number {
+function matchLength(memo: Memo, messages: readonly Message[], sameObjects: boolean): number {
   const { seen } = memo;
   const limit = Math.min(messages.length, memo.sums.length);
   let k = 0;
+  if (sameObjects) {
+    // Messages are values to this caller: the objects alone identify the walk (a pointer pass).
+    for (let j = 0; k < limit && seen[j] === messages[k]; k++, j += STRIDE);
+    return k;
+  }
   for (let j = 0; k < limit; k++, j += STRIDE) {
     const r = messages[k] as Record<string, unknown>;
     if (
@@ -171,7 +177,7 @@ function matchLength(memo: Memo, messages: readonly Message[]): number {
 }
 
 /** `[sum of message counts, any heuristic]`, resuming a kept walk over the same prefix. */
-function messagesSum(messages: readonly Message[], tokenizer: TokenizerName): [number, boolean] {
+function messagesSum(messages: readonly Message[], tokenizer: TokenizerName, sameObjects: boolean): [number, boolean] {
   const n = messages.length;
   if (n === 0) return [0, false];
   const first = asRecord(messages[0], 'estimatePromptTokens: messages[0]');
@@ -184,7 +190,7 @@ function messagesSum(messages: readonly Message[], tokenizer: TokenizerName): [n
   let best = -1;
   let k = 0;
   for (let m = 0; m < list.length; m++) {
-    const len = matchLength(list[m], messages);
+    const len = matchLength(list[m], messages, sameObjects);
     if (best < 0 || len > k) {
       best = m;
       k = len;
@@ -224,9 +230,9 @@ class ProviderEstimator implements TokenEstimator {
   readonly mode = 'provider' as const;
   constructor(readonly tokenizer: TokenizerName) {}
 
-  promptTokens(messages: readonly Message[], tools?: readonly object[] | null): [number, TokenSource] {
+  promptTokens(messages: readonly Message[], tools?: readonly object[] | null, options?: PromptEstimateOptions): [number, TokenSource] {
     if (!Array.isArray(messages)) throw new ValidationError('estimatePromptTokens: messages must be an array');
-    const [sum, heuristicMessages] = messagesSum(messages, this.tokenizer);
+    const [sum, heuristicMessages] = messagesSum(messages, this.tokenizer, options?.sameObjectsSameValues === true);
     const toolsStoredCount = toolsStored(tools, this.tokenizer);
     if (messages.length === 0 && toolsStoredCount === 0) return [0, 'tiktoken'];
     const total = REPLY_PRIMING_TOKENS + sum + decode(toolsStoredCount);
@@ -247,7 +253,7 @@ class ProviderEstimator implements TokenEstimator {
 export const referenceEstimator: TokenEstimator = {
   mode: 'reference',
   tokenizer: 'cl100k_base',
-  promptTokens: (messages, tools) => estimatePromptTokensWithSource(messages, (tools ?? null) as readonly ToolDefinition[] | null),
+  promptTokens: (messages, tools, options) => estimatePromptTokensWithSource(messages, (tools ?? null) as readonly ToolDefinition[] | null, options),
   messageTokens: (message) => estimateMessageTokens(message),
   toolsTokens: (tools) => (tools === null || tools === undefined || tools.length === 0 ? 0 : estimatePromptTokensWithSource([], tools as readonly ToolDefinition[])[0]),
 };

@@ -28,6 +28,7 @@ export {
   clearTokenCaches,
 } from './tokens.js';
 export type { PromptEstimate } from './tokens.js';
+export type { PromptEstimateOptions } from './estimate-options.js';
 export { countTokens, tokenizerLoaded } from './tokenizer.js';
 export { createEstimator, referenceEstimator } from './create-estimator.js';
 export type { TokenEstimator, CreateEstimatorOptions, EstimateMode } from './create-estimator.js';

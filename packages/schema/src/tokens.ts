@@ -7,6 +7,7 @@ import { clearPieceCache, countTokens, getEncoder, utf8Length } from './tokenize
 import { clearGlueCache, PromptWalker, promptSegmentOf, promptSegmentOfEntry, type WalkState } from './prompt-segments.js';
 import { messageCacheEntry } from './message-cache-entry.js';
 import { isRecord, pythonTruthy } from './is-record.js';
+import type { PromptEstimateOptions } from './estimate-options.js';
 
 /** Per-message overhead the reference adds for role/formatting tokens. */
 export const MESSAGE_TOKEN_OVERHEAD = 4;
@@ -121,10 +122,14 @@ const MEMOS_PER_HEAD = 3;
 const TAIL_REWALK = 64;
 const prefixMemos = new WeakMap<object, PrefixMemo[]>();
 
-function matchLength(memo: PrefixMemo, messages: readonly Message[]): number {
+function matchLength(memo: PrefixMemo, messages: readonly Message[], objectsOnly: boolean): number {
   const { seen } = memo;
   const limit = Math.min(messages.length, memo.states.length);
   let k = 0;
+  if (objectsOnly) {
+    for (let j = 0; k < limit && seen[j] === messages[k]; k++, j += STRIDE);
+    return k;
+  }
   for (let j = 0; k < limit; k++, j += STRIDE) {
     const record = messages[k] as Record<string, unknown>;
     if (
@@ -141,7 +146,7 @@ function matchLength(memo: PrefixMemo, messages: readonly Message[]): number {
   return k;
 }
 
-function walkWithMemo(messages: readonly Message[]): PromptWalker {
+function walkWithMemo(messages: readonly Message[], objectsOnly: boolean): PromptWalker {
   const n = messages.length;
   const first = asMessageRecord(messages[0], 'estimatePromptTokens: messages[0]');
   let memos = prefixMemos.get(first);
@@ -152,7 +157,7 @@ function walkWithMemo(messages: readonly Message[]): PromptWalker {
   let best = -1;
   let k = 0;
   for (let m = 0; m < memos.length; m++) {
-    const len = matchLength(memos[m], messages);
+    const len = matchLength(memos[m], messages, objectsOnly);
     if (best < 0 || len > k) {
       best = m;
       k = len;
@@ -206,6 +211,7 @@ function heuristicEstimate(messages: readonly Message[], entry: ToolsEntry | nul
 export function estimatePromptTokensWithSource(
   messages: readonly Message[],
   tools?: readonly ToolDefinition[] | null,
+  options?: PromptEstimateOptions,
 ): [number, 'tiktoken' | 'heuristic'] {
   if (!Array.isArray(messages)) throw new ValidationError('estimatePromptTokens: messages must be an array');
   const hasTools = tools !== null && tools !== undefined && tools.length > 0;
@@ -214,7 +220,7 @@ export function estimatePromptTokensWithSource(
     let payloadTokens: number | null = 0;
     let hasParts = false;
     if (messages.length > 0) {
-      const walker = walkWithMemo(messages);
+      const walker = walkWithMemo(messages, options?.sameObjectsSameValues === true);
       payloadTokens = walker.result();
       hasParts = walker.count > 0;
     }
@@ -264,7 +270,7 @@ function providerCount(counter: TokenCounter | null | undefined, messages: reado
 
 /** What {@link estimatePromptTokensChain} falls back to (a `TokenEstimator` fits). */
 export interface PromptEstimate {
-  promptTokens(messages: readonly Message[], tools?: readonly object[] | null): [number, TokenSource];
+  promptTokens(messages: readonly Message[], tools?: readonly object[] | null, options?: PromptEstimateOptions): [number, TokenSource];
 }
 
 /**
@@ -278,10 +284,11 @@ export function estimatePromptTokensChain(
   messages: readonly Message[],
   tools?: readonly ToolDefinition[] | null,
   estimator?: PromptEstimate | null,
+  options?: PromptEstimateOptions,
 ): [number, TokenSource] {
   const exact = providerCount(counter, messages, tools);
   if (exact !== null) return exact;
-  const [tokens, source] = estimator ? estimator.promptTokens(messages, tools) : estimatePromptTokensWithSource(messages, tools);
+  const [tokens, source] = estimator ? estimator.promptTokens(messages, tools, options) : estimatePromptTokensWithSource(messages, tools, options);
   return tokens > 0 ? [tokens, source] : [0, 'none'];
 }
 

@@ -7,11 +7,13 @@
 // identity, a pointer comparison each).
 import type { Message } from '@nanobot/schema';
 import { PLACEHOLDER_TEXTS } from '../constants.js';
+import { ListSnapshot } from './list-snapshot.js';
 import { pyStrip } from './python.js';
 import { isValidToolCall } from './tool-calls.js';
 
 interface ScanState {
-  list: readonly Message[];
+  /** The list scanned (a copy: callers may push to their array between calls). */
+  list: ListSnapshot;
   declared: Set<string>;
   open: Set<string> | null;
   /** Index of the assistant turn whose calls are `open`. */
@@ -79,22 +81,17 @@ function scan(messages: readonly Message[]): { clean: boolean; openTail: { index
   if (first === null || typeof first !== 'object') return { clean: false, openTail: null };
   let state = states.get(first);
   let from = 0;
-  if (state !== undefined && state.clean && state.list.length <= messages.length && samePrefix(state.list, messages)) {
+  if (state !== undefined && state.clean && state.list.length <= messages.length && state.list.commonPrefix(messages) === state.list.length) {
     from = state.list.length;
     // The open set is consumed by the scan: resume on a copy so the snapshot stays right.
     if (state.open !== null) state = { ...state, open: new Set(state.open), declared: state.declared };
   } else {
-    state = { list: messages, declared: new Set(), open: null, openAt: -1, clean: true };
+    state = { list: new ListSnapshot(), declared: new Set(), open: null, openAt: -1, clean: true };
   }
   for (let i = from; i < messages.length && state.clean; i++) step(state, messages[i], i);
-  // A snapshot, not the array: callers may push to their array between calls.
-  state.list = messages.slice();
+  // Updated in place: a repeated list allocates nothing, a grown one only its new slots.
+  state.list.update(messages, from);
   states.set(first, state);
   const openTail = state.clean && state.open !== null && state.open.size > 0 ? { index: state.openAt, ids: new Set(state.open) } : null;
   return { clean: state.clean, openTail };
-}
-
-function samePrefix(prefix: readonly Message[], list: readonly Message[]): boolean {
-  for (let i = prefix.length - 1; i >= 0; i--) if (prefix[i] !== list[i]) return false;
-  return true;
 }
