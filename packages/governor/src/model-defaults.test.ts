@@ -25,6 +25,13 @@ describe('govern({ model })', () => {
     expect(withModelDefaults({ model: 'openai/gpt-4o-mini' })).toEqual({ model: 'openai/gpt-4o-mini', contextWindowTokens: 128_000, maxOutputTokens: 16_384, tokenizer: 'o200k_base' });
   });
 
+  it("takes the table's reply size only with its window (a chosen window keeps the default reservation)", () => {
+    // claude-sonnet's maximum reply is 64k: next to a 65,536 window it would leave 512 tokens.
+    expect(govern(history, { model: 'claude-sonnet-4-5', contextWindowTokens: 65_536 }).report.budget).toBe(65_536 - 4_096 - 1_024);
+    expect(withModelDefaults({ model: 'claude-sonnet-4-5', contextWindowTokens: 65_536 })).toEqual({ model: 'claude-sonnet-4-5', contextWindowTokens: 65_536, tokenizer: 'claude' });
+    expect(govern(history, { model: 'claude-sonnet-4-5' }).report.budget).toBe(200_000 - 64_000 - 1_024);
+  });
+
   it('keeps what is set explicitly', () => {
     expect(govern(history, { model: 'gpt-4o', contextWindowTokens: 8_000, maxOutputTokens: 1_000 }).report.budget).toBe(8_000 - 1_000 - 1_024);
     // The provider's reply size counts as set.

@@ -62,8 +62,13 @@ export function withModelDefaults<T extends ModelOptions>(options: T): T {
   const info = lookupModel(options.model, options.models ? { overrides: options.models } : {});
   if (info === undefined) return options;
   const out: T = { ...options };
-  if (options.contextWindowTokens === undefined || options.contextWindowTokens === null) out.contextWindowTokens = info.contextWindow;
-  if (!isNumber(options.maxOutputTokens) && !isNumber(options.providerMaxTokens)) out.maxOutputTokens = info.maxOutput;
+  // The table's reply size only comes with its window: next to a window the caller chose
+  // (often far below the model's), the model's maximum reply (64k for Claude) would leave no
+  // room for the history, while the request itself asks for a provider default (4096).
+  if (options.contextWindowTokens === undefined || options.contextWindowTokens === null) {
+    out.contextWindowTokens = info.contextWindow;
+    if (!isNumber(options.maxOutputTokens) && !isNumber(options.providerMaxTokens)) out.maxOutputTokens = info.maxOutput;
+  }
   if (options.tokenizer === undefined || options.tokenizer === null) out.tokenizer = info.tokenizer;
   return out;
 }
