@@ -1,22 +1,13 @@
 import type { CacheBreakpoints, Message } from '@nanobot/schema';
+import { CACHE_BREAKPOINT_PRIORITY, MAX_CACHE_BREAKPOINTS, selectCacheBreakpoints } from './select-cache-breakpoints.js';
 
 type Block = Record<string, unknown>;
 
 /** The most `cache_control` breakpoints one Messages API request may carry. */
-export const ANTHROPIC_MAX_CACHE_BREAKPOINTS = 4;
+export const ANTHROPIC_MAX_CACHE_BREAKPOINTS = MAX_CACHE_BREAKPOINTS;
 
-/**
- * Which planned boundaries win when there are more than four, best first:
- * - `last`: the only breakpoint that writes the whole prompt, for the next request to read;
- * - `previous`: reads exactly what the previous request wrote at its `last`, however many
- *   blocks were added since (the API looks back only about 20 blocks from a breakpoint);
- * - `instructions`: tools and system survive any change to the history (a moved cut, a
- *   compacted result), the commonest miss;
- * - `tools`: the tool definitions survive a changed system prompt (memory, skills);
- * - `cut`: one message past `instructions`, so within the lookback of that breakpoint's
- *   prefix and worth the least on its own; it gets a slot when another boundary is absent.
- */
-export const ANTHROPIC_BREAKPOINT_PRIORITY = ['last', 'previous', 'instructions', 'tools', 'cut'] as const;
+/** Which planned boundaries win when there are more than four, best first (see `CACHE_BREAKPOINT_PRIORITY`). */
+export const ANTHROPIC_BREAKPOINT_PRIORITY = CACHE_BREAKPOINT_PRIORITY;
 
 /** Block types the API lets carry `cache_control` (not thinking, not redacted thinking). */
 const CACHEABLE_TYPES = new Set(['text', 'image', 'document', 'search_result', 'tool_use', 'tool_result']);
@@ -87,30 +78,18 @@ export function planAnthropicBreakpoints(
   sourceOf: (block: Block) => number,
 ): BreakpointSite[] {
   const lists = flatten(system, systemSources, turns, sourceOf);
-  const sites: BreakpointSite[] = [];
-  const seen = new Set<string>();
-  for (const name of ANTHROPIC_BREAKPOINT_PRIORITY) {
-    if (sites.length >= ANTHROPIC_MAX_CACHE_BREAKPOINTS) break;
-    let site: BreakpointSite | null = null;
-    if (name === 'tools') {
-      if (plan.tools === true && toolCount > 0) site = { kind: 'tool', index: toolCount - 1 };
-    } else {
-      const i = plan[name];
-      if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= messages.length) continue;
+  return selectCacheBreakpoints<BreakpointSite>(plan, {
+    messageCount: messages.length,
+    tools: () => (toolCount > 0 ? { kind: 'tool', index: toolCount - 1 } : null),
+    message: (i) => {
       const role = messages[i]?.role;
       if (role === 'system' || role === 'developer') {
         const p = prefixEnd(lists.system, i);
-        if (p >= 0) site = { kind: 'system', index: p };
-      } else {
-        const p = prefixEnd(lists.turns, i);
-        if (p >= 0) site = { kind: 'turn', turn: lists.turns.turns[p], index: lists.turns.offsets[p] };
+        return p >= 0 ? { kind: 'system', index: p } : null;
       }
-    }
-    if (site === null) continue;
-    const key = site.kind === 'turn' ? `turn:${site.turn}:${site.index}` : `${site.kind}:${site.index}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    sites.push(site);
-  }
-  return sites;
+      const p = prefixEnd(lists.turns, i);
+      return p >= 0 ? { kind: 'turn', turn: lists.turns.turns[p], index: lists.turns.offsets[p] } : null;
+    },
+    key: (site) => (site.kind === 'turn' ? `turn:${site.turn}:${site.index}` : `${site.kind}:${site.index}`),
+  });
 }

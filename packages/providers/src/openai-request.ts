@@ -1,6 +1,8 @@
 import { enforceRoleAlternation } from '@nanobot/governor';
-import type { LLMRequest, Message, ToolDefinition } from '@nanobot/schema';
+import type { CacheBreakpoints, LLMRequest, Message, ToolDefinition } from '@nanobot/schema';
+import { sourcesAfterAlternation, sourcesAfterAttachmentMove } from './message-sources.js';
 import { moveToolAttachmentsToUser } from './move-tool-attachments.js';
+import { planOpenAIBreakpoints } from './openai-cache-breakpoints.js';
 import { EMPTY_CONTENT_PLACEHOLDER, sanitizeEmptyContent } from './sanitize-empty-content.js';
 import { OPENAI_MESSAGE_KEYS, sanitizeRequestMessages } from './sanitize-request-messages.js';
 import { toolArgumentsJsonForReplay } from './tool-arguments.js';
@@ -12,7 +14,10 @@ const CACHE_MARKER = { type: 'ephemeral' } as const;
 export interface OpenAIMessageOptions {
   /** Send `reasoning_content` back (DeepSeek/Kimi-style APIs want it; default true). */
   keepReasoningContent?: boolean;
-  /** Put Anthropic-style `cache_control` markers on the system prompt and the second-to-last message. */
+  /**
+   * Put Anthropic-style `cache_control` markers on the system prompt and the second-to-last
+   * message (`buildOpenAIParams`: at the request's `cacheBreakpoints` when it has them).
+   */
   cacheControl?: boolean;
   /**
    * Send `content: null` on assistant messages that carry tool calls, as the reference does for
@@ -31,6 +36,16 @@ function markLastBlock(message: Message): Message {
     return { ...message, content: blocks };
   }
   return message;
+}
+
+/** `message` with `cache_control` on content part `part` (string content becomes one text part). */
+function markPart(message: Message, part: number): Message {
+  const content = message.content;
+  if (typeof content === 'string') return { ...message, content: [{ type: 'text', text: content, cache_control: CACHE_MARKER }] };
+  if (!Array.isArray(content)) return message;
+  const blocks = content.slice();
+  blocks[part] = { ...blocks[part], cache_control: CACHE_MARKER };
+  return { ...message, content: blocks };
 }
 
 /**
@@ -57,8 +72,18 @@ function withRequiredContent(message: Message): Message {
  * calls is kept.
  */
 export function toOpenAIMessages(messages: readonly Message[], options: OpenAIMessageOptions = {}): Message[] {
+  return convertMessages(messages, options).messages;
+}
+
+/** The planned boundaries of one request and how many tools it sends. */
+interface PlannedBreakpoints {
+  breakpoints: CacheBreakpoints;
+  toolCount: number;
+}
+
+function convertMessages(messages: readonly Message[], options: OpenAIMessageOptions, planned?: PlannedBreakpoints): { messages: Message[]; toolBreakpoints?: number[] } {
   const keys = options.keepReasoningContent === false ? OPENAI_MESSAGE_KEYS.filter((k) => k !== 'reasoning_content') : OPENAI_MESSAGE_KEYS;
-  let out = sanitizeRequestMessages(sanitizeEmptyContent(messages), keys).map((message) => {
+  const sanitized = sanitizeRequestMessages(sanitizeEmptyContent(messages), keys).map((message) => {
     if (message.role !== 'assistant' || !Array.isArray(message.tool_calls)) return message;
     const calls = message.tool_calls.map((call) => {
       const fn = call?.function ?? { name: '', arguments: '{}' };
@@ -69,13 +94,25 @@ export function toOpenAIMessages(messages: readonly Message[], options: OpenAIMe
   });
   // Merging can produce "" again (two empty turns), so empty content is checked afterwards; a
   // content-less turn is filled last so that merging with a neighbour loses no placeholder text.
-  out = sanitizeEmptyContent(enforceRoleAlternation(moveToolAttachmentsToUser(out))).map(withRequiredContent);
+  const moved = moveToolAttachmentsToUser(sanitized);
+  const alternated = enforceRoleAlternation(moved);
+  let out = sanitizeEmptyContent(alternated).map(withRequiredContent);
+  if (options.cacheControl && planned) {
+    // Every step before the alternation maps message i to message i.
+    const sources = sourcesAfterAlternation(moved, sourcesAfterAttachmentMove(sanitized, sanitized.map((_, i) => i), moved), alternated);
+    const toolBreakpoints: number[] = [];
+    for (const site of planOpenAIBreakpoints(planned.breakpoints, messages.length, out, sources, planned.toolCount)) {
+      if (site.kind === 'tool') toolBreakpoints.push(site.index);
+      else out[site.message] = markPart(out[site.message], site.part);
+    }
+    return { messages: out, toolBreakpoints };
+  }
   if (options.cacheControl) {
     out = out.slice();
     if (out[0]?.role === 'system') out[0] = markLastBlock(out[0]);
     if (out.length >= 3) out[out.length - 2] = markLastBlock(out[out.length - 2]);
   }
-  return out;
+  return { messages: out };
 }
 
 /** Models that take `max_completion_tokens` and reject `temperature` with a reasoning effort. */
@@ -97,18 +134,19 @@ export interface OpenAIParamOptions extends OpenAIMessageOptions {
 /**
  * The chat-completions request body for `request` (without `stream`). `tool_choice` defaults to
  * `auto` when tools are present; `extraBody` is merged last so callers can override anything.
+ * With cache markers on and `request.cacheBreakpoints` given, at most four markers go exactly
+ * at those boundaries (`planOpenAIBreakpoints`) instead of the fixed rule.
  */
 export function buildOpenAIParams(request: LLMRequest, model: string, options: OpenAIParamOptions = {}): Record<string, unknown> {
   const cacheControl = options.cacheControl ?? wantsCacheControl(model);
-  const params: Record<string, unknown> = {
-    model,
-    messages: toOpenAIMessages(request.messages, { ...options, cacheControl }),
-  };
   const tools = request.tools ?? [];
+  const planned = request.cacheBreakpoints ? { breakpoints: request.cacheBreakpoints, toolCount: tools.length } : undefined;
+  const { messages, toolBreakpoints } = convertMessages(request.messages, { ...options, cacheControl }, planned);
+  const params: Record<string, unknown> = { model, messages };
   if (tools.length > 0) {
     let defs: unknown[] = tools as ToolDefinition[];
     if (cacheControl) {
-      const marks = new Set(toolCacheMarkerIndices(tools));
+      const marks = new Set(toolBreakpoints ?? toolCacheMarkerIndices(tools));
       defs = tools.map((tool, i) => (marks.has(i) ? { ...tool, cache_control: CACHE_MARKER } : tool));
     }
     params.tools = defs;
