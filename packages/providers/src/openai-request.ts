@@ -98,7 +98,7 @@ function convertMessages(messages: readonly Message[], options: OpenAIMessageOpt
   const alternated = enforceRoleAlternation(moved);
   let out = sanitizeEmptyContent(alternated).map(withRequiredContent);
   if (options.cacheControl && planned) {
-    // Every step before the alternation maps message i to message i.
+    // The sanitising steps keep message i at i; the attachment move inserts and the alternation merges.
     const sources = sourcesAfterAlternation(moved, sourcesAfterAttachmentMove(sanitized, sanitized.map((_, i) => i), moved), alternated);
     const toolBreakpoints: number[] = [];
     for (const site of planOpenAIBreakpoints(planned.breakpoints, messages.length, out, sources, planned.toolCount)) {
