@@ -3,6 +3,7 @@ import type { Agent, EventSink } from '@nanobot/runner';
 import type { LLMProvider } from '@nanobot/schema';
 import type { McpToolSource } from '@nanobot/mcp';
 import { CliError } from './cli-error.js';
+import { cliGovernorSettings } from './cli-governor-settings.js';
 import type { CliDatabase } from './cli-database.js';
 import type { CliSessionStore } from './session-selection.js';
 import { plural } from './plural.js';
@@ -145,19 +146,16 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       provider,
       sessions: store,
       ...(database ? { bus: database.bus } : {}),
-      ...(choice.kind === 'remote' ? { model: choice.model } : {}),
+      // The same governor settings `inspect` governs with.
+      ...cliGovernorSettings(settings, calibration?.calibrator ?? null),
       ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-      ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
-      contextWindowTokens: settings.contextWindowTokens,
       ...(settings.maxIterations !== undefined ? { maxIterations: settings.maxIterations } : {}),
-      ...(settings.maxToolResultChars !== undefined ? { maxToolResultChars: settings.maxToolResultChars } : {}),
       restrictToWorkspace: settings.restrictToWorkspace,
       ...(settings.exec ? {} : { exec: false as const }),
       ...(settings.web ? {} : { web: false as const }),
       // The offline model would write nonsense summaries: no consolidation without a real model.
       ...(choice.kind === 'offline' ? { compact: false as const } : {}),
       ...(events ? { events } : {}),
-      ...(calibration ? { calibrator: calibration.calibrator } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
       // Offloaded results beside the sessions: workspace searches never see them, read_file can open them.
       artifactsDir: defaultArtifactsDir(settings.sessionsDir),

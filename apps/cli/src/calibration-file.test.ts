@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CALIBRATION_FILE, openCalibrationFile } from './calibration-file.js';
+import { CALIBRATION_FILE, openCalibrationFile, readCalibrationFile } from './calibration-file.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -45,5 +45,22 @@ describe('openCalibrationFile', () => {
     const file = openCalibrationFile(join(dir, 'file', CALIBRATION_FILE), (t) => notices.push(t));
     expect(() => file.save()).not.toThrow();
     expect(notices[0]).toMatch(/could not save the usage calibration/);
+  });
+
+  it('readCalibrationFile reads what was saved and leaves a bad file where it is', () => {
+    const dir = temp();
+    const path = join(dir, CALIBRATION_FILE);
+    expect(readCalibrationFile(path)).toBeNull();
+    const saved = openCalibrationFile(path);
+    saved.calibrator.observe({ model: 'gpt-4o', estimated: 1000, actual: 1200 });
+    saved.save();
+    expect(readCalibrationFile(path)?.calibrate('gpt-4o', 1000)).toBe(saved.calibrator.calibrate('gpt-4o', 1000));
+    writeFileSync(path, 'not json');
+    const notices: string[] = [];
+    expect(readCalibrationFile(path, (t) => notices.push(t))).toBeNull();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/not a usage calibration/);
+    expect(readFileSync(path, 'utf8')).toBe('not json');
+    expect(existsSync(`${path}.bad`)).toBe(false);
   });
 });

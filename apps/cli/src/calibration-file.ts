@@ -53,3 +53,23 @@ export function openCalibrationFile(path: string, notice?: (text: string) => voi
     },
   };
 }
+
+/**
+ * The calibrator saved at `path`, read only (for `inspect`): null when there is no file; a file
+ * that is not a saved calibration is left where it is, reported through `notice` (called
+ * synchronously; must not throw), and null is returned.
+ */
+export function readCalibrationFile(path: string, notice?: (text: string) => void): UsageCalibrator | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    return usageCalibratorFromJSON(text);
+  } catch (error) {
+    notice?.(`${path} is not a usage calibration (${(error as Error).message}); estimates are shown uncalibrated`);
+    return null;
+  }
+}

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createUsageCalibrator } from '@nanobot/governor';
 import { defaultArtifactsDir } from '@nanobot/runner';
 import { sessionFileName } from '@nanobot/session';
 import type { SessionInspection } from './inspect-session.js';
@@ -15,6 +16,40 @@ function setup() {
   const text = writeGovernanceFixture(file, 'fixture');
   return { workspace, sessions, file, text, env: cleanEnv({ NANOBOT_WORKSPACE: workspace, NANOBOT_SESSIONS_DIR: sessions }) };
 }
+
+describe('nanobot inspect governs as run does', () => {
+  it('uses the configured model (its tokenizer) and the saved usage calibration, and changes neither', async () => {
+    const { sessions, env } = setup();
+    const calibrator = createUsageCalibrator();
+    calibrator.observe({ model: 'gpt-4o', estimated: 1000, actual: 1400 });
+    const calibration = join(sessions, 'usage-calibration.json');
+    const saved = `${JSON.stringify(calibrator)}\n`;
+    writeFileSync(calibration, saved);
+    // A provider is configured (never contacted: inspect only reads).
+    const withModel = { ...env, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', NANOBOT_MODEL: 'gpt-4o' };
+    const result = await runCli(['inspect', 'fixture', '--json', '--context-window', '20000'], { env: withModel });
+    expect(result.code).toBe(0);
+    const x = JSON.parse(result.stdout) as SessionInspection;
+    expect(x.budget).toMatchObject({ model: 'gpt-4o', tokenizer: 'o200k_base', inputBudget: 20_000 - 4096 - 1024, fits: true });
+    expect(x.budget.tokensEstimated).toBe(x.budget.tokensAfter);
+    // The calibration says gpt-4o bills 1.4× the estimate: the request is sized by that.
+    expect(x.budget.tokensCalibrated!).toBeGreaterThan(x.budget.tokensAfter * 1.3);
+    expect(x.budget.tokensCalibrated!).toBeLessThanOrEqual(x.budget.inputBudget!);
+    expect(x.budget.budget).toBeLessThan(x.budget.inputBudget!);
+
+    const plain = JSON.parse((await runCli(['inspect', 'fixture', '--json', '--context-window', '20000'], { env })).stdout) as SessionInspection;
+    expect(plain.budget).toMatchObject({ model: null, tokenizer: 'cl100k_base', budget: 14_880 });
+    expect(plain.budget.tokensCalibrated).toBeUndefined();
+    expect(plain.budget.tokensBefore).not.toBe(x.budget.tokensBefore);
+
+    const text = await runCli(['inspect', 'fixture', '--context-window', '20000'], { env: withModel });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^model {4}gpt-4o; tokens counted with o200k_base$/m);
+    expect(text.stdout).toMatch(/= 14,880 input tokens \([\d,]+ estimated, by the usage calibration\)/);
+    expect(text.stdout).toMatch(/→ [\d,]+ sent \([\d,]+ calibrated\)/);
+    expect(readFileSync(calibration, 'utf8')).toBe(saved);
+  }, 60_000);
+});
 
 describe('nanobot inspect on a session with orphans and oversized results', () => {
   it('shows every governance action per message, and writes nothing', async () => {

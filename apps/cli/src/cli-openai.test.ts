@@ -77,10 +77,20 @@ describe('nanobot run against an OpenAI-compatible server (OPENAI_BASE_URL)', ()
     const [cold] = ends(first.stdout);
     expect(cold.tokensCalibrated).toBe(cold.tokensEstimated);
     expect(cold.tokensActual).toBe(server.requests.length > 0 ? Math.round(JSON.stringify([server.requests[0].messages, server.requests[0].tools]).length / 3) : -1);
+    // inspect sizes the session by what that run learned, as the next run does.
+    const inspected = await runCli(['inspect', '--json', '-w', workspace, '--sessions-dir', sessions], { env });
+    expect(inspected.code).toBe(0);
+    const { budget } = JSON.parse(inspected.stdout) as { budget: { model: string; tokenizer: string; tokensAfter: number; tokensEstimated: number; tokensCalibrated: number } };
+    expect(budget).toMatchObject({ model: 'fake-model', tokenizer: 'cl100k_base' });
+    expect(budget.tokensEstimated).toBe(budget.tokensAfter);
+    expect(budget.tokensCalibrated).toBeGreaterThan(budget.tokensEstimated);
+    expect(readFileSync(join(sessions, 'usage-calibration.json'), 'utf8')).toBe(`${JSON.stringify(saved)}\n`);
     const second = await runCli(['run', '--json', '-m', 'and now?', '-w', workspace, '--sessions-dir', sessions], { env });
     expect(second.code).toBe(0);
     const [warm] = ends(second.stdout);
     expect(warm.tokensCalibrated).toBeGreaterThan(warm.tokensEstimated!);
+    // The same calibration: the same factor (up to rounding up) on both.
+    expect(budget.tokensCalibrated / budget.tokensEstimated).toBeCloseTo(warm.tokensCalibrated! / warm.tokensEstimated!, 1);
   });
 
   it('a config file can point at the server instead of the environment', async () => {

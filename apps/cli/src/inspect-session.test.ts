@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryArtifactStore } from '@nanobot/governor';
+import { MemoryArtifactStore, createUsageCalibrator, govern } from '@nanobot/governor';
+import { createEstimator, estimatePromptTokens } from '@nanobot/schema';
 import type { Message } from '@nanobot/schema';
 import { getHistory } from '@nanobot/session';
 import { inspectSession } from './inspect-session.js';
@@ -76,4 +77,58 @@ describe('inspectSession', () => {
     expect(inspect([{ role: 'user', content: 'hi' }], 200_000, many).toolsWarning).toBeNull();
     expect(inspect([{ role: 'user', content: 'hi' }], 12_000).toolsWarning).toBeNull();
   });
+
+  it('governs and counts as `run` does for the model: its tokenizer, the usage calibration, the same request figures', () => {
+    const calibrator = createUsageCalibrator();
+    calibrator.observe({ model: 'gpt-4o', estimated: 1000, actual: 1500 });
+    const long = 'The quick brown fox — ünïcödé, emoji 🦊, and some code: `const x = [1, 2, 3];` '.repeat(40);
+    const stored = deepFreeze<Message[]>([
+      { role: 'user', content: long },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: 'a "quoted" path/ünï.txt' }) } }] },
+      { role: 'tool', tool_call_id: 'c1', name: 'read_file', content: long },
+      { role: 'user', content: 'and now?' },
+    ]);
+    const sections = deepFreeze([{ name: 'identity', text: '# nanobot' }, { name: 'tool_contract', text: 'Use tools.' }]);
+    const history = deepFreeze(getHistory({ messages: stored, lastConsolidated: 0 }));
+    const x = inspectSession({
+      key: 'k',
+      storedMessages: stored,
+      history,
+      lastConsolidated: 0,
+      sections,
+      separator: '\n\n---\n\n',
+      tools,
+      contextWindowTokens: 20_000,
+      model: 'gpt-4o',
+      calibrator,
+      artifactStore: new MemoryArtifactStore({ root: '/ws' }),
+    });
+    // What the runner's request would be: the governor with the options `run` passes (no estimator given).
+    const request: Message[] = [{ role: 'system', content: sections.map((s) => s.text).join('\n\n---\n\n') }, ...history];
+    const run = govern(request, {
+      contextWindowTokens: 20_000,
+      maxToolResultChars: 16_000,
+      inflightStartIndex: request.length,
+      compactedToolCallIds: new Set<string>(),
+      tools,
+      sessionKey: 'k',
+      model: 'gpt-4o',
+      calibrator,
+    }).report;
+    expect(x.budget).toMatchObject({ model: 'gpt-4o', tokenizer: 'o200k_base', tokensAfter: run.tokensAfter, tokensEstimated: run.tokensEstimated, tokensCalibrated: run.tokensCalibrated, inputBudget: 20_000 - 4096 - 1024, budget: run.budget });
+    expect(x.budget.tokensCalibrated!).toBeGreaterThan(x.budget.tokensAfter);
+    // Counted in o200k as the provider sees it, not with the reference's cl100k estimate.
+    const o200k = createEstimator({ tokenizer: 'o200k_base' });
+    expect(x.budget.tokensAfter).toBe(o200k.promptTokens(request, tools)[0]);
+    expect(x.budget.tokensAfter).not.toBe(estimatePromptTokens(request, tools));
+    expect(x.tools.tokens).toBe(o200k.toolsTokens(tools));
+    for (const entry of x.timeline) if (entry.index !== null) expect(entry.tokens).toBe(o200k.messageTokens(request[entry.index]));
+
+    // Without a model: cl100k, no calibration figures.
+    const plain = inspect([...stored], 20_000);
+    expect(plain.budget).toMatchObject({ model: null, tokenizer: 'cl100k_base' });
+    expect(plain.budget.tokensCalibrated).toBeUndefined();
+    expect(plain.budget.tokensAfter).not.toBe(x.budget.tokensAfter);
+  });
 });
+

@@ -1,7 +1,7 @@
-import { BACKFILL_CONTENT, govern } from '@nanobot/governor';
-import type { ArtifactStore, GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult } from '@nanobot/governor';
-import { countTokens, estimateMessageTokens, estimatePromptTokens } from '@nanobot/schema';
-import type { Message, ToolDefinition } from '@nanobot/schema';
+import { BACKFILL_CONTENT, govern, withModelDefaults } from '@nanobot/governor';
+import type { ArtifactStore, GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult, ModelOptions, TokenCalibration } from '@nanobot/governor';
+import { createEstimator } from '@nanobot/schema';
+import type { Message, TokenEstimator, TokenizerName, ToolDefinition } from '@nanobot/schema';
 
 /** What happened to one message on its way to the model. */
 export type TimelineMark =
@@ -47,10 +47,21 @@ export interface SessionInspection {
   budget: {
     contextWindowTokens: number;
     maxOutputTokens: number;
-    /** Input budget the governor enforces (0: off). */
+    /** Input budget the governor enforces (0: off); with a calibration, in estimate units (see `inputBudget`). */
     budget: number;
+    /** The model the request is governed for (null: the offline model, unknown to the model table). */
+    model: string | null;
+    /** The tokenizer every count here uses (the model's, from the model table; default cl100k_base). */
+    tokenizer: TokenizerName;
     tokensBefore: number;
+    /** The estimate of the request sent (what the governor sized). */
     tokensAfter: number;
+    /** With a usage calibration and a model: the raw estimate (= `tokensAfter`). */
+    tokensEstimated?: number;
+    /** With a usage calibration and a model: the billed count to expect (equals the estimate until the model was observed). */
+    tokensCalibrated?: number;
+    /** With a usage calibration and a model: the input budget in billed tokens (window − reply − safety). */
+    inputBudget?: number;
     /** The governed request fits the budget. Never true when `windowTooSmall`. */
     fits: boolean;
     /** The window is not larger than the reply reserve plus the safety margin: there is no input budget at all. */
@@ -82,6 +93,10 @@ export interface InspectSessionInput {
   contextWindowTokens: number;
   maxOutputTokens?: number;
   maxToolResultChars?: number;
+  /** The model `run` would send to (window defaults and tokenizer from the model table). */
+  model?: string;
+  /** The usage calibration `run` would size with (from `usage-calibration.json`). */
+  calibrator?: TokenCalibration | null;
   /** Where an oversized result would be offloaded; use an in-memory store so nothing is written. */
   artifactStore: ArtifactStore;
 }
@@ -127,12 +142,17 @@ function sameRef(ref: ReportedMessage, message: Message): boolean {
   return true;
 }
 
-function safeTokens(message: Message): number {
+function safeTokens(estimator: TokenEstimator, message: Message): number {
   try {
-    return estimateMessageTokens(message);
+    return estimator.messageTokens(message);
   } catch {
     return 0;
   }
+}
+
+/** Tokens a text adds as a system message's content, in the estimator's tokenizer. */
+function textTokens(estimator: TokenEstimator, text: string): number {
+  return Math.max(0, safeTokens(estimator, { role: 'system', content: text }) - safeTokens(estimator, { role: 'system', content: '' }));
 }
 
 function resultDetail(r: ReportedToolResult): { mark: TimelineMark; why: string } {
@@ -179,14 +199,26 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
     }
   }
   const inflightStartIndex = lastUser >= 0 ? lastUser + 1 : messages.length;
-  const maxOutputTokens = input.maxOutputTokens ?? 4096;
+  // Options exactly as the runner passes them for `run` (no cut plan: a new process has none yet).
+  const modelOptions: ModelOptions = withModelDefaults<ModelOptions>({
+    ...(input.model !== undefined ? { model: input.model } : {}),
+    contextWindowTokens: input.contextWindowTokens,
+    ...(input.maxOutputTokens !== undefined ? { maxOutputTokens: input.maxOutputTokens } : {}),
+  });
+  const maxOutputTokens = modelOptions.maxOutputTokens ?? 4096;
+  const tokenizer: TokenizerName = modelOptions.tokenizer ?? 'cl100k_base';
+  // The governor's own estimator (govern picks the same for this tokenizer): every count below agrees with its sizing.
+  const estimator = createEstimator({ tokenizer });
   // The loop's next request ends with the user's next message: without one the governor would
   // treat a stored answer as a trailing assistant turn and drop it, which no real request does.
   const next: Message = { role: 'user', content: NEXT_MESSAGE_PLACEHOLDER };
   const endsWithAnswer = messages.length > 1 && messages[messages.length - 1].role === 'assistant';
   const governed = govern(endsWithAnswer ? [...messages, next] : messages, {
     contextWindowTokens: input.contextWindowTokens,
-    maxOutputTokens,
+    ...(input.maxOutputTokens !== undefined ? { maxOutputTokens: input.maxOutputTokens } : {}),
+    ...(input.model !== undefined ? { model: input.model } : {}),
+    ...(input.calibrator ? { calibrator: input.calibrator } : {}),
+    estimator,
     maxToolResultChars: input.maxToolResultChars ?? 16_000,
     inflightStartIndex,
     compactedToolCallIds: new Set<string>(),
@@ -198,12 +230,12 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
   const report = governed.report;
   const sent = governed.messages.filter((m) => m !== next);
   const replayedFrom = matchReplayed(input.storedMessages, input.history);
-  const timeline = withStoredOnly(buildTimeline(messages, sent, report, inflightStartIndex), input, replayedFrom);
+  const timeline = withStoredOnly(buildTimeline(messages, sent, report, inflightStartIndex, estimator), input, replayedFrom, estimator);
   const counts: Partial<Record<TimelineMark, number>> = {};
   for (const entry of timeline) for (const mark of entry.marks) counts[mark] = (counts[mark] ?? 0) + 1;
-  const toolTokens = input.tools.length > 0 ? estimatePromptTokens([], input.tools) - estimatePromptTokens([]) : 0;
-  const tokensBefore = report.tokensBefore ?? estimatePromptTokens(messages, input.tools);
-  const tokensAfter = report.tokensAfter ?? estimatePromptTokens(sent, input.tools);
+  const toolTokens = estimator.toolsTokens(input.tools);
+  const tokensBefore = report.tokensBefore ?? estimator.promptTokens(messages, input.tools)[0];
+  const tokensAfter = report.tokensAfter ?? estimator.promptTokens(sent, input.tools)[0];
   const windowTooSmall = input.contextWindowTokens > 0 && input.contextWindowTokens - maxOutputTokens - SAFETY_TOKENS <= 0;
   const toolsWarning =
     report.budget > 0 && toolTokens > report.budget / 4
@@ -217,10 +249,10 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
       consolidatedMessages: input.lastConsolidated,
     },
     systemPrompt: {
-      tokens: safeTokens(messages[0]),
+      tokens: safeTokens(estimator, messages[0]),
       sections: input.sections.map((s) => ({
         name: s.name,
-        tokens: countTokens(s.text) ?? Math.ceil(s.text.length / 4),
+        tokens: textTokens(estimator, s.text),
         chars: s.text.length,
         preview: s.text.replace(/\s+/g, ' ').trim().slice(0, 60),
       })),
@@ -230,8 +262,13 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
       contextWindowTokens: input.contextWindowTokens,
       maxOutputTokens,
       budget: report.budget,
+      model: input.model ?? null,
+      tokenizer,
       tokensBefore,
       tokensAfter,
+      ...(report.tokensEstimated !== undefined ? { tokensEstimated: report.tokensEstimated } : {}),
+      ...(report.tokensCalibrated !== undefined ? { tokensCalibrated: report.tokensCalibrated } : {}),
+      ...(report.inputBudget !== undefined ? { inputBudget: report.inputBudget } : {}),
       fits: !windowTooSmall && (report.budget === 0 || tokensAfter <= report.budget),
       windowTooSmall,
     },
@@ -242,7 +279,7 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
   };
 }
 
-function buildTimeline(input: readonly Message[], sent: readonly Message[], report: GovernReport, inflightStart: number): TimelineEntry[] {
+function buildTimeline(input: readonly Message[], sent: readonly Message[], report: GovernReport, inflightStart: number, estimator: TokenEstimator): TimelineEntry[] {
   const sentSet = new Set(sent);
   const inputSet = new Set(input);
   // What the steps did to tool results, by call id (a result can be offloaded and later compacted).
@@ -266,7 +303,7 @@ function buildTimeline(input: readonly Message[], sent: readonly Message[], repo
       index,
       role: String(message.role),
       preview: preview(message),
-      tokens: safeTokens(message),
+      tokens: safeTokens(estimator, message),
       sent: true,
       marks: [],
       details: [],
@@ -308,7 +345,7 @@ function buildTimeline(input: readonly Message[], sent: readonly Message[], repo
     if (substitute) {
       paired.add(substitute);
       base.originalTokens = base.tokens;
-      base.tokens = safeTokens(substitute);
+      base.tokens = safeTokens(estimator, substitute);
       base.preview = preview(substitute) || base.preview;
       if (readded && removal) {
         const d = STEP_MARK[removal.step.step];
@@ -340,7 +377,7 @@ function buildTimeline(input: readonly Message[], sent: readonly Message[], repo
         ...(typeof m.name === 'string' ? { name: m.name } : {}),
         ...(id !== undefined ? { toolCallId: id } : {}),
         preview: preview(m),
-        tokens: safeTokens(m),
+        tokens: safeTokens(estimator, m),
         sent: true,
         marks: [backfilled ? 'backfilled' : 'changed'],
         details: [backfilled ? 'added: the call had no result (interrupted or lost)' : 'added by the governor'],
@@ -388,7 +425,7 @@ function matchReplayed(stored: readonly Message[], history: readonly Message[]):
 }
 
 /** Adds the stored messages history replay leaves out, with the reason, in stored order. */
-function withStoredOnly(timeline: TimelineEntry[], input: InspectSessionInput, replayedFrom: readonly number[]): TimelineEntry[] {
+function withStoredOnly(timeline: TimelineEntry[], input: InspectSessionInput, replayedFrom: readonly number[], estimator: TokenEstimator): TimelineEntry[] {
   for (const entry of timeline) {
     if (entry.index !== null && entry.index > 0 && replayedFrom[entry.index - 1] >= 0) entry.storedIndex = replayedFrom[entry.index - 1];
   }
@@ -425,7 +462,7 @@ function withStoredOnly(timeline: TimelineEntry[], input: InspectSessionInput, r
       ...(names ? { name: names } : typeof m.name === 'string' ? { name: m.name } : {}),
       ...(id !== undefined ? { toolCallId: id } : {}),
       preview: preview(m),
-      tokens: safeTokens(m),
+      tokens: safeTokens(estimator, m),
       sent: false,
       marks: [mark],
       details: [why],

@@ -104,6 +104,8 @@ describe('the web demo in Chromium', { timeout: 120_000 }, () => {
     await expect(page.locator('[data-testid=actions] [data-action=snipped]').count()).resolves.toBe(1);
     await expect(page.locator('[data-testid=actions] [data-action=backfilled]').count()).resolves.toBe(1);
     await expect(page.locator('[data-testid=budget] .budget-note:not(.warn)').textContent()).resolves.toMatch(/Stored transcript: [\d,]+ tokens/);
+    // The offline model is not in the model table: counted as the governor counts by default.
+    await expect(page.locator('[data-testid=budget] [data-testid=tokenizer]').textContent()).resolves.toBe('Counted with cl100k_base.');
 
     // Unchanged history is folded, so budget, actions, the snipped block and the backfilled row
     // all fit in one screen for the screenshot.

@@ -1,14 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { ContextBuilder, SECTION_SEPARATOR } from '@nanobot/context-builder';
 import { MemoryArtifactStore } from '@nanobot/governor';
 import { Session, parseSessionFile, sessionKeyFromFileName } from '@nanobot/session';
 import { buildCliAgent, openSessionStore } from '../build-cli-agent.js';
+import { CALIBRATION_FILE, readCalibrationFile } from '../calibration-file.js';
 import { CliError } from '../cli-error.js';
+import { cliGovernorSettings } from '../cli-governor-settings.js';
 import { commandName, wantsColor, type CliIo } from '../cli-io.js';
 import { inspectSession, type SessionInspection, type TimelineMark } from '../inspect-session.js';
 import type { CliFlags } from '../parse-cli-args.js';
-import { resolveSettings } from '../resolve-settings.js';
+import { resolveSettings, type CliSettings } from '../resolve-settings.js';
 import { describeWarnings, latestSessionKey, loadSessionStrictly, malformedToolCallNotes } from '../session-selection.js';
 import { TerminalRenderer } from '../terminal-renderer.js';
 import { plural } from '../plural.js';
@@ -76,10 +78,15 @@ function archivedSummary(session: Session): { text: string; lastActive: string }
  * parsed, never saved.
  */
 export async function inspectCommand(flags: CliFlags, positionals: string[], io: CliIo): Promise<number> {
-  const settings = await resolveSettings({ flags, env: io.env, cwd: io.cwd, offline: true });
+  const settings = await inspectSettings(flags, io);
   const { key, session, file } = await loadTarget(positionals[0] ?? flags.session, settings, io.cwd, io);
   for (const line of malformedToolCallNotes(key, session.messages)) io.stderr.write(`${line}\n`);
-  const cli = await buildCliAgent(settings);
+  // Governed as `run` governs: the same model, window, reply size and usage calibration.
+  const calibrator =
+    settings.model.kind === 'remote' ? readCalibrationFile(join(settings.sessionsDir, CALIBRATION_FILE), (line) => io.stderr.write(`${line}\n`)) : null;
+  const governor = cliGovernorSettings(settings, calibrator);
+  // The tools come from an offline agent: nothing here talks to the model.
+  const cli = await buildCliAgent({ ...settings, model: { kind: 'offline', reason: 'inspect only reads' } });
   let inspection: SessionInspection;
   try {
     const builder = new ContextBuilder({ workspace: settings.workspace });
@@ -93,9 +100,11 @@ export async function inspectCommand(flags: CliFlags, positionals: string[], io:
       sections,
       separator: SECTION_SEPARATOR,
       tools: cli.agent.tools.definitions(),
-      contextWindowTokens: settings.contextWindowTokens,
-      ...(settings.maxTokens !== undefined ? { maxOutputTokens: settings.maxTokens } : {}),
-      ...(settings.maxToolResultChars !== undefined ? { maxToolResultChars: settings.maxToolResultChars } : {}),
+      contextWindowTokens: governor.contextWindowTokens,
+      ...(governor.maxTokens !== undefined ? { maxOutputTokens: governor.maxTokens } : {}),
+      ...(governor.maxToolResultChars !== undefined ? { maxToolResultChars: governor.maxToolResultChars } : {}),
+      ...(governor.model !== undefined ? { model: governor.model } : {}),
+      ...(governor.calibrator ? { calibrator: governor.calibrator } : {}),
       artifactStore: new MemoryArtifactStore({ root: (await import('@nanobot/runner')).defaultArtifactsDir(settings.sessionsDir) }),
     });
   } finally {
@@ -107,6 +116,20 @@ export async function inspectCommand(flags: CliFlags, positionals: string[], io:
   }
   io.stdout.write(renderInspection(inspection, file, new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color'], io.stdout), spinner: false })));
   return 0;
+}
+
+/**
+ * The settings `run` would use (its model among them). A provider set-up `run` would refuse
+ * (e.g. a missing key) does not stop an inspection: it goes on without a model, and says so.
+ */
+async function inspectSettings(flags: CliFlags, io: CliIo): Promise<CliSettings> {
+  try {
+    return await resolveSettings({ flags, env: io.env, cwd: io.cwd });
+  } catch (error) {
+    if (!(error instanceof CliError) || error.code !== 'CLI_PROVIDER') throw error;
+    io.stderr.write(`${error.message}; inspecting without a model (cl100k_base estimates)\n`);
+    return resolveSettings({ flags, env: io.env, cwd: io.cwd, offline: true });
+  }
 }
 
 function n(value: number): string {
@@ -122,14 +145,20 @@ export function renderInspection(x: SessionInspection, file: string, r: Terminal
     `${r.paint('bold', 'stored')}   ${plural(x.session.storedMessages, 'message')}; replayed ${x.session.replayedMessages}` +
       (x.session.consolidatedMessages > 0 ? `; ${x.session.consolidatedMessages} consolidated into memory (not replayed)` : ''),
   );
-  out.push(`${r.paint('bold', 'budget')}   window ${n(b.contextWindowTokens)} − reply ${n(b.maxOutputTokens)} − safety 1,024 = ${n(b.budget)} input tokens`);
+  out.push(`${r.paint('bold', 'model')}    ${b.model ?? 'none (offline)'}; tokens counted with ${b.tokenizer}`);
+  const calibrated = b.inputBudget !== undefined && b.inputBudget !== b.budget;
+  out.push(
+    `${r.paint('bold', 'budget')}   window ${n(b.contextWindowTokens)} − reply ${n(b.maxOutputTokens)} − safety 1,024 = ${n(b.inputBudget ?? b.budget)} input tokens` +
+      (calibrated ? ` (${n(b.budget)} estimated, by the usage calibration)` : ''),
+  );
   const pct = b.budget > 0 ? ` (${Math.round((b.tokensAfter / b.budget) * 100)}% of the budget)` : '';
   const verdict = b.windowTooSmall
     ? r.paint('red', `NO BUDGET: the window is smaller than the reply reserve (${n(b.maxOutputTokens)}) plus the safety margin (1,024); raise --context-window or lower maxTokens`)
     : b.fits
       ? r.paint('green', 'fits')
       : r.paint('red', 'OVER BUDGET');
-  out.push(`${r.paint('bold', 'estimate')} ${n(b.tokensBefore)} tokens before governance → ${n(b.tokensAfter)} sent${pct} ${verdict}`);
+  const billed = b.tokensCalibrated !== undefined && b.tokensCalibrated !== b.tokensAfter ? ` (${n(b.tokensCalibrated)} calibrated)` : '';
+  out.push(`${r.paint('bold', 'estimate')} ${n(b.tokensBefore)} tokens before governance → ${n(b.tokensAfter)} sent${billed}${pct} ${verdict}`);
   if (x.toolsWarning) out.push(`${r.paint('bold', 'tools')}    ${r.paint('yellow', x.toolsWarning)}`);
   out.push('');
   out.push(r.paint('bold', `System prompt: ${x.systemPrompt.sections.length} sections, ${n(x.systemPrompt.tokens)} tokens; tools: ${x.tools.count} definitions, ${n(x.tools.tokens)} tokens`));

@@ -64,6 +64,14 @@ export function budgetBar(budget: BudgetView): HTMLElement {
     budget.transcriptTokens > budget.used
       ? h('div', { class: 'budget-note' }, `Stored transcript: ${fmt(budget.transcriptTokens)} tokens — the governor sent ${fmt(budget.used)}.`)
       : null,
+    h(
+      'div',
+      { class: 'budget-counted', 'data-testid': 'tokenizer' },
+      `Counted with ${budget.tokenizer}` +
+        (budget.tokensCalibrated !== undefined && budget.inputBudget !== undefined && budget.inputBudget !== budget.limit
+          ? `; the usage calibration expects ${fmt(budget.tokensCalibrated)} of ${fmt(budget.inputBudget)} billed input tokens.`
+          : '.'),
+    ),
     budget.toolsWarning ? h('div', { class: 'budget-note warn', 'data-testid': 'tools-warning' }, budget.toolsWarning) : null,
   );
 }

@@ -1,13 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ContextBuilder, RUNTIME_CONTEXT_HEADER, detachRuntimeContext } from '@nanobot/context-builder';
 import type { PromptSection, RuntimeContextMarker } from '@nanobot/context-builder';
-import { FileArtifactStore } from '@nanobot/governor';
-import type { ArtifactStore, GovernReport } from '@nanobot/governor';
+import { FileArtifactStore, withModelDefaults } from '@nanobot/governor';
+import type { ArtifactStore, GovernReport, ModelOptions } from '@nanobot/governor';
 import { createAgent, defaultArtifactsDir } from '@nanobot/runner';
 import type { ToolRegistry } from '@nanobot/registry';
 import type { AgentLoop, GovernedRequest, LoopContextBuilder, AgentBus, RunnerEvent } from '@nanobot/runner';
 import { retryWaitMessage } from '@nanobot/providers';
-import type { LLMProvider, Message } from '@nanobot/schema';
+import { createEstimator } from '@nanobot/schema';
+import type { LLMProvider, Message, TokenEstimator } from '@nanobot/schema';
 import { JsonlSessionStore } from '@nanobot/session';
 import type { SessionStore } from '@nanobot/session';
 import type { ChatItem, InspectorSnapshot, SessionListItem, SessionView, StreamEvent } from '../shared/protocol.js';
@@ -128,11 +129,15 @@ export class AgentHost {
   readonly #artifacts = new Map<string, string>();
   readonly #artifactStore: ArtifactStore;
   readonly #inflight = new Set<Promise<unknown>>();
+  /** Counts as the governor does for the model the runner sends to (its tokenizer from the model table). */
+  readonly #estimator: TokenEstimator;
   #outbound: AbortController | null = new AbortController();
 
   constructor(options: AgentHostOptions) {
     this.#options = options;
     this.provider = options.provider;
+    const modelOptions: ModelOptions = withModelDefaults<ModelOptions>({ model: options.model ?? options.provider.defaultModel });
+    this.#estimator = createEstimator({ tokenizer: modelOptions.tokenizer ?? 'cl100k_base' });
     this.sessions = options.sessions ?? new JsonlSessionStore({ dir: options.sessionsDir, workspace: options.workspace });
     // Offloads live beside the sessions: workspace searches never see them, read_file can open them.
     const artifactsDir = defaultArtifactsDir(options.sessionsDir);
@@ -194,6 +199,7 @@ export class AgentHost {
         tools: request.tools,
         inflightStartIndex: request.inflightStartIndex,
         sections: this.#sections.get(key) ?? null,
+        estimator: this.#estimator,
         artifactUrl: (location) => {
           const id = artifactId(location);
           return this.#artifacts.has(id) ? `/api/artifacts/${id}` : undefined;

@@ -1,5 +1,6 @@
 import { BACKFILL_CONTENT, MemoryArtifactStore, govern } from '@nanobot/governor';
 import type { GovernOptions, GovernReport } from '@nanobot/governor';
+import { createEstimator, estimateMessageTokens } from '@nanobot/schema';
 import type { Message, ToolDefinition } from '@nanobot/schema';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -213,4 +214,29 @@ describe('inspectRequest', () => {
       { numRuns: 150 },
     );
   });
+
+  it("counts with the governor's estimator for the model, so the bar and the budget are in the same units", () => {
+    const text = 'Ünïcödé and emoji 🦊 with code `const x = [1, 2, 3];` — '.repeat(30);
+    const transcript: Message[] = deepFreeze([
+      { role: 'system', content: 'You are a test.' },
+      { role: 'user', content: text },
+      { role: 'assistant', content: '', tool_calls: [call('c1', 'read_file', JSON.stringify({ path: 'a "quoted" ünï.txt' }))] },
+      { role: 'tool', tool_call_id: 'c1', name: 'read_file', content: text },
+      { role: 'user', content: 'and now?' },
+    ]);
+    const result = govern(transcript, { tools: TOOLS, model: 'gpt-4o', contextWindowTokens: 20_000 });
+    const o200k = createEstimator({ tokenizer: 'o200k_base' });
+    const snapshot = inspectRequest({ sessionKey: 's', iteration: 0, transcript, governed: result.messages, report: result.report, tools: TOOLS, inflightStartIndex: transcript.length, sections: null, estimator: o200k });
+    const rows = messageRows(snapshot.timeline);
+    rows.forEach((r, i) => expect(r.tokens).toBe(o200k.messageTokens(result.messages[i])));
+    expect(rows.some((r, i) => r.tokens !== estimateMessageTokens(result.messages[i]))).toBe(true);
+    expect(snapshot.budget).toMatchObject({ tokenizer: 'o200k_base', tools: o200k.toolsTokens(TOOLS), limit: result.report.budget, transcriptTokens: result.report.tokensBefore });
+    // The parts add up to the governor's own count of the request (up to the reply priming).
+    expect(Math.abs(snapshot.budget.used - result.report.tokensAfter!)).toBeLessThanOrEqual(3);
+    // Without one, the governor's default (cl100k_base, as the provider sees it).
+    const plain = inspectRequest({ sessionKey: 's', iteration: 0, transcript, governed: result.messages, report: result.report, tools: TOOLS, inflightStartIndex: transcript.length, sections: null });
+    expect(plain.budget.tokenizer).toBe('cl100k_base');
+    expect(plain.budget.used).not.toBe(snapshot.budget.used);
+  });
 });
+

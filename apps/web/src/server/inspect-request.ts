@@ -1,6 +1,6 @@
 import type { GovernReport, GovernStepReport } from '@nanobot/governor';
-import type { Message, ToolDefinition } from '@nanobot/schema';
-import { countTokens, estimateMessageTokens, estimatePromptTokens } from '@nanobot/schema';
+import type { Message, TokenEstimator, ToolDefinition } from '@nanobot/schema';
+import { createEstimator } from '@nanobot/schema';
 import type {
   ActionSummary,
   InspectorSnapshot,
@@ -26,6 +26,12 @@ export interface InspectInput {
   inflightStartIndex: number;
   /** System prompt sections as the context builder produced them (null: show the prompt whole). */
   sections: readonly { name: string; text: string }[] | null;
+  /**
+   * The estimator the governor counted with (`createEstimator({ tokenizer })` for the model's
+   * tokenizer): every figure is then in the units of `report.budget`. Default: cl100k_base, the
+   * governor's default without a model.
+   */
+  estimator?: TokenEstimator;
   /** Maps an offload location to a URL the page can open; must not throw. */
   artifactUrl?: (location: string) => string | undefined;
   now?: () => Date;
@@ -63,17 +69,17 @@ function clip(text: string, max = SUMMARY_CHARS): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function safeTokens(message: Message): number {
+function safeTokens(estimator: TokenEstimator, message: Message): number {
   try {
-    return estimateMessageTokens(message);
+    return estimator.messageTokens(message);
   } catch {
     return 0;
   }
 }
 
-/** A short, display-ready description of one message. */
-export function summarizeMessage(message: Message): MessageSummary {
-  const out: MessageSummary = { role: String(message.role), summary: '', tokens: safeTokens(message) };
+/** A short, display-ready description of one message (tokens by `estimator`, default cl100k_base). */
+export function summarizeMessage(message: Message, estimator: TokenEstimator = createEstimator()): MessageSummary {
+  const out: MessageSummary = { role: String(message.role), summary: '', tokens: safeTokens(estimator, message) };
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
   let text = clip(textOf(message.content));
   if (calls.length > 0) {
@@ -186,10 +192,12 @@ function budgetZones(input: InspectInput): { systemEnd: number; currentStart: nu
   return { systemEnd, currentStart: Math.max(currentStart, systemEnd) };
 }
 
-function sectionViews(input: InspectInput): SectionView[] {
+function sectionViews(input: InspectInput, estimator: TokenEstimator): SectionView[] {
   const system = input.governed[0]?.role === 'system' ? textOf(input.governed[0].content) : '';
   const sections = input.sections && input.sections.length > 0 ? input.sections : system ? [{ name: 'system', text: system }] : [];
-  return sections.map((s) => ({ name: s.name, text: s.text, tokens: countTokens(s.text) ?? Math.ceil(s.text.length / 4) }));
+  // What the text adds as a system message's content, in the governor's tokenizer.
+  const empty = safeTokens(estimator, { role: 'system', content: '' });
+  return sections.map((s) => ({ name: s.name, text: s.text, tokens: Math.max(0, safeTokens(estimator, { role: 'system', content: s.text }) - empty) }));
 }
 
 const ACTION_TEXT: Record<ActionSummary['action'], string> = {
@@ -216,6 +224,7 @@ const ACTION_TEXT: Record<ActionSummary['action'], string> = {
  */
 export function inspectRequest(input: InspectInput): InspectorSnapshot {
   const { governed, transcript, report, tools } = input;
+  const estimator = input.estimator ?? createEstimator();
   const { slots, removals } = trace(input);
   const { systemEnd, currentStart } = budgetZones(input);
 
@@ -227,7 +236,7 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
   let next = 0;
   let anchor = -1;
   const pushRemoval = (removal: Removal): void => {
-    const summary = summarizeMessage(transcript[removal.origin]);
+    const summary = summarizeMessage(transcript[removal.origin], estimator);
     const prev = rows[rows.length - 1];
     if (prev?.kind === 'removed' && prev.reason === removal.reason) prev.messages.push(summary);
     else rows.push({ kind: 'removed', reason: removal.reason, step: removal.step, messages: [summary], tokens: 0 });
@@ -238,7 +247,7 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
     while (next < sortedRemovals.length && sortedRemovals[next].origin < anchor) pushRemoval(sortedRemovals[next++]);
     const zone = index < systemEnd ? 'system' : index >= currentStart ? 'current' : 'history';
     const calls = Array.isArray(message.tool_calls) ? message.tool_calls.map((c) => ({ id: String(c?.id ?? ''), name: String(c?.function?.name ?? '?') })) : [];
-    rows.push({ kind: 'message', index, zone, marks: slot.marks, ...summarizeMessage(message), ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+    rows.push({ kind: 'message', index, zone, marks: slot.marks, ...summarizeMessage(message, estimator), ...(calls.length > 0 ? { toolCalls: calls } : {}) });
   });
   while (next < sortedRemovals.length) pushRemoval(sortedRemovals[next++]);
   const timeline = rows;
@@ -253,7 +262,7 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
     else if (row.zone === 'history') history += row.tokens;
     else current += row.tokens;
   }
-  const toolTokens = tools.length > 0 ? Math.max(0, estimatePromptTokens(governed, tools) - estimatePromptTokens(governed)) : 0;
+  const toolTokens = estimator.toolsTokens(tools);
   const used = system + history + current + toolTokens;
   const limit = report.budget;
 
@@ -273,7 +282,7 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
     sessionKey: input.sessionKey,
     iteration: input.iteration,
     at: (input.now?.() ?? new Date()).toISOString(),
-    sections: sectionViews(input),
+    sections: sectionViews(input, estimator),
     budget: {
       limit,
       system,
@@ -282,7 +291,10 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
       current,
       used,
       headroom: Math.max(0, limit - used),
-      transcriptTokens: report.tokensBefore ?? estimatePromptTokens(transcript, tools),
+      transcriptTokens: report.tokensBefore ?? estimator.promptTokens(transcript, tools)[0],
+      tokenizer: estimator.tokenizer,
+      ...(report.tokensCalibrated !== undefined ? { tokensCalibrated: report.tokensCalibrated } : {}),
+      ...(report.inputBudget !== undefined ? { inputBudget: report.inputBudget } : {}),
       toolsWarning:
         limit > 0 && toolTokens > limit / 4
           ? `The ${tools.length} tool definitions take ${toolTokens.toLocaleString('en-US')} tokens, ${Math.round((toolTokens / limit) * 100)}% of the budget, on every request: list only the tools you need with "enabledTools" in the MCP server's config, or use a larger context window.`

@@ -275,6 +275,10 @@ describe('fallbacks and the bill', () => {
       expect(last?.actual).toBe(2_000);
       expect(last?.estimated).toBeGreaterThan(0);
       expect(last?.calibrated).toBe(last?.estimated);
+      // The inspector counts as the governor did for gpt-4o: o200k, the bar adding up to its estimate.
+      const inspector = (await sse.waitFor((e) => e.type === 'inspector')) as Extract<StreamEvent, { type: 'inspector' }>;
+      expect(inspector.snapshot.budget.tokenizer).toBe('o200k_base');
+      expect(Math.abs(inspector.snapshot.budget.used - last!.estimated)).toBeLessThanOrEqual(3);
     } finally {
       await own.dispose();
     }

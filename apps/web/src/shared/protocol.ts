@@ -63,7 +63,7 @@ export interface ActionSummary {
   text: string;
 }
 
-/** Token budget of one request (estimates, cl100k). */
+/** Token budget of one request (estimates in the governor's tokenizer for the model). */
 export interface BudgetView {
   /** Input budget (0: no context window configured, nothing is snipped). */
   limit: number;
@@ -76,6 +76,12 @@ export interface BudgetView {
   headroom: number;
   /** Tokens in the stored transcript before governance. */
   transcriptTokens: number;
+  /** The tokenizer every figure is counted with (the model's, as the governor counted). */
+  tokenizer: 'cl100k_base' | 'o200k_base' | 'claude';
+  /** With a usage calibration: the billed count to expect for the request sent. */
+  tokensCalibrated?: number;
+  /** With a usage calibration: the input budget in billed tokens (`limit` is it in estimate units). */
+  inputBudget?: number;
   /**
    * Set when the tool definitions alone take more than a quarter of the budget (they go with
    * every request and are never snipped): how much, and to list fewer with `enabledTools`.
