@@ -72,9 +72,13 @@ interface Source {
   total: number;
   location?: string;
   error?: string;
+  /** Tokens of the message with the marker alone in place of the text. */
+  markerTokens: number;
+  /** Tokens the full text adds to its message. */
+  textTokens: number;
 }
 
-function textSource(msg: Message): Omit<Source, 'total'> | null {
+function textSource(msg: Message): Pick<Source, 'text' | 'part'> | null {
   const content = msg.content;
   if (typeof content === 'string') return content.length > 0 ? { text: content, part: -1 } : null;
   if (!Array.isArray(content)) return null;
@@ -85,7 +89,7 @@ function textSource(msg: Message): Omit<Source, 'total'> | null {
   return best < 0 ? null : { text: (content[best] as { text: string }).text, part: best };
 }
 
-function withText(msg: Message, source: Source, text: string): Message {
+function withText(msg: Message, source: Pick<Source, 'part'>, text: string): Message {
   if (source.part < 0) return { ...msg, content: text };
   const parts = (msg.content as ContentPart[]).slice();
   parts[source.part] = { ...parts[source.part], text };
@@ -98,7 +102,8 @@ function withText(msg: Message, source: Source, text: string): Message {
  * instructions leave). Picks the newest non-instruction message whose text alone covers the
  * overflow (else the largest), saves its full text through `artifactStore` when there is one,
  * and keeps the head and the tail of the text around a marker saying how much was cut and
- * where the full text is.
+ * where the full text is. Cuts leave room for the marker; a text the marker would outgrow is left
+ * alone while the copy may still fit, and cut too when it cannot.
  * Instructions are never shortened: when they alone exceed the budget nothing is done.
  * Pure apart from the store writes; shortened messages are new objects.
  */
@@ -114,6 +119,8 @@ export function shrinkToFit(messages: readonly Message[], options: ShrinkToFitOp
   let out = messages.slice();
   const sources = new Map<number, Source>();
   const exhausted = new Set<number>();
+  // Texts a cut would not shorten, left as they were while the copy may still fit.
+  const skipped = new Map<number, Source>();
   for (let attempt = 0; attempt < MAX_ATTEMPTS && tokens > budget; attempt++) {
     const over = tokens - budget;
     let pick = -1;
@@ -136,7 +143,7 @@ export function shrinkToFit(messages: readonly Message[], options: ShrinkToFitOp
     let src = sources.get(pick);
     if (src === undefined) {
       const base = textSource(original[pick])!;
-      src = { ...base, total: codePointLength(base.text) };
+      src = { ...base, total: codePointLength(base.text), markerTokens: 0, textTokens: 0 };
       const store = options.artifactStore;
       if (store) {
         const msg = original[pick];
@@ -147,21 +154,45 @@ export function shrinkToFit(messages: readonly Message[], options: ShrinkToFitOp
           src.error = error instanceof Error ? error.message : String(error);
         }
       }
+      // The marker costs tokens of its own (more with a saved location), which the kept text
+      // must leave room for.
+      src.markerTokens = messageTokens(withText(original[pick], src, cutMarker(src.total, src.total, src.location)), options);
+      src.textTokens = messageTokens(original[pick], options) - messageTokens(withText(original[pick], src, ''), options);
       sources.set(pick, src);
     }
     const current = messageTokens(out[pick], options);
-    const shownUnits = out[pick] !== original[pick] ? shownLength(out[pick], src) : src.text.length;
-    const keepTokens = Math.max(0, current - over - SLACK_TOKENS);
-    const keepUnits = current > 0 ? Math.floor((shownUnits * keepTokens) / current) : 0;
-    // Head and tail survive: a question often follows a pasted log, and a merged turn ends
-    // with its newest words.
-    const keep = Math.min(keepUnits, src.text.length - 1);
-    const head = headOf(src.text, Math.ceil((keep * 2) / 3));
-    const tail = tailOf(src.text, keep - head.length);
-    const omitted = src.total - codePointLength(head) - codePointLength(tail);
-    out = out.slice();
-    out[pick] = withText(original[pick], src, `${head}${head.length > 0 ? '\n\n' : ''}${cutMarker(omitted, src.total, src.location)}${tail.length > 0 ? '\n\n' : ''}${tail}`);
+    const keepTokens = Math.max(0, current - over - SLACK_TOKENS - src.markerTokens);
+    const keepUnits = src.textTokens > 0 ? Math.floor((src.text.length * keepTokens) / src.textTokens) : 0;
+    let keep = Math.min(keepUnits, src.text.length - 1);
+    let next = withCut(out, pick, original[pick], src, keep);
+    let nextTokens = promptTokens(next, options);
+    // Estimates are not linear in the text: a cut that saves nothing is retried with the
+    // marker alone, and a message even that does not shorten (a short text next to a long
+    // marker) is left as it was and never picked again, so the larger texts get their turn.
+    if (nextTokens >= tokens && keep > 0) {
+      keep = 0;
+      next = withCut(out, pick, original[pick], src, keep);
+      nextTokens = promptTokens(next, options);
+    }
+    if (nextTokens >= tokens) {
+      exhausted.add(pick);
+      if (out[pick] === original[pick]) {
+        sources.delete(pick);
+        skipped.set(pick, src);
+      }
+      continue;
+    }
+    out = next;
+    tokens = nextTokens;
     if (keep <= 0) exhausted.add(pick);
+  }
+  if (tokens > budget && skipped.size > 0) {
+    // It cannot fit anyway: what is sent over budget holds no text left to cut, only the
+    // instructions, the structure and markers saying where each full text is.
+    for (const [index, src] of skipped) {
+      out = withCut(out, index, original[index], src, 0);
+      sources.set(index, src);
+    }
     tokens = promptTokens(out, options);
   }
   if (sources.size === 0) return same;
@@ -174,10 +205,14 @@ export function shrinkToFit(messages: readonly Message[], options: ShrinkToFitOp
   return { messages: out, shrunk, tokens };
 }
 
-/** Length of the kept text of an already-shortened message (head and tail, without the marker). */
-function shownLength(msg: Message, src: Source): number {
-  const text = src.part < 0 ? (msg.content as string) : ((msg.content as ContentPart[])[src.part] as { text: string }).text;
-  const from = text.lastIndexOf('[… ');
-  const to = text.indexOf(']', from);
-  return from >= 0 && to > from ? text.length - (to + 1 - from) : text.length;
+/** A fresh list with `original` at `index` cut to `keep` UTF-16 units around the marker. */
+function withCut(list: readonly Message[], index: number, original: Message, src: Source, keep: number): Message[] {
+  // Head and tail survive: a question often follows a pasted log, and a merged turn ends
+  // with its newest words.
+  const head = headOf(src.text, Math.ceil((keep * 2) / 3));
+  const tail = tailOf(src.text, keep - head.length);
+  const omitted = src.total - codePointLength(head) - codePointLength(tail);
+  const next = list.slice();
+  next[index] = withText(original, src, `${head}${head.length > 0 ? '\n\n' : ''}${cutMarker(omitted, src.total, src.location)}${tail.length > 0 ? '\n\n' : ''}${tail}`);
+  return next;
 }
