@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Message, ToolDefinition } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
-import { cacheBoundaries, historyCutIndex } from './cache-boundaries.js';
+import { cacheBoundaries } from './cache-boundaries.js';
 import { govern } from './govern.js';
 import { isInstructionRole } from './govern-target.js';
 
@@ -51,16 +51,6 @@ describe('cacheBoundaries', () => {
     const r = deepFreeze([sys('s'), user('q5'), answer('a5'), user('q6')]);
     expect(cacheBoundaries(r, { hasTools: false, cut: 1 })).toEqual({ instructions: 0, cut: 1, previous: 1, last: 3 });
     expect(cacheBoundaries(r, { hasTools: false, cut: 9 })).not.toHaveProperty('cut');
-  });
-});
-
-describe('historyCutIndex', () => {
-  it('is the first non-instruction message when something was cut, else null', () => {
-    const r = deepFreeze([sys('s'), sys('t'), user('q'), answer('a')]);
-    expect(historyCutIndex(r, true)).toBe(2);
-    expect(historyCutIndex(r, false)).toBeNull();
-    expect(historyCutIndex(deepFreeze([sys('s')]), true)).toBeNull();
-    expect(historyCutIndex([], true)).toBeNull();
   });
 });
 

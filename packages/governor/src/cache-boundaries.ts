@@ -11,18 +11,6 @@ export interface CacheBoundaryOptions {
 }
 
 /**
- * Index of the first non-instruction message of a governed copy when the history was cut
- * (`snipped`), else null: where the kept history starts. The governor's own cut report will
- * name the same index; this derives it from the copy alone.
- */
-export function historyCutIndex(messages: readonly MessageLike[], snipped: boolean): number | null {
-  if (!snipped) return null;
-  let i = 0;
-  while (i < messages.length && isInstructionRole(messages[i].role)) i++;
-  return i < messages.length ? i : null;
-}
-
-/**
  * The stable prefix boundaries of a governed copy, for prompt-cache breakpoints (Anthropic's
  * cache order is tools, system, messages): the end of the tools, the last leading instruction,
  * the history cut, the newest message the previous request already ended with, and the last

@@ -2,7 +2,7 @@ export { govern } from './govern.js';
 export type { GovernOptions, GovernResult } from './govern.js';
 export type { BudgetOverflow, GovernReport, GovernStepName, GovernStepReport, ReportedChangeReason, ReportedMessage, ReportedToolResult } from './govern-report.js';
 export { GOVERN_TARGETS, isInstructionRole } from './govern-target.js';
-export { cacheBoundaries, historyCutIndex } from './cache-boundaries.js';
+export { cacheBoundaries } from './cache-boundaries.js';
 export type { CacheBoundaryOptions } from './cache-boundaries.js';
 export type { GovernTarget } from './govern-target.js';
 export type { MessageLike } from './message-like.js';

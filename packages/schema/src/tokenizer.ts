@@ -3,7 +3,7 @@ import { bytePairMerge } from './byte-pair-merge.js';
 import { detachString } from './detach-string.js';
 
 /** The slice of js-tiktoken's `Tiktoken` we use. */
-interface Encoder {
+export interface Encoder {
   encode(text: string, allowedSpecial?: string[] | 'all', disallowedSpecial?: string[] | 'all'): number[];
   decode(tokens: number[]): string;
   /** js-tiktoken's rank table (bytes joined by "," → rank); marked internal there, so optional here. */
@@ -77,7 +77,12 @@ const PIECE_CACHE_MAX_LENGTH = 48;
 // Token count per pre-split piece: natural text repeats its words, so most pieces hit.
 const pieceCounts = new Map<string, number>();
 
-function countPieces(encoder: Encoder, pieces: RegExp, text: string): number {
+/**
+ * Token count of `text` piece by piece, with special-token text as plain text (`encode(piece,
+ * [], [])`), caching short pieces in `cache` (cleared when it reaches `cacheLimit`). Equals a
+ * whole encode: BPE never merges across pre-split pieces. Shared by every encoding we count in.
+ */
+export function countPiecesWith(encoder: Encoder, pieces: RegExp, cache: Map<string, number>, cacheLimit: number, text: string): number {
   let total = 0;
   pieces.lastIndex = 0;
   for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
@@ -86,17 +91,31 @@ function countPieces(encoder: Encoder, pieces: RegExp, text: string): number {
       total += encodePiece(encoder, piece).length;
       continue;
     }
-    let n = pieceCounts.get(piece);
+    let n = cache.get(piece);
     if (n === undefined) {
       // A pre-split piece re-splits to itself, so encoding it alone is its BPE count.
       n = encoder.encode(piece, [], []).length;
-      if (pieceCounts.size >= PIECE_CACHE_LIMIT) pieceCounts.clear();
+      if (cache.size >= cacheLimit) cache.clear();
       // A match is a view into `text`: cache a copy so the key does not pin the whole text.
-      pieceCounts.set(detachString(piece), n);
+      cache.set(detachString(piece), n);
     }
     total += n;
   }
   return total;
+}
+
+function countPieces(encoder: Encoder, pieces: RegExp, text: string): number {
+  return countPiecesWith(encoder, pieces, pieceCounts, PIECE_CACHE_LIMIT, text);
+}
+
+/**
+ * cl100k token count of `text` with special-token text counted as plain text (as providers
+ * bill it), or `null` when the encoder is unavailable. Shares {@link countTokens}' piece cache.
+ */
+export function countPlainTokens(text: string): number | null {
+  if (text.length === 0) return 0;
+  const s = load();
+  return s.kind === 'loaded' ? countPieces(s.encoder, s.pieces, text) : null;
 }
 
 /** Drops the per-piece count cache (benchmarks measure cold counts with it). */
