@@ -2,8 +2,6 @@
 // server that checks the Messages API's rules (cache rules included): the body carries
 // `cache_control` exactly at the governor's reported boundaries, at most four, never on a
 // thinking or empty block; without planned boundaries the fixed rule stays.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { govern } from '@nanobot/governor';
@@ -14,6 +12,7 @@ import { buildAnthropicParams } from './anthropic-request.js';
 import { ANTHROPIC_MAX_CACHE_BREAKPOINTS, mayCarryCacheControl } from './anthropic-cache-breakpoints.js';
 import { message, anthropicTextStream } from './test-support/anthropic-wire.js';
 import { anthropicBodyViolations, cacheControlPaths, replyCheckedAnthropic } from './test-support/anthropic-rules.js';
+import { arbitraryPlannedRequest, recordedSessions } from './test-support/planned-requests.js';
 import { WireServer, replySse } from './test-support/wire-server.js';
 
 type Rec = Record<string, unknown>;
@@ -175,22 +174,11 @@ describe('planned breakpoints on the wire', () => {
 });
 
 describe('planned breakpoints on the recorded transcripts (request bodies, no server)', () => {
-  const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json');
-
   it('any boundaries, governed or raw: at most four markers, none on an illegal block, the rules hold', () => {
-    const sessions = files.map((f) => deepFreeze(JSON.parse(readFileSync(join(dir, f), 'utf8')) as Message[]));
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: sessions.length - 1 }),
-        fc.double({ min: 0.05, max: 1, noNaN: true }),
-        fc.boolean(),
-        fc.record({ tools: fc.boolean(), instructions: fc.nat(400), cut: fc.nat(400), previous: fc.nat(400), last: fc.nat(400) }, { requiredKeys: [] }),
-        (s, share, governed, random) => {
-          const raw = sessions[s].slice(0, Math.max(1, Math.floor(sessions[s].length * share)));
-          const g = governed ? govern(raw, { tools, contextWindowTokens: 32_000 }) : null;
-          const messages = g ? g.messages : raw;
-          const plan = g ? g.report.cacheBoundaries : random;
+        arbitraryPlannedRequest(recordedSessions(), tools),
+        ({ messages, plan, governed: g }) => {
           const body = buildAnthropicParams({ messages, tools, cacheBreakpoints: plan }, 'claude-test');
           const paths = cacheControlPaths(body);
           expect(paths.length).toBeLessThanOrEqual(ANTHROPIC_MAX_CACHE_BREAKPOINTS);

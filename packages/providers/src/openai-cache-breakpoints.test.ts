@@ -3,8 +3,6 @@
 // real `openai` SDK against a local server: the markers sit exactly at the governor's boundaries
 // mapped through the conversion (merged turns, inserted messages), at most four, never on an
 // empty text part; without planned boundaries the fixed rule's body is unchanged.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { govern } from '@nanobot/governor';
@@ -15,6 +13,7 @@ import { buildOpenAIParams, toOpenAIMessages } from './openai-request.js';
 import { MAX_CACHE_BREAKPOINTS } from './select-cache-breakpoints.js';
 import { completion, textStream } from './test-support/openai-wire.js';
 import { cacheControlPaths } from './test-support/anthropic-rules.js';
+import { arbitraryPlannedRequest, recordedSessions } from './test-support/planned-requests.js';
 import { WireServer, replyJson, replySse } from './test-support/wire-server.js';
 
 type Rec = Record<string, unknown>;
@@ -226,22 +225,11 @@ describe('planned breakpoints on the OpenAI-compatible wire', () => {
 });
 
 describe('planned breakpoints on the recorded transcripts (request bodies, no server)', () => {
-  const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json');
-
   it('any boundaries, governed or raw: at most four legal markers, the only difference from the unmarked body; the last boundary is marked', () => {
-    const sessions = files.map((f) => deepFreeze(JSON.parse(readFileSync(join(dir, f), 'utf8')) as Message[]));
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: sessions.length - 1 }),
-        fc.double({ min: 0.05, max: 1, noNaN: true }),
-        fc.boolean(),
-        fc.record({ tools: fc.boolean(), instructions: fc.nat(400), cut: fc.nat(400), previous: fc.nat(400), last: fc.nat(400) }, { requiredKeys: [] }),
-        (s, share, governed, random) => {
-          const raw = sessions[s].slice(0, Math.max(1, Math.floor(sessions[s].length * share)));
-          const g = governed ? govern(raw, { tools, contextWindowTokens: 32_000 }) : null;
-          const messages = g ? g.messages : raw;
-          const plan = g ? g.report.cacheBoundaries : random;
+        arbitraryPlannedRequest(recordedSessions(), tools),
+        ({ messages, plan, governed: g }) => {
           const body = buildOpenAIParams({ messages, tools, cacheBreakpoints: plan }, 'anthropic/claude-test');
           expect(cacheViolations(body)).toEqual([]);
           expect(unmarked(body)).toEqual(unmarked(buildOpenAIParams({ messages, tools }, 'anthropic/claude-test', { cacheControl: false })));
