@@ -1,11 +1,11 @@
 import type { Message, TokenCounter } from '@nanobot/schema';
-import { promptTokens } from './internal/estimate.js';
+import { promptTokens } from './sizing/estimate.js';
 import { isValidToolCall } from './internal/tool-calls.js';
 import { isBlankContent, isBlankText, isBlankTextPart } from './internal/content.js';
-import { isInstructionRole, type GovernTarget } from './govern-target.js';
+import { isInstructionRole, type GovernTarget } from './steps/target/govern-target.js';
 import type { MessageLike } from './message-like.js';
-import { ANTHROPIC_TOOL_ID_PATTERN } from './legalize-for-target.js';
-import { estimatorFor, withModelDefaults, type ModelOptions } from './model-defaults.js';
+import { ANTHROPIC_TOOL_ID_PATTERN } from './steps/target/legalize-for-target.js';
+import { estimatorFor, withModelDefaults, type ModelOptions } from './sizing/model-defaults.js';
 
 /** A rule a model request breaks. */
 export type LegalityRule =

@@ -6,7 +6,7 @@
 // `tool_result` blocks first (`tool_use ids were found without tool_result blocks immediately
 // after`), no `tool_result` without its `tool_use` in the turn before, unique `tool_use` ids,
 // thinking and tool_use blocks only in assistant turns.
-import type { AnthropicMessageLike } from '../anthropic/anthropic-types.js';
+import type { AnthropicMessageLike } from '../dialects/anthropic/anthropic-types.js';
 
 type Block = { type: string; [key: string]: unknown };
 

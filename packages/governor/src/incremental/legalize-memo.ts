@@ -1,0 +1,124 @@
+// The governor's legalizeForTarget step resumed per history and target. The step is a left fold
+// (each message kept, dropped or replaced by its remembered verdict, which depends only on the
+// message and on whether the conversation started before it), so the fold's output and report
+// entries are kept and the next call resumes where its input leaves the last one (compared by
+// object identity): a repeated or grown history costs a pointer pass over the shared part
+// instead of a verdict lookup per message. Histories with call ids Anthropic rejects (renamed
+// across the whole list) take the plain function.
+import type { Message } from '@nanobot/schema';
+import type { ReportedMessage } from '../report/govern-report.js';
+import type { GovernTarget } from '../steps/target/govern-target.js';
+import { isInstructionRole } from '../steps/target/govern-target.js';
+import { badIds, legalizeForTarget, verdict } from '../steps/target/legalize-for-target.js';
+import { ListSnapshot } from './list-snapshot.js';
+import { markShared } from './shared-lists.js';
+import { ref } from '../report/reported-message.js';
+
+/** The step's output with its report entries (input indices for removed, output for added). */
+export interface ReportedLegalization {
+  messages: Message[];
+  removed: ReportedMessage[];
+  added: ReportedMessage[];
+}
+
+interface LegalizeMemo {
+  input: ListSnapshot;
+  /** Index of the first non-instruction message, or the input length when there is none yet. */
+  firstTurn: number;
+  /** The output so far, or null while it equals the input. */
+  out: Message[] | null;
+  /** Per change (input order): input index, output length after it, report entries (frozen). */
+  changeIndex: number[];
+  outLenAfter: number[];
+  removed: ReportedMessage[];
+  added: (ReportedMessage | null)[];
+}
+
+const memos = new Map<GovernTarget, WeakMap<Message, LegalizeMemo>>();
+
+function plain(messages: readonly Message[], target: GovernTarget): ReportedLegalization {
+  const legal = legalizeForTarget(messages, { target });
+  const removed: ReportedMessage[] = [];
+  const added: ReportedMessage[] = [];
+  for (const c of legal.changes) {
+    removed.push({ ...ref(messages[c.index], c.index), reason: c.reason });
+    if (c.to !== null) added.push({ ...ref(legal.messages[c.to], c.to), reason: c.reason });
+  }
+  return { messages: legal.messages, removed, added };
+}
+
+function fresh(): LegalizeMemo {
+  return { input: new ListSnapshot(), firstTurn: 0, out: null, changeIndex: [], outLenAfter: [], removed: [], added: [] };
+}
+
+/** Rewinds the fold to its state after the first `k` inputs. */
+function rewind(memo: LegalizeMemo, k: number): void {
+  let c = memo.changeIndex.length;
+  while (c > 0 && memo.changeIndex[c - 1] >= k) c--;
+  memo.changeIndex.length = c;
+  memo.outLenAfter.length = c;
+  memo.removed.length = c;
+  memo.added.length = c;
+  if (c === 0) memo.out = null;
+  else if (memo.out !== null) memo.out.length = memo.outLenAfter[c - 1] + (k - 1 - memo.changeIndex[c - 1]);
+  if (memo.firstTurn > k) memo.firstTurn = k;
+}
+
+function fold(memo: LegalizeMemo, messages: readonly Message[], from: number, target: GovernTarget): void {
+  let started = memo.firstTurn < from;
+  for (let i = from; i < messages.length; i++) {
+    const msg = messages[i];
+    const v = verdict(msg, target, started);
+    if (!started && !isInstructionRole(msg.role)) {
+      started = true;
+      memo.firstTurn = i;
+    }
+    if (v.reason === null) {
+      memo.out?.push(msg);
+      continue;
+    }
+    memo.out ??= messages.slice(0, i);
+    memo.changeIndex.push(i);
+    memo.removed.push(Object.freeze({ ...ref(msg, i), reason: v.reason }));
+    memo.added.push(v.out === null ? null : Object.freeze({ ...ref(v.out, memo.out.length), reason: v.reason }));
+    if (v.out !== null) memo.out.push(v.out);
+    memo.outLenAfter.push(memo.out.length);
+  }
+  if (!started) memo.firstTurn = messages.length;
+}
+
+/**
+ * {@link legalizeForTarget} with govern's report entries, resumed from the last call on the
+ * same history. Same result; the same array when nothing changes, else a list the memo owns
+ * (changed by the next call: only govern's later steps may read it).
+ */
+export function legalizeWithReport(messages: readonly Message[], target: GovernTarget): ReportedLegalization {
+  const n = messages.length;
+  if (n === 0) return { messages: messages as Message[], removed: [], added: [] };
+  let byHead = memos.get(target);
+  if (byHead === undefined) {
+    byHead = new WeakMap();
+    memos.set(target, byHead);
+  }
+  const head = messages[0];
+  let memo = byHead.get(head);
+  let from = 0;
+  if (memo !== undefined) {
+    from = memo.input.commonPrefix(messages);
+    if (from === 0) memo = undefined;
+    else if (from < memo.input.length) rewind(memo, from);
+  }
+  if (target !== 'openai' && badIds(from === 0 ? messages : messages.slice(from)) !== null) {
+    byHead.delete(head);
+    return plain(messages, target);
+  }
+  memo ??= fresh();
+  fold(memo, messages, from, target);
+  memo.input.update(messages, from);
+  byHead.set(head, memo);
+  if (memo.out === null) return { messages: messages as Message[], removed: [], added: [] };
+  const added: ReportedMessage[] = [];
+  for (const a of memo.added) if (a !== null) added.push(a);
+  // The memo's own list (govern copies it if it becomes the result).
+  return { messages: markShared(memo.out), removed: memo.removed.slice(), added };
+}

@@ -1,0 +1,47 @@
+import { codePointLength, type Message, pythonStr } from '@nanobot/schema';
+import { COMPACTABLE_TOOLS, compactionMessage, MICROCOMPACT_KEEP_RECENT, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
+import { pyTruthy } from '../../internal/python.js';
+
+/** Options of {@link microcompactKeepRecent}. */
+export interface MicrocompactKeepRecentOptions {
+  /** How many of the newest compactable results stay intact (default 10). */
+  keepRecent?: number;
+  /** Results shorter than this many characters are never compacted (default 500). */
+  minChars?: number;
+}
+
+const memo = new WeakMap<Message, Message>();
+
+/**
+ * The reference's older microcompaction (before pressure gating): every compactable result
+ * (`read_file`, `exec`, `grep`, … of at least `minChars` characters) except the `keepRecent`
+ * newest is replaced by the compaction note, on every request and whatever the budget. Off by
+ * default in {@link govern}; deterministic, so the prefix stays stable between requests. Pure.
+ */
+export function microcompactKeepRecent(messages: readonly Message[], options: MicrocompactKeepRecentOptions = {}): { messages: Message[]; compacted: string[] } {
+  const keep = Math.max(0, options.keepRecent ?? MICROCOMPACT_KEEP_RECENT);
+  const minChars = options.minChars ?? MICROCOMPACT_MIN_CHARS;
+  const candidates: number[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
+    if (msg.role !== 'tool' || !COMPACTABLE_TOOLS.has(msg.name as string)) continue;
+    if (typeof msg.content !== 'string' || codePointLength(msg.content) < minChars) continue;
+    candidates.push(i);
+  }
+  const victims = candidates.slice(0, Math.max(0, candidates.length - keep));
+  if (victims.length === 0) return { messages: messages as Message[], compacted: [] };
+  const out = messages.slice();
+  const compacted: string[] = [];
+  for (const i of victims) {
+    const msg = messages[i];
+    let next = memo.get(msg);
+    if (next === undefined) {
+      next = { ...msg, content: compactionMessage(pyTruthy(msg.name) ? pythonStr(msg.name) : 'tool') } as Message;
+      memo.set(msg, next);
+    }
+    out[i] = next;
+    const id = (msg as { tool_call_id?: unknown }).tool_call_id;
+    compacted.push(pyTruthy(id) ? pythonStr(id) : `tool_${i}`);
+  }
+  return { messages: out, compacted };
+}

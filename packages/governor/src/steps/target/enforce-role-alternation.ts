@@ -1,0 +1,194 @@
+import type { ToolCall, ContentPart, Message, MessageContent } from '@nanobot/schema';
+import { hasToolCallsValue, toolCallList } from '../../internal/tool-calls.js';
+import { pyStrip } from '../../internal/python.js';
+import { isInstructionRole } from './govern-target.js';
+
+/** Text of the synthetic user turn placed before a leading plain assistant message. */
+export const CONVERSATION_CONTINUED = '(conversation continued)';
+
+// The opener placed before a leading assistant turn is one object per turn it opens, so
+// governing the same history again yields the same list (token estimates stay cached).
+const openers = new WeakMap<Message, Message>();
+
+/** The `(conversation continued)` user turn placed before `turn` (the same object each time). */
+export function continuedTurnBefore(turn: Message): Message {
+  let opener = openers.get(turn);
+  if (opener === undefined) {
+    opener = { role: 'user', content: CONVERSATION_CONTINUED };
+    openers.set(turn, opener);
+  }
+  return opener;
+}
+
+/** Options of {@link enforceRoleAlternation}. */
+export interface RoleAlternationOptions {
+  /**
+   * `'reference'` reproduces the reference byte for byte, including its losses (a later
+   * same-role message replaces a list-content one, an assistant's text is dropped next to a
+   * tool-call turn, a popped tool-call assistant is re-labelled `user` with its `tool_calls`).
+   * Default `'fixed'`: the same shape without losing content and without a `user` carrying calls.
+   */
+  compat?: 'fixed' | 'reference';
+}
+
+function asBlocks(content: unknown): ContentPart[] {
+  if (Array.isArray(content)) return content as ContentPart[];
+  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
+  if (content === null || content === undefined) return [];
+  return [{ type: 'text', text: String(content) }];
+}
+
+/** Joins two contents without loss: strings as the reference does, anything else as blocks. */
+function joinContent(prev: unknown, cur: unknown): MessageContent {
+  const p = prev ?? '';
+  const c = cur ?? '';
+  if (typeof p === 'string' && typeof c === 'string') return pyStrip(`${p}\n\n${c}`);
+  return [...asBlocks(p), ...asBlocks(c)];
+}
+
+function mergeSameRole(prev: Message, cur: Message, reference: boolean): Message | null {
+  if (prev.role === 'assistant') {
+    const curTools = hasToolCallsValue(cur);
+    const prevTools = hasToolCallsValue(prev);
+    if (reference) {
+      if (curTools) return { ...cur };
+      if (prevTools) return null;
+    } else if (curTools && prevTools) {
+      return {
+        ...prev,
+        content: joinContent(prev.content, cur.content),
+        tool_calls: [...toolCallList(prev), ...toolCallList(cur)] as ToolCall[],
+      };
+    } else if (curTools) {
+      return { ...cur, content: joinContent(prev.content, cur.content) };
+    } else if (prevTools) {
+      return { ...prev, content: joinContent(prev.content, cur.content) };
+    }
+  }
+  const p = prev.content ?? '';
+  const c = cur.content ?? '';
+  if (typeof p === 'string' && typeof c === 'string') return { ...prev, content: pyStrip(`${p}\n\n${c}`) };
+  if (reference) return { ...cur };
+  return { ...prev, content: joinContent(p, c) };
+}
+
+// Merged turns are remembered per pair of message objects, so governing the same history again
+// yields the same objects (token estimates stay cached, the prompt prefix byte-stable).
+const merges = [new WeakMap<Message, WeakMap<Message, Message | null>>(), new WeakMap<Message, WeakMap<Message, Message | null>>()];
+
+/** `prev` and `cur` merged into one turn (the same object for the same pair), or null (reference: dropped). */
+export function mergeOnce(prev: Message, cur: Message, reference: boolean): Message | null {
+  const memo = merges[reference ? 1 : 0];
+  let byCur = memo.get(prev);
+  if (byCur === undefined) {
+    byCur = new WeakMap();
+    memo.set(prev, byCur);
+  }
+  let merged = byCur.get(cur);
+  if (merged === undefined) {
+    merged = mergeSameRole(prev, cur, reference);
+    byCur.set(cur, merged);
+  }
+  return merged;
+}
+
+function isEmptyContent(content: unknown): boolean {
+  if (content === null || content === undefined) return true;
+  if (typeof content === 'string') return pyStrip(content).length === 0;
+  return Array.isArray(content) && content.length === 0;
+}
+
+/**
+ * Merges consecutive `user`/`assistant` turns, removes trailing assistant turns and makes the
+ * first non-system turn a user turn, as strict providers require (reference
+ * `_enforce_role_alternation`). Instructions (`system`, `developer`) and `tool` messages are never merged. Pure: returns
+ * the same array when nothing changes, otherwise a new array whose untouched messages are the
+ * input objects.
+ */
+export function enforceRoleAlternation(messages: readonly Message[], options: RoleAlternationOptions = {}): Message[] {
+  return enforceRoleAlternationDetailed(messages, options).messages;
+}
+
+/** Why {@link enforceRoleAlternationDetailed} removed or added a message. */
+export type AlternationReason = 'merged-same-role' | 'trailing-assistant' | 'conversation-continued';
+
+/** What {@link enforceRoleAlternationDetailed} did, by index (input for removed, output for added). */
+export interface AlternationResult {
+  messages: Message[];
+  removed: { index: number; reason: AlternationReason }[];
+  added: { index: number; reason: AlternationReason }[];
+}
+
+/**
+ * {@link enforceRoleAlternation} that also says which messages it merged (each source is
+ * removed and the merged turn added), popped as trailing assistant turns, or added as an
+ * opener. Linear, for the governor's report on long histories.
+ */
+export function enforceRoleAlternationDetailed(messages: readonly Message[], options: RoleAlternationOptions = {}): AlternationResult {
+  const reference = options.compat === 'reference';
+  const same: AlternationResult = { messages: messages as Message[], removed: [], added: [] };
+  if (messages.length === 0) return same;
+  let changed = false;
+  const out: Message[] = [];
+  // The output slot of each input message (-1: dropped) and how many inputs each slot holds.
+  const slotOf = new Int32Array(messages.length);
+  const sizes: number[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
+    const prev = out[out.length - 1];
+    if (prev !== undefined && (msg.role === 'user' || msg.role === 'assistant') && prev.role === msg.role) {
+      changed = true;
+      const merged = mergeOnce(prev, msg, reference);
+      if (merged !== null) {
+        out[out.length - 1] = merged;
+        slotOf[i] = out.length - 1;
+        sizes[out.length - 1]++;
+      } else {
+        slotOf[i] = -1;
+      }
+      continue;
+    }
+    slotOf[i] = out.length;
+    out.push(msg);
+    sizes.push(1);
+  }
+
+  let lastPopped: Message | undefined;
+  while (out.length > 0 && out[out.length - 1].role === 'assistant') {
+    lastPopped = out.pop();
+    changed = true;
+  }
+  const kept = out.length;
+  const removed: AlternationResult['removed'] = [];
+  const added: AlternationResult['added'] = [];
+  if (changed) {
+    for (let i = 0; i < messages.length; i++) {
+      const slot = slotOf[i];
+      if (slot >= kept) removed.push({ index: i, reason: 'trailing-assistant' });
+      else if (slot < 0 || sizes[slot] > 1) removed.push({ index: i, reason: 'merged-same-role' });
+    }
+    for (let k = 0; k < kept; k++) if (sizes[k] > 1) added.push({ index: k, reason: 'merged-same-role' });
+  }
+  if (lastPopped !== undefined && out.length > 0 && !out.some((m) => m.role === 'user' || m.role === 'tool')) {
+    if (reference || !hasToolCallsValue(lastPopped)) {
+      out.push({ ...lastPopped, role: 'user' });
+    } else {
+      // A user turn may not carry tool calls: keep only the popped turn's words.
+      const { tool_calls: _calls, reasoning_content: _r, thinking_blocks: _t, ...rest } = lastPopped;
+      out.push({ ...rest, role: 'user', content: isEmptyContent(rest.content) ? CONVERSATION_CONTINUED : rest.content });
+    }
+    added.push({ index: out.length - 1, reason: 'trailing-assistant' });
+  }
+
+  const first = out.findIndex((m) => !isInstructionRole(m.role));
+  // The reference leaves a leading tool-call turn alone; Anthropic rejects any non-user first turn.
+  if (first >= 0 && out[first].role === 'assistant' && (!reference || !hasToolCallsValue(out[first]))) {
+    out.splice(first, 0, continuedTurnBefore(out[first]));
+    for (const a of added) if (a.index >= first) a.index++;
+    added.push({ index: first, reason: 'conversation-continued' });
+    changed = true;
+  }
+  if (!changed) return same;
+  added.sort((a, b) => a.index - b.index);
+  return { messages: out, removed, added };
+}

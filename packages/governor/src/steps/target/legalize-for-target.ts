@@ -1,0 +1,238 @@
+import type { ContentPart, Message } from '@nanobot/schema';
+import { emptyResultMessage } from '../../constants.js';
+import { isInstructionRole, type GovernTarget } from './govern-target.js';
+import { isBlankContent, isBlankText, isBlankTextPart } from '../../internal/content.js';
+import { hasToolCallsValue } from '../../internal/tool-calls.js';
+
+/** Content given to a user message that has none (the reference providers' placeholder). */
+export const EMPTY_USER_CONTENT = '(empty)';
+
+/**
+ * The header of the user-side note that carries a mid-history `system` / `developer` message
+ * for Anthropic (which takes instructions only as the system prompt). The note stays where the
+ * instruction was, so nothing is lost and the prompt prefix before it stays byte-stable.
+ */
+export function instructionNoteHeader(role: string): string {
+  return `[${role === 'developer' ? 'Developer' : 'System'} message]`;
+}
+
+/** Why {@link legalizeForTarget} (or a later target step of {@link govern}) changed a message. */
+export type TargetChangeReason =
+  | 'developer-as-system'
+  | 'instruction-as-user-note'
+  | 'empty-instruction'
+  | 'empty-assistant'
+  | 'empty-user'
+  | 'empty-tool-result'
+  | 'blank-text-removed'
+  | 'empty-content-list'
+  | 'tool-call-id-sanitized';
+
+/** Anthropic's pattern for `tool_use` ids (and so for the `tool_result` blocks answering them). */
+export const ANTHROPIC_TOOL_ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
+
+// Messages whose call ids are known to match the pattern (checked once per object).
+const idsChecked = new WeakSet<Message>();
+
+/** Call ids in `messages` that Anthropic would reject, or null when there are none. */
+export function badIds(messages: readonly Message[]): Set<string> | null {
+  let bad: Set<string> | null = null;
+  for (const m of messages) {
+    if (m.role !== 'assistant' || idsChecked.has(m)) continue;
+    let ok = true;
+    for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+      const id = (call as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' && !ANTHROPIC_TOOL_ID_PATTERN.test(id)) {
+        (bad ??= new Set()).add(id);
+        ok = false;
+      }
+    }
+    if (ok) idsChecked.add(m);
+  }
+  return bad;
+}
+
+/**
+ * Renames call ids Anthropic would reject (`call_1|fc_2` from the Responses API, ids with dots
+ * or spaces) to `_`-for-each-other-character, kept unique, on the call and on its results.
+ */
+function sanitizeIds(messages: readonly Message[], bad: Set<string>, changes: TargetChange[]): Message[] {
+  const taken = new Set<string>();
+  for (const m of messages) for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+    const id = (call as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' && !bad.has(id)) taken.add(id);
+  }
+  const renamed = new Map<string, string>();
+  for (const id of bad) {
+    const base = id.replace(/[^a-zA-Z0-9_-]/g, '_');
+    let next = base;
+    for (let n = 2; taken.has(next); n++) next = `${base}_${n}`;
+    taken.add(next);
+    renamed.set(id, next);
+  }
+  return messages.map((m, i) => {
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.some((c) => renamed.has(c.id))) {
+      changes.push({ index: i, to: i, reason: 'tool-call-id-sanitized' });
+      return { ...m, tool_calls: m.tool_calls.map((c) => (renamed.has(c.id) ? { ...c, id: renamed.get(c.id)! } : c)) };
+    }
+    if (m.role === 'tool' && typeof m.tool_call_id === 'string' && renamed.has(m.tool_call_id)) {
+      changes.push({ index: i, to: i, reason: 'tool-call-id-sanitized' });
+      return { ...m, tool_call_id: renamed.get(m.tool_call_id)! };
+    }
+    return m;
+  });
+}
+
+/** One message {@link legalizeForTarget} dropped (`to: null`) or rewrote. */
+export interface TargetChange {
+  /** Index in the input. */
+  index: number;
+  /** Index in the output, or null when the message was dropped. */
+  to: number | null;
+  reason: TargetChangeReason;
+}
+
+/** Result of {@link legalizeForTarget}. */
+export interface LegalizeForTargetResult {
+  /** The same array when nothing changed; unchanged messages are the input objects. */
+  messages: Message[];
+  changes: TargetChange[];
+}
+
+/** What {@link legalizeForTarget} does with one message: keep it (`reason: null`), drop or replace it. */
+export interface Verdict {
+  out: Message | null;
+  reason: TargetChangeReason | null;
+}
+
+// Rewrites are remembered per message object, target and situation, so a runner's next request
+// reuses the same rewritten objects (their token estimates stay cached, the prompt prefix stays
+// stable).
+const verdicts = new Map<string, WeakMap<Message, Verdict>>();
+const KEEP: Verdict = { out: null, reason: null };
+
+function withoutBlankParts(content: ContentPart[]): ContentPart[] {
+  return content.filter((p) => !isBlankTextPart(p));
+}
+
+function noteContent(msg: Message): Message['content'] {
+  const header = instructionNoteHeader(String(msg.role));
+  const content = msg.content;
+  if (typeof content === 'string') return `${header}\n${content}`;
+  const parts = Array.isArray(content) ? withoutBlankParts(content) : [];
+  return [{ type: 'text', text: header }, ...parts];
+}
+
+function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
+  const anthropic = target !== 'openai';
+  const role = msg.role;
+  const content = msg.content;
+  const listHasBlank = anthropic && Array.isArray(content) && content.some(isBlankTextPart);
+  if (isInstructionRole(role)) {
+    if (isBlankContent(content)) return { out: null, reason: 'empty-instruction' };
+    if (anthropic && started) {
+      return { out: { ...msg, role: 'user', content: noteContent(msg) }, reason: 'instruction-as-user-note' };
+    }
+    if (anthropic && role === 'developer') {
+      return { out: { ...msg, role: 'system', ...(listHasBlank ? { content: withoutBlankParts(content as ContentPart[]) } : {}) }, reason: 'developer-as-system' };
+    }
+    if (listHasBlank) return { out: { ...msg, content: withoutBlankParts(content as ContentPart[]) }, reason: 'blank-text-removed' };
+    return KEEP;
+  }
+  if (role === 'assistant') {
+    if (hasToolCallsValue(msg)) {
+      // OpenAI accepts `null` next to tool calls and Anthropic then sends only tool_use blocks;
+      // whitespace would become a rejected blank text block.
+      if (Array.isArray(content)) {
+        if (content.length === 0) return { out: { ...msg, content: null }, reason: 'empty-content-list' };
+        if (!listHasBlank) return KEEP;
+        const parts = withoutBlankParts(content);
+        return { out: { ...msg, content: parts.length > 0 ? parts : null }, reason: 'blank-text-removed' };
+      }
+      if (anthropic && typeof content === 'string' && content.length > 0 && isBlankText(content)) {
+        return { out: { ...msg, content: null }, reason: 'blank-text-removed' };
+      }
+      return KEEP;
+    }
+    if (isBlankContent(content)) return { out: null, reason: 'empty-assistant' };
+  } else if (role === 'user') {
+    if (isBlankContent(content)) return { out: { ...msg, content: EMPTY_USER_CONTENT }, reason: 'empty-user' };
+  } else if (role === 'tool') {
+    if (isBlankContent(content)) {
+      return { out: { ...msg, content: emptyResultMessage(typeof msg.name === 'string' && msg.name ? msg.name : 'tool') }, reason: 'empty-tool-result' };
+    }
+  }
+  if (listHasBlank) return { out: { ...msg, content: withoutBlankParts(content as ContentPart[]) }, reason: 'blank-text-removed' };
+  return KEEP;
+}
+
+/** The (remembered) verdict on `msg` for `target`, `started` once a non-instruction message came before. */
+export function verdict(msg: Message, target: GovernTarget, started: boolean): Verdict {
+  const key = started && isInstructionRole(msg.role) ? `${target}:mid` : target;
+  let byMessage = verdicts.get(key);
+  if (byMessage === undefined) {
+    byMessage = new WeakMap();
+    verdicts.set(key, byMessage);
+  }
+  let v = byMessage.get(msg);
+  if (v === undefined) {
+    v = judge(msg, target, started);
+    byMessage.set(msg, v);
+  }
+  return v;
+}
+
+/**
+ * Makes every message's content and role acceptable to `target` (see {@link GovernTarget}),
+ * without losing anything a model can read:
+ * - an assistant turn with no calls and no readable content (aborted, reasoning-only) is
+ *   dropped; whitespace or an empty list next to tool calls becomes `null`;
+ * - a user message with no content gets `(empty)`, a tool result `(<name> completed with no
+ *   output)`; an instruction with no content is dropped;
+ * - for Anthropic (`'anthropic'`, `'any'`): blank text parts are removed, `developer` becomes
+ *   `system`, and a `system` / `developer` message after the conversation started becomes a
+ *   user message headed `[System message]` / `[Developer message]` in its place; tool-call ids
+ *   outside Anthropic's `^[a-zA-Z0-9_-]+$` are renamed (call and results alike).
+ * Role alternation is {@link enforceRoleAlternation}'s job. Pure: the same array when nothing
+ * changes; unchanged messages are the input objects.
+ */
+export function legalizeForTarget(input: readonly Message[], options: { target: GovernTarget }): LegalizeForTargetResult {
+  const target = options.target;
+  const bad = target === 'openai' ? null : badIds(input);
+  const idChanges: TargetChange[] = [];
+  const messages = bad === null ? input : sanitizeIds(input, bad, idChanges);
+  const first = legalizeContent(messages, target);
+  if (bad === null) return first;
+  // Renaming keeps positions, so content changes re-index from the renamed list.
+  const contentAt = new Map(first.changes.map((c) => [c.index, c]));
+  const changes: TargetChange[] = [...first.changes];
+  for (const c of idChanges) if (!contentAt.has(c.index)) changes.push({ index: c.index, to: outIndex(first.changes, c.index), reason: c.reason });
+  changes.sort((a, b) => a.index - b.index);
+  return { messages: first.messages, changes };
+}
+
+/** Output index of input `index` (kept) given the drops in `changes`. */
+function outIndex(changes: readonly TargetChange[], index: number): number {
+  let dropped = 0;
+  for (const c of changes) if (c.index < index && c.to === null) dropped++;
+  return index - dropped;
+}
+
+function legalizeContent(messages: readonly Message[], target: GovernTarget): LegalizeForTargetResult {
+  let out: Message[] | null = null;
+  const changes: TargetChange[] = [];
+  let started = false;
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
+    const v = verdict(msg, target, started);
+    if (!isInstructionRole(msg.role)) started = true;
+    if (v.reason === null) {
+      out?.push(msg);
+      continue;
+    }
+    out ??= messages.slice(0, i);
+    changes.push({ index: i, to: v.out === null ? null : out.length, reason: v.reason });
+    if (v.out !== null) out.push(v.out);
+  }
+  return { messages: out ?? (messages as Message[]), changes };
+}
