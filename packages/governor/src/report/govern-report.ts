@@ -1,9 +1,11 @@
 import type { CacheBreakpoints } from '@nanobot/schema';
 import type { GovernTarget } from '../steps/target/govern-target.js';
-import type { TargetChangeReason } from '../steps/target/legalize-for-target.js';
-import type { ReportedCut } from '../steps/cut/cut-plan.js';
 
-/** Names of the steps {@link govern} runs, in order (some run twice). */
+/**
+ * Names of the steps {@link govern} runs, in the order they run (see `pipeline.ts`; the two
+ * repairs after snipping run a second time, and `enforceRoleAlternation` is the user-first
+ * rule for `target: 'openai'`).
+ */
 export type GovernStepName =
   | 'stripPlaceholderAssistantMessages'
   | 'stripMalformedToolCalls'
@@ -11,13 +13,35 @@ export type GovernStepName =
   | 'dropOrphanToolResults'
   | 'regroupToolResults'
   | 'backfillMissingToolResults'
+  | 'legalizeForTarget'
   | 'applyToolResultBudget'
   | 'microcompactKeepRecent'
   | 'compactInflightOverflow'
   | 'snipHistory'
-  | 'legalizeForTarget'
   | 'enforceRoleAlternation'
   | 'shrinkToFit';
+
+/** Why {@link legalizeForTarget} (or a later target step of {@link govern}) changed a message. */
+export type TargetChangeReason =
+  | 'developer-as-system'
+  | 'instruction-as-user-note'
+  | 'empty-instruction'
+  | 'empty-assistant'
+  | 'empty-user'
+  | 'empty-tool-result'
+  | 'blank-text-removed'
+  | 'empty-content-list'
+  | 'tool-call-id-sanitized';
+
+/** The cut a governed copy was made with, as the report shows it. Plain JSON data. */
+export interface ReportedCut {
+  /** Index in the governed copy of the first kept non-instruction message (the history start). */
+  index: number;
+  /** Non-instruction messages cut from the front of the history (0: none). */
+  removed: number;
+  /** Whether the caller's plan was re-applied (the request repeats the previous one up to there). */
+  reused: boolean;
+}
 
 /**
  * Why a target step changed a message: {@link TargetChangeReason}s of `legalizeForTarget`, and

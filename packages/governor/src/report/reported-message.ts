@@ -17,3 +17,16 @@ export function ref(msg: Message, index: number): ReportedMessage {
   if (p !== undefined) out.preview = p;
   return out;
 }
+
+/** The name of each id's result in `messages` (`'tool'` when it has none), for the report. */
+export function toolNames(messages: readonly Message[], ids: readonly string[]): (id: string) => string {
+  const names = new Map<string, string>();
+  if (ids.length > 0) {
+    const wanted = new Set(ids);
+    for (const m of messages) {
+      const id = m.role === 'tool' ? resultId(m) : null;
+      if (id !== null && wanted.has(id) && !names.has(id)) names.set(id, typeof m.name === 'string' ? m.name : 'tool');
+    }
+  }
+  return (id) => names.get(id) ?? 'tool';
+}

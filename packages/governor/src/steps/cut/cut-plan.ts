@@ -1,5 +1,8 @@
 import { ValidationError, type Message } from '@nanobot/schema';
+import type { ReportedCut } from '../../report/govern-report.js';
 import { isInstructionRole } from '../target/govern-target.js';
+
+export type { ReportedCut } from '../../report/govern-report.js';
 
 /**
  * Where the previous request cut the history, as {@link govern} returns it in
@@ -23,15 +26,6 @@ export interface CutPlan {
   fingerprint: string;
 }
 
-/** The cut a governed copy was made with, as the report shows it. Plain JSON data. */
-export interface ReportedCut {
-  /** Index in the governed copy of the first kept non-instruction message (the history start). */
-  index: number;
-  /** Non-instruction messages cut from the front of the history (0: none). */
-  removed: number;
-  /** Whether the caller's plan was re-applied (the request repeats the previous one up to there). */
-  reused: boolean;
-}
 
 const fingerprints = new WeakMap<object, string>();
 

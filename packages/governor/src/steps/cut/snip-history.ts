@@ -4,6 +4,7 @@ import { messageTokens, promptTokens, type EstimateContext } from '../../sizing/
 import { isInstructionRole } from '../target/govern-target.js';
 import { makeCutPlan, type CutPlan } from './cut-plan.js';
 import { planHistoryCut } from './plan-history-cut.js';
+import { defineStep } from '../step.js';
 
 /** Share of the room behind the instructions a fresh stable cut fills (see `cutTargetRatio`). */
 export const DEFAULT_CUT_TARGET_RATIO = 0.6;
@@ -227,3 +228,29 @@ function fitLoop(
   }
   return best;
 }
+
+const LOOP_SNIPPED_NOTE = 'kept the last user message and the newest part of its tool loop; the reference would have overflowed';
+const LATER_TURN_NOTE = 'started at a later user turn, the longest whole-turn tail that fits; the reference would have overflowed';
+
+/** The step: old history cut from the front until the copy fits (stable cuts by default). */
+export const snipHistoryStep = defineStep({
+  name: 'snipHistory',
+  may: ['drop', 'reorder'],
+  noopOnClean: false,
+  keepsClean: false,
+  runs: () => true,
+  run: (list, ctx) => {
+    const o = ctx.options;
+    const snipped = snipHistory(list, {
+      ...ctx.estimate, budget: ctx.budget, compat: ctx.fixed ? 'fixed' : 'reference', cuts: o.cuts ?? 'stable', cutPlan: o.cutPlan ?? null,
+      ...(o.cutTargetRatio !== undefined ? { cutTargetRatio: o.cutTargetRatio } : {}),
+    });
+    return {
+      messages: snipped.messages,
+      ...(snipped.tokensBefore !== undefined ? { tokensBefore: snipped.tokensBefore } : {}),
+      ...(snipped.tokensAfter !== undefined ? { tokensAfter: snipped.tokensAfter } : {}),
+      notes: snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : snipped.laterTurn ? [LATER_TURN_NOTE] : [],
+      cut: snipped,
+    };
+  },
+});

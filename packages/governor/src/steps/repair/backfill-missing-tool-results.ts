@@ -1,6 +1,7 @@
 import { pythonStr, type Message } from '@nanobot/schema';
 import { BACKFILL_CONTENT } from '../../constants.js';
 import { callId, resultId, toolCallList } from '../../internal/tool-calls.js';
+import { defineStep } from '../step.js';
 
 function backfillName(call: unknown): string {
   const fn = (call as { function?: unknown }).function;
@@ -46,3 +47,17 @@ export function backfillMissingToolResults(messages: readonly Message[]): Messag
   }
   return out;
 }
+
+/**
+ * The step: a result for every unanswered call (runs again after snipping). Not a no-op on a
+ * clean list: a clean list may end with a turn whose calls are still open (their results are
+ * appended).
+ */
+export const backfillMissingToolResultsStep = defineStep({
+  name: 'backfillMissingToolResults',
+  may: ['insert'],
+  noopOnClean: false,
+  keepsClean: true,
+  runs: () => true,
+  run: (list) => ({ messages: backfillMissingToolResults(list) }),
+});

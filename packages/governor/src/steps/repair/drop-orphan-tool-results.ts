@@ -1,5 +1,6 @@
 import type { Message } from '@nanobot/schema';
 import { declareCallIds, resultId } from '../../internal/tool-calls.js';
+import { defineStep } from '../step.js';
 
 /**
  * Drops tool results that answer nothing: no id, an id not declared by an earlier assistant
@@ -26,3 +27,13 @@ export function dropOrphanToolResults(messages: readonly Message[]): Message[] {
   }
   return out ?? (messages as Message[]);
 }
+
+/** The step: drops results that answer nothing (runs again after snipping). */
+export const dropOrphanToolResultsStep = defineStep({
+  name: 'dropOrphanToolResults',
+  may: ['drop'],
+  noopOnClean: true,
+  keepsClean: true,
+  runs: () => true,
+  run: (list) => ({ messages: dropOrphanToolResults(list) }),
+});

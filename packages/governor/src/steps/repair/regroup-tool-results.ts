@@ -1,5 +1,6 @@
 import type { Message } from '@nanobot/schema';
 import { callId, resultId, toolCallList } from '../../internal/tool-calls.js';
+import { defineStep } from '../step.js';
 
 /**
  * Moves a tool result that is separated from its assistant turn (a user, system or other
@@ -56,3 +57,16 @@ export function regroup(messages: readonly Message[]): { messages: Message[]; mo
   }
   return { messages: out, moved: [...displaced].map((i) => messages[i]) };
 }
+
+/** The step (fixed mode): results separated from their call moved back to it. */
+export const regroupToolResultsStep = defineStep({
+  name: 'regroupToolResults',
+  may: ['reorder'],
+  noopOnClean: true,
+  keepsClean: true,
+  runs: (ctx) => ctx.fixed,
+  run: (list) => {
+    const { messages, moved } = regroup(list);
+    return { messages, toolResults: moved.map((m) => ({ toolCallId: resultId(m) ?? '', name: typeof m.name === 'string' ? m.name : 'tool', action: 'moved' as const })) };
+  },
+});

@@ -1,5 +1,7 @@
 import { pythonStr, type Message, type ToolCall } from '@nanobot/schema';
 import { callId, resultId, toolCallList } from '../../internal/tool-calls.js';
+import type { ReportedToolResult } from '../../report/govern-report.js';
+import { defineStep } from '../step.js';
 
 function collectIds(messages: readonly Message[]): Set<string> {
   const ids = new Set<string>();
@@ -125,3 +127,29 @@ export function repairToolCallIds(messages: readonly Message[]): Message[] {
   }
   return out ?? (messages as Message[]);
 }
+
+/** Results re-pointed at a renamed call, for the report. */
+function renamedResults(before: readonly Message[], after: readonly Message[]): ReportedToolResult[] {
+  if (before === after) return [];
+  const out: ReportedToolResult[] = [];
+  for (let i = 0; i < after.length; i++) {
+    const a = after[i];
+    const b = before[i];
+    if (a === b || a.role !== 'tool') continue;
+    out.push({ toolCallId: String(a.tool_call_id), name: typeof a.name === 'string' ? a.name : 'tool', action: 'renamed', from: resultId(b) ?? '' });
+  }
+  return out;
+}
+
+/** The step (fixed mode): unique ids for every call, results re-pointed. */
+export const repairToolCallIdsStep = defineStep({
+  name: 'repairToolCallIds',
+  may: ['rewrite'],
+  noopOnClean: true,
+  keepsClean: true,
+  runs: (ctx) => ctx.fixed,
+  run: (list) => {
+    const messages = repairToolCallIds(list);
+    return { messages, toolResults: renamedResults(list, messages) };
+  },
+});

@@ -1,6 +1,7 @@
 import type { ToolCall, Message } from '@nanobot/schema';
 import { hasToolCallsValue, isValidToolCall } from '../../internal/tool-calls.js';
 import { pyTruthy } from '../../internal/python.js';
+import { defineStep } from '../step.js';
 
 /**
  * Removes tool calls without a usable name (`function.name`, or a flat `name`, must be a
@@ -31,3 +32,13 @@ export function stripMalformedToolCalls(messages: readonly Message[]): Message[]
   }
   return out ?? (messages as Message[]);
 }
+
+/** The step: removes nameless calls (and turns left empty). */
+export const stripMalformedToolCallsStep = defineStep({
+  name: 'stripMalformedToolCalls',
+  may: ['drop', 'rewrite'],
+  noopOnClean: true,
+  keepsClean: true,
+  runs: () => true,
+  run: (list) => ({ messages: stripMalformedToolCalls(list) }),
+});

@@ -2,6 +2,7 @@ import type { Message } from '@nanobot/schema';
 import { PLACEHOLDER_TEXTS } from '../../constants.js';
 import { hasToolCallsValue } from '../../internal/tool-calls.js';
 import { pyStrip } from '../../internal/python.js';
+import { defineStep } from '../step.js';
 
 const PLACEHOLDER_MIN_LENGTH = Math.min(...[...PLACEHOLDER_TEXTS].map((t) => t.length));
 
@@ -22,3 +23,13 @@ export function stripPlaceholderAssistantMessages(messages: readonly Message[]):
   if (!messages.some(isPlaceholder)) return messages as Message[];
   return messages.filter((m) => !isPlaceholder(m));
 }
+
+/** The step: drops placeholder assistant turns. */
+export const stripPlaceholderAssistantMessagesStep = defineStep({
+  name: 'stripPlaceholderAssistantMessages',
+  may: ['drop'],
+  noopOnClean: true,
+  keepsClean: true,
+  runs: () => true,
+  run: (list) => ({ messages: stripPlaceholderAssistantMessages(list) }),
+});

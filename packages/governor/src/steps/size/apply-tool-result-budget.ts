@@ -3,6 +3,8 @@ import type { ArtifactStore } from '../../offload/artifact-store.js';
 import { normalizeToolResultDetailed, type NormalizedToolResult } from './normalize-tool-result.js';
 import { ListSnapshot } from '../../incremental/list-snapshot.js';
 import { pyTruthy } from '../../internal/python.js';
+import { DEFAULT_MAX_TOOL_RESULT_CHARS } from '../../constants.js';
+import { defineStep } from '../step.js';
 
 /** Options of {@link applyToolResultBudget}. */
 export interface ToolResultBudgetOptions {
@@ -132,3 +134,20 @@ export function applyToolResultBudgetDetailed(messages: readonly Message[], opti
 export function applyToolResultBudget(messages: readonly Message[], options: ToolResultBudgetOptions): Message[] {
   return applyToolResultBudgetDetailed(messages, options).messages;
 }
+
+/** The step: every result within `maxToolResultChars` (offloaded through the store, else cut). */
+export const applyToolResultBudgetStep = defineStep({
+  name: 'applyToolResultBudget',
+  may: ['rewrite'],
+  noopOnClean: false,
+  keepsClean: true,
+  runs: () => true,
+  run: (list, ctx) => {
+    const { messages, changes } = applyToolResultBudgetDetailed(list, {
+      maxToolResultChars: ctx.options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
+      artifactStore: ctx.options.artifactStore ?? null,
+      sessionKey: ctx.options.sessionKey ?? null,
+    });
+    return { messages, toolResults: changes };
+  },
+});

@@ -2,6 +2,8 @@ import { codePointLength, type Message, pythonStr } from '@nanobot/schema';
 import { COMPACTABLE_TOOLS, compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
 import { isolatedTokens, promptTokens, type EstimateContext } from '../../sizing/estimate.js';
 import { pyTruthy } from '../../internal/python.js';
+import { toolNames } from '../../report/reported-message.js';
+import { defineStep } from '../step.js';
 
 /** Options of {@link compactInflightOverflow}. */
 export interface CompactInflightOptions extends EstimateContext {
@@ -137,3 +139,28 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   const ids = candidates.slice(0, k).map((i) => toolId(base[i])!);
   return result(build(k), ids, k === m && !exact.has(m) ? f(m) : f(k));
 }
+
+/** The step: under pressure, the oldest in-flight compactable results replaced by a note. */
+export const compactInflightOverflowStep = defineStep({
+  name: 'compactInflightOverflow',
+  may: ['rewrite'],
+  noopOnClean: false,
+  keepsClean: true,
+  runs: () => true,
+  run: (list, ctx) => {
+    const c = compactInflightOverflow(list, {
+      ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds,
+    });
+    const name = toolNames(c.messages, [...c.reapplied, ...c.newlyCompacted]);
+    return {
+      messages: c.messages,
+      toolResults: [
+        ...c.reapplied.map((id) => ({ toolCallId: id, name: name(id), action: 'recompacted' as const })),
+        ...c.newlyCompacted.map((id) => ({ toolCallId: id, name: name(id), action: 'compacted' as const })),
+      ],
+      ...(c.tokensBefore !== undefined ? { tokensBefore: c.tokensBefore } : {}),
+      ...(c.tokensAfter !== undefined ? { tokensAfter: c.tokensAfter } : {}),
+      newlyCompacted: c.newlyCompacted,
+    };
+  },
+});

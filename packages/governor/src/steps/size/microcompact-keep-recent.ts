@@ -1,6 +1,8 @@
 import { codePointLength, type Message, pythonStr } from '@nanobot/schema';
 import { COMPACTABLE_TOOLS, compactionMessage, MICROCOMPACT_KEEP_RECENT, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
 import { pyTruthy } from '../../internal/python.js';
+import { toolNames } from '../../report/reported-message.js';
+import { defineStep } from '../step.js';
 
 /** Options of {@link microcompactKeepRecent}. */
 export interface MicrocompactKeepRecentOptions {
@@ -45,3 +47,17 @@ export function microcompactKeepRecent(messages: readonly Message[], options: Mi
   }
   return { messages: out, compacted };
 }
+
+/** The step (opt-in, `keepRecentCompactableResults`): only the newest compactable results kept whole. */
+export const microcompactKeepRecentStep = defineStep({
+  name: 'microcompactKeepRecent',
+  may: ['rewrite'],
+  noopOnClean: false,
+  keepsClean: true,
+  runs: (ctx) => ctx.options.keepRecentCompactableResults !== undefined && ctx.options.keepRecentCompactableResults !== null,
+  run: (list, ctx) => {
+    const mc = microcompactKeepRecent(list, { keepRecent: ctx.options.keepRecentCompactableResults! });
+    const name = toolNames(mc.messages, mc.compacted);
+    return { messages: mc.messages, toolResults: mc.compacted.map((id) => ({ toolCallId: id, name: name(id), action: 'compacted' as const })) };
+  },
+});

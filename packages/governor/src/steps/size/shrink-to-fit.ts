@@ -4,6 +4,9 @@ import { isInstructionRole } from '../target/govern-target.js';
 import { isTextPart } from '../../internal/content.js';
 import { messageTokens, promptTokens, type EstimateContext } from '../../sizing/estimate.js';
 import { resultId } from '../../internal/tool-calls.js';
+import type { ReportedChangeReason, ReportedMessage } from '../../report/govern-report.js';
+import { ref } from '../../report/reported-message.js';
+import { defineStep, type StepContext } from '../step.js';
 
 /** Options of {@link shrinkToFit}. */
 export interface ShrinkToFitOptions extends EstimateContext {
@@ -216,3 +219,49 @@ function withCut(list: readonly Message[], index: number, original: Message, src
   next[index] = withText(original, src, `${head}${head.length > 0 ? '\n\n' : ''}${cutMarker(omitted, src.total, src.location)}${tail.length > 0 ? '\n\n' : ''}${tail}`);
   return next;
 }
+
+/**
+ * Tokens of the copy and of its instructions (with the tools) when the copy is over the budget,
+ * else null: what decides whether the newest turn is shrunk and why a copy cannot fit.
+ */
+export function overBudget(list: readonly Message[], ctx: StepContext): { tokens: number; instructionTokens: number } | null {
+  if (!(ctx.budget > 0)) return null;
+  const tokens = promptTokens(list, ctx.estimate);
+  if (tokens <= ctx.budget) return null;
+  return { tokens, instructionTokens: promptTokens(list.filter((m) => isInstructionRole(m.role)), ctx.estimate) };
+}
+
+/**
+ * The step (`onOverflow: 'shrink'`, the default): runs only when the copy is still over the
+ * budget and the instructions alone are not; the newest oversized content is shortened.
+ */
+export const shrinkToFitStep = defineStep({
+  name: 'shrinkToFit',
+  may: ['rewrite'],
+  noopOnClean: false,
+  keepsClean: true,
+  runs: (ctx, list) => {
+    if (ctx.onOverflow !== 'shrink') return false;
+    const over = overBudget(list, ctx);
+    return over !== null && over.instructionTokens < ctx.budget;
+  },
+  run: (list, ctx) => {
+    const inputIndex = new Map<Message, number>();
+    ctx.history.forEach((m, i) => inputIndex.set(m, i));
+    const shrunk = shrinkToFit(list, {
+      ...ctx.estimate, budget: ctx.budget, artifactStore: ctx.options.artifactStore ?? null, sessionKey: ctx.options.sessionKey ?? null,
+      idOf: (m, i) => `${String(m.role)}_message_${inputIndex.get(m) ?? `copy_${i}`}`,
+    });
+    const removed: ReportedMessage[] = [];
+    const added: ReportedMessage[] = [];
+    for (const s of shrunk.shrunk) {
+      const why: ReportedChangeReason = s.location !== undefined ? 'offloaded' : 'truncated';
+      removed.push({ ...ref(list[s.index], s.index), reason: why });
+      const a: ReportedMessage = { ...ref(shrunk.messages[s.index], s.index), reason: why, originalChars: s.originalChars };
+      if (s.location !== undefined) a.location = s.location;
+      added.push(a);
+    }
+    const notes = shrunk.shrunk.flatMap((s) => (s.error !== undefined ? [`saving message ${s.index} failed (${s.error}); it was cut instead`] : []));
+    return { messages: shrunk.messages, removed, added, tokensAfter: shrunk.tokens, notes };
+  },
+});

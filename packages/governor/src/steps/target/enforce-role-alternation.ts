@@ -2,6 +2,9 @@ import type { ToolCall, ContentPart, Message, MessageContent } from '@nanobot/sc
 import { hasToolCallsValue, toolCallList } from '../../internal/tool-calls.js';
 import { pyStrip } from '../../internal/python.js';
 import { isInstructionRole } from './govern-target.js';
+import type { ReportedMessage } from '../../report/govern-report.js';
+import { ref } from '../../report/reported-message.js';
+import { defineStep } from '../step.js';
 
 /** Text of the synthetic user turn placed before a leading plain assistant message. */
 export const CONVERSATION_CONTINUED = '(conversation continued)';
@@ -192,3 +195,26 @@ export function enforceRoleAlternationDetailed(messages: readonly Message[], opt
   added.sort((a, b) => a.index - b.index);
   return { messages: out, removed, added };
 }
+
+/** {@link enforceRoleAlternationDetailed} (fixed mode) with the report's entries. */
+export function alternationWithEntries(messages: readonly Message[]): { messages: Message[]; removed: ReportedMessage[]; added: ReportedMessage[] } {
+  const alt = enforceRoleAlternationDetailed(messages);
+  return {
+    messages: alt.messages,
+    removed: alt.removed.map((r) => ({ ...ref(messages[r.index], r.index), reason: r.reason })),
+    added: alt.added.map((a) => ({ ...ref(alt.messages[a.index], a.index), reason: a.reason })),
+  };
+}
+
+/**
+ * The step for targets with strict role order (Anthropic, `'any'`): same-role turns merged, a
+ * user turn first and last (an assistant turn last would be a prefill).
+ */
+export const enforceRoleAlternationStep = defineStep({
+  name: 'enforceRoleAlternation',
+  may: ['drop', 'merge', 'insert', 'rewrite'],
+  noopOnClean: false,
+  keepsClean: false,
+  runs: (ctx) => ctx.profile?.roleOrder === 'strict',
+  run: (list) => alternationWithEntries(list),
+});

@@ -3,6 +3,12 @@ import { emptyResultMessage } from '../../constants.js';
 import { isInstructionRole, type GovernTarget } from './govern-target.js';
 import { isBlankContent, isBlankText, isBlankTextPart } from '../../internal/content.js';
 import { hasToolCallsValue } from '../../internal/tool-calls.js';
+import type { TargetChangeReason } from '../../report/govern-report.js';
+import { ANTHROPIC_TOOL_ID_PATTERN } from './profiles/anthropic.js';
+import { TARGET_PROFILES } from './profiles/index.js';
+import type { ReportedMessage } from '../../report/govern-report.js';
+import { ref } from '../../report/reported-message.js';
+import { defineStep } from '../step.js';
 
 /** Content given to a user message that has none (the reference providers' placeholder). */
 export const EMPTY_USER_CONTENT = '(empty)';
@@ -16,33 +22,22 @@ export function instructionNoteHeader(role: string): string {
   return `[${role === 'developer' ? 'Developer' : 'System'} message]`;
 }
 
-/** Why {@link legalizeForTarget} (or a later target step of {@link govern}) changed a message. */
-export type TargetChangeReason =
-  | 'developer-as-system'
-  | 'instruction-as-user-note'
-  | 'empty-instruction'
-  | 'empty-assistant'
-  | 'empty-user'
-  | 'empty-tool-result'
-  | 'blank-text-removed'
-  | 'empty-content-list'
-  | 'tool-call-id-sanitized';
+export type { TargetChangeReason } from '../../report/govern-report.js';
 
-/** Anthropic's pattern for `tool_use` ids (and so for the `tool_result` blocks answering them). */
-export const ANTHROPIC_TOOL_ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
+export { ANTHROPIC_TOOL_ID_PATTERN } from './profiles/anthropic.js';
 
 // Messages whose call ids are known to match the pattern (checked once per object).
 const idsChecked = new WeakSet<Message>();
 
-/** Call ids in `messages` that Anthropic would reject, or null when there are none. */
-export function badIds(messages: readonly Message[]): Set<string> | null {
+/** Call ids in `messages` that do not match `pattern` (Anthropic's by default), or null when there are none. */
+export function badIds(messages: readonly Message[], pattern: RegExp = ANTHROPIC_TOOL_ID_PATTERN): Set<string> | null {
   let bad: Set<string> | null = null;
   for (const m of messages) {
     if (m.role !== 'assistant' || idsChecked.has(m)) continue;
     let ok = true;
     for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
       const id = (call as { id?: unknown } | null)?.id;
-      if (typeof id === 'string' && !ANTHROPIC_TOOL_ID_PATTERN.test(id)) {
+      if (typeof id === 'string' && !pattern.test(id)) {
         (bad ??= new Set()).add(id);
         ok = false;
       }
@@ -124,7 +119,7 @@ function noteContent(msg: Message): Message['content'] {
 }
 
 function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
-  const anthropic = target !== 'openai';
+  const anthropic = TARGET_PROFILES[target].strictContent;
   const role = msg.role;
   const content = msg.content;
   const listHasBlank = anthropic && Array.isArray(content) && content.some(isBlankTextPart);
@@ -198,7 +193,8 @@ export function verdict(msg: Message, target: GovernTarget, started: boolean): V
  */
 export function legalizeForTarget(input: readonly Message[], options: { target: GovernTarget }): LegalizeForTargetResult {
   const target = options.target;
-  const bad = target === 'openai' ? null : badIds(input);
+  const pattern = TARGET_PROFILES[target].toolCallIdPattern;
+  const bad = pattern === null ? null : badIds(input, pattern);
   const idChanges: TargetChange[] = [];
   const messages = bad === null ? input : sanitizeIds(input, bad, idChanges);
   const first = legalizeContent(messages, target);
@@ -236,3 +232,25 @@ function legalizeContent(messages: readonly Message[], target: GovernTarget): Le
   }
   return { messages: out ?? (messages as Message[]), changes };
 }
+
+/** {@link legalizeForTarget} with the report's entries (input indices removed, output indices added). */
+export function legalizeWithEntries(messages: readonly Message[], target: GovernTarget): { messages: Message[]; removed: ReportedMessage[]; added: ReportedMessage[] } {
+  const legal = legalizeForTarget(messages, { target });
+  const removed: ReportedMessage[] = [];
+  const added: ReportedMessage[] = [];
+  for (const c of legal.changes) {
+    removed.push({ ...ref(messages[c.index], c.index), reason: c.reason });
+    if (c.to !== null) added.push({ ...ref(legal.messages[c.to], c.to), reason: c.reason });
+  }
+  return { messages: legal.messages, removed, added };
+}
+
+/** The step (with a target): content and instructions as the target's profile requires. */
+export const legalizeForTargetStep = defineStep({
+  name: 'legalizeForTarget',
+  may: ['drop', 'rewrite'],
+  noopOnClean: false,
+  keepsClean: true,
+  runs: (ctx) => ctx.target !== null,
+  run: (list, ctx) => legalizeWithEntries(list, ctx.target!),
+});
