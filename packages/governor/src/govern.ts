@@ -4,10 +4,10 @@
 import type { Message } from '@nanobot/schema';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { checkInput, checkOptions, type GovernOptions, type GovernResult } from './govern-options.js';
-import { beginGovernCall, endGovernCall } from './incremental/list-snapshot.js';
+import { defaultMemos } from './incremental/default-memos.js';
+import type { ResumedInput } from './incremental/input-tracker.js';
+import type { Conversation, GovernorMemos } from './incremental/memo-store.js';
 import { resumeStep, type CleanState } from './incremental/resume.js';
-import { checkedPrefix, markChecked, releasable } from './incremental/shared-lists.js';
-import { structureScan } from './incremental/structure-scan.js';
 import type { MessageLike } from './message-like.js';
 import { PIPELINE } from './pipeline.js';
 import { cacheBoundaries } from './report/cache-boundaries.js';
@@ -38,23 +38,50 @@ export type { GovernOptions, GovernResult } from './govern-options.js';
  * `Message[]` goes in and the same type comes out.
  */
 export function govern<M extends MessageLike = Message>(history: readonly M[], given: GovernOptions = {}): GovernResult<M> {
-  const outer = beginGovernCall();
+  return governWith(defaultMemos(), history, given);
+}
+
+function sessionKeyOf(given: unknown): string | null {
+  const key = given !== null && typeof given === 'object' ? (given as { sessionKey?: unknown }).sessionKey : undefined;
+  return typeof key === 'string' ? key : null;
+}
+
+/**
+ * {@link govern} with a Governor's memos (null: none, every step runs plainly) and, when the
+ * Governor already found it, the conversation `history` belongs to. Same result either way.
+ */
+export function governWith<M extends MessageLike>(
+  memos: GovernorMemos<unknown> | null,
+  history: readonly M[],
+  given: GovernOptions,
+  conversation?: Conversation<unknown>,
+): GovernResult<M> {
+  if (!Array.isArray(history)) checkInput(history);
+  if (memos === null) {
+    checkInput(history);
+    checkOptions(given);
+    return run(null, history as unknown as readonly Message[], null, given) as unknown as GovernResult<M>;
+  }
+  const outer = memos.clock.begin();
   try {
-    return governOnce(history, given);
+    let input: ResumedInput = { list: history as unknown as readonly Message[], restore: null };
+    if (history.length > 0) {
+      const c = conversation ?? memos.conversation(history as unknown as readonly Message[], sessionKeyOf(given));
+      // The part a previous call checked (same or equal objects) is not read again.
+      input = c.input.resume(history, (from) => checkInput(history, from));
+    }
+    checkOptions(given);
+    const result = run(memos, input.list, input.restore, given);
+    if (result.messages === input.list) return { ...result, messages: history as unknown as M[] };
+    return result as unknown as GovernResult<M>;
   } finally {
-    endGovernCall(outer);
+    memos.clock.end(outer);
   }
 }
 
-function governOnce<M extends MessageLike>(history: readonly M[], given: GovernOptions): GovernResult<M> {
-  if (!Array.isArray(history)) checkInput(history);
-  // The part a previous call checked (same objects) is not read again.
-  const known = checkedPrefix(history as readonly unknown[]);
-  checkInput(history, known);
-  if (history.length > 0) markChecked(history as unknown as readonly Message[], known);
-  checkOptions(given);
-  const messages = history as unknown as readonly Message[];
-  const { ctx, fullBudget, calibration, tokenCache } = resolveCall(messages, given);
+/** Runs the pipeline on `messages` (checked), with the memos when given. */
+function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[], restore: Map<Message, Message> | null, given: GovernOptions): GovernResult {
+  const { ctx, fullBudget, calibration, tokenCache } = resolveCall(messages, given, memos?.derive, memos?.estimates ?? null);
   const { options, budget, target } = ctx;
   const wantTokens = budget > 0 || options.estimateTokens === true;
   const tokens = (list: readonly Message[]): number | undefined => (wantTokens ? tokenCache.get(list) ?? promptTokens(list, ctx.estimate) : undefined);
@@ -64,14 +91,17 @@ function governOnce<M extends MessageLike>(history: readonly M[], given: GovernO
   let current = messages as Message[];
   // A structurally clean history (the usual case for a runner's next request) skips the steps
   // declared no-ops on clean lists; it stays known clean through steps that keep it clean.
-  const scan = structureScan(current);
-  let clean: CleanState | null = scan.clean ? { list: current, openTail: scan.openTail } : null;
+  let clean: CleanState | null = null;
+  if (memos !== null) {
+    const scan = memos.scans.scan(current);
+    if (scan.clean) clean = { list: current, openTail: scan.openTail };
+  }
   let cut: StepCut | undefined;
   let newlyCompacted: string[] = [];
   for (const step of PIPELINE) {
     if (!step.runs(ctx, current)) continue;
     const skip = step.noopOnClean && clean !== null && clean.list === current;
-    const outcome = skip ? { messages: current } : resumeStep(step, current, ctx, clean) ?? step.run(current, ctx);
+    const outcome = skip ? { messages: current } : (memos !== null ? resumeStep(memos, step, current, ctx, clean) : undefined) ?? step.run(current, ctx);
     recorder.record(step.name, current, outcome);
     if (outcome.newlyCompacted !== undefined) {
       // The one intentional mutation (as in the reference): the run's set learns the new ids.
@@ -130,5 +160,8 @@ function governOnce<M extends MessageLike>(history: readonly M[], given: GovernO
   if (budget > 0) report.fits = overflow === undefined;
   if (overflow !== undefined) report.overflow = overflow;
   if (reported !== undefined) report.cut = reported;
-  return { messages: releasable(current) as unknown as M[], report, cutPlan: cut?.plan ?? null };
+  const out = current === messages ? current
+    : restore !== null ? current.map((m) => restore.get(m) ?? m)
+      : memos !== null ? memos.clock.releasable(current) : current;
+  return { messages: out, report, cutPlan: cut?.plan ?? null };
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
 import { PIPELINE } from './pipeline.js';
-import { structureScan } from './incremental/structure-scan.js';
+import { structureScan } from './steps/repair/structure-scan.js';
 import { resolveCall } from './step-context.js';
 import type { GovernStep } from './steps/step.js';
 import type { GovernTarget } from './steps/target/govern-target.js';

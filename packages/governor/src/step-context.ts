@@ -2,6 +2,7 @@
 import type { Message } from '@nanobot/schema';
 import type { GovernOptions } from './govern-options.js';
 import { calibratedBudget } from './sizing/calibrated-budget.js';
+import type { EstimateMemo } from './sizing/estimate.js';
 import { inputBudget } from './sizing/input-budget.js';
 import { estimatorFor, withModelDefaults } from './sizing/model-defaults.js';
 import { NO_CACHE, type DerivationCache } from './steps/derivation-cache.js';
@@ -22,10 +23,10 @@ export interface ResolvedCall {
 
 /**
  * Resolves checked options (model defaults filled, target and overflow defaults, the budget in
- * estimate units) into the context the steps read. Pure; `compactedToolCallIds` and `derive`
- * are the run's set and the rules' cache (a fresh set and none by default).
+ * estimate units) into the context the steps read. Pure; `derive` and `estimates` are the
+ * Governor's memos (none by default).
  */
-export function resolveCall(history: readonly Message[], given: GovernOptions, derive: DerivationCache = NO_CACHE): ResolvedCall {
+export function resolveCall(history: readonly Message[], given: GovernOptions, derive: DerivationCache = NO_CACHE, estimates: EstimateMemo | null = null): ResolvedCall {
   const options = withModelDefaults(given);
   const fixed = options.compat !== 'reference';
   const target: GovernTarget | null = options.target ?? (fixed ? 'any' : null);
@@ -40,7 +41,7 @@ export function resolveCall(history: readonly Message[], given: GovernOptions, d
     profile: target === null ? null : TARGET_PROFILES[target],
     onOverflow: options.onOverflow ?? (fixed ? 'shrink' : 'send'),
     budget,
-    estimate: { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimateCache: tokenCache, estimator: estimatorFor(options) },
+    estimate: { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimateCache: tokenCache, estimator: estimatorFor(options), memo: estimates },
     history,
     compactedToolCallIds: options.compactedToolCallIds ?? new Set<string>(),
     derive,

@@ -9,11 +9,12 @@
 // assistant turns left) takes the plain function. Fixed mode only (what govern uses).
 import type { Message } from '@nanobot/schema';
 import type { ReportedChangeReason, ReportedMessage } from '../report/govern-report.js';
-import { continuedTurnBefore, enforceRoleAlternationDetailed, mergeOnce } from '../steps/target/enforce-role-alternation.js';
+import type { DerivationCache } from '../steps/derivation-cache.js';
+import { alternationWithEntries, continuedTurnBefore, mergeOnce } from '../steps/target/enforce-role-alternation.js';
 import { isInstructionRole } from '../steps/target/govern-target.js';
-import { ListSnapshot, markImmutable } from './list-snapshot.js';
-import { markShared } from './shared-lists.js';
 import { ref } from '../report/reported-message.js';
+import type { CallClock } from './call-clock.js';
+import { ListSnapshot } from './list-snapshot.js';
 
 /** The step's output with its report entries (input indices for removed, output for added). */
 export interface ReportedAlternation {
@@ -48,11 +49,9 @@ interface AlternationMemo {
   withOpenerVersion: number;
 }
 
-const memos = new WeakMap<Message, AlternationMemo>();
-
-function fresh(): AlternationMemo {
+function fresh(clock: CallClock): AlternationMemo {
   return {
-    input: new ListSnapshot(), out: [], sizes: [], slotStart: [], lenAfter: [], lastAfter: [], sizeLastAfter: [],
+    input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [], lenAfter: [], lastAfter: [], sizeLastAfter: [],
     removed: [], removedSlot: [], mergedSlots: [], addedEntry: [], addedMessage: [], addedShift: [],
     version: 0, withOpener: null, withOpenerVersion: -1,
   };
@@ -93,7 +92,7 @@ function rewind(memo: AlternationMemo, k: number): void {
   memo.addedShift.length = mergedSlots.length;
 }
 
-function fold(memo: AlternationMemo, messages: readonly Message[], from: number): void {
+function fold(memo: AlternationMemo, messages: readonly Message[], from: number, derive: DerivationCache): void {
   const { out, sizes, slotStart } = memo;
   if (from < messages.length) memo.version++;
   for (let i = from; i < messages.length; i++) {
@@ -102,7 +101,7 @@ function fold(memo: AlternationMemo, messages: readonly Message[], from: number)
     const prev = out[last];
     if (prev !== undefined && (msg.role === 'user' || msg.role === 'assistant') && prev.role === msg.role) {
       // Fixed mode always merges (only the reference drops).
-      out[last] = mergeOnce(prev, msg, false)!;
+      out[last] = mergeOnce(prev, msg, false, derive)!;
       if (sizes[last] === 1) {
         memo.removed.push(frozenRef(messages[slotStart[last]], slotStart[last], 'merged-same-role'));
         memo.removedSlot.push(last);
@@ -127,73 +126,82 @@ function hasUserOrTool(out: readonly Message[], kept: number): boolean {
   return false;
 }
 
-function plain(messages: readonly Message[]): ReportedAlternation {
-  const alt = enforceRoleAlternationDetailed(messages);
-  return {
-    messages: alt.messages,
-    removed: alt.removed.map((r) => ({ ...ref(messages[r.index], r.index), reason: r.reason })),
-    added: alt.added.map((a) => ({ ...ref(alt.messages[a.index], a.index), reason: a.reason })),
-  };
-}
-
 /**
- * {@link enforceRoleAlternationDetailed} (fixed mode) with govern's report entries, resumed from
- * the last call on the same history. Same result; the same array when nothing changes, else
- * possibly a list the memo owns (changed by the next call: only govern's later steps may read it).
+ * One Governor's resumed role alternations: `alternationWithEntries` (fixed mode) with govern's
+ * report entries, resumed from the last call on the same history. Same result; the same array
+ * when nothing changes, else possibly a list the memo owns (changed by the next call: only
+ * govern's later steps may read it).
  */
-export function alternationWithReport(messages: readonly Message[]): ReportedAlternation {
-  const n = messages.length;
-  if (n === 0) return { messages: messages as Message[], removed: [], added: [] };
-  const head = messages[0];
-  let memo = memos.get(head);
-  let from = 0;
-  if (memo !== undefined) {
-    from = memo.input.commonPrefix(messages);
-    if (from === 0) memo = undefined;
-    else if (from < memo.input.length) rewind(memo, from);
+export class AlternationMemos {
+  readonly #clock: CallClock;
+  readonly #derive: DerivationCache;
+  readonly #byHead = new WeakMap<Message, AlternationMemo>();
+
+  constructor(clock: CallClock, derive: DerivationCache) {
+    this.#clock = clock;
+    this.#derive = derive;
   }
-  memo ??= fresh();
-  fold(memo, messages, from);
-  memo.input.update(messages, from);
-  memos.set(head, memo);
 
-  const { out, slotStart } = memo;
-  let kept = out.length;
-  while (kept > 0 && out[kept - 1].role === 'assistant') kept--;
-  const popped = kept < out.length;
-  let first = 0;
-  while (first < kept && isInstructionRole(out[first].role)) first++;
-  // A user turn made from a popped assistant turn (nothing else left): the plain function.
-  if (popped && !hasUserOrTool(out, kept)) return plain(messages);
-  // An assistant turn first gets the `(conversation continued)` opener: later slots move by one.
-  const opener = first < kept && out[first].role === 'assistant' ? continuedTurnBefore(out[first]) : null;
-  const shift = opener === null ? 0 : 1;
-  if (kept === n && opener === null) return { messages: messages as Message[], removed: [], added: [] };
-
-  let cut = memo.removedSlot.length;
-  while (cut > 0 && memo.removedSlot[cut - 1] >= kept) cut--;
-  const removed = memo.removed.slice(0, cut);
-  if (popped) for (let i = slotStart[kept]; i < n; i++) removed.push({ ...ref(messages[i], i), reason: 'trailing-assistant' });
-  const added: ReportedMessage[] = [];
-  if (opener !== null) added.push({ ...ref(opener, first), reason: 'conversation-continued' });
-  const { mergedSlots, addedEntry, addedMessage, addedShift } = memo;
-  for (let j = 0; j < mergedSlots.length && mergedSlots[j] < kept; j++) {
-    const slot = mergedSlots[j];
-    let entry = addedEntry[j];
-    if (entry === undefined || addedMessage[j] !== out[slot] || addedShift[j] !== shift) {
-      entry = frozenRef(out[slot], slot + shift, 'merged-same-role');
-      addedEntry[j] = entry;
-      addedMessage[j] = out[slot];
-      addedShift[j] = shift;
+  /** See the class comment. */
+  run(messages: readonly Message[]): ReportedAlternation {
+    const n = messages.length;
+    if (n === 0) return { messages: messages as Message[], removed: [], added: [] };
+    const head = messages[0];
+    let memo = this.#byHead.get(head);
+    let from = 0;
+    if (memo !== undefined) {
+      from = memo.input.commonPrefix(messages);
+      if (from === 0) memo = undefined;
+      else if (from < memo.input.length) rewind(memo, from);
     }
-    added.push(entry);
+    memo ??= fresh(this.#clock);
+    fold(memo, messages, from, this.#derive);
+    memo.input.update(messages, from);
+    this.#byHead.set(head, memo);
+
+    const { out, slotStart } = memo;
+    let kept = out.length;
+    while (kept > 0 && out[kept - 1].role === 'assistant') kept--;
+    const popped = kept < out.length;
+    let first = 0;
+    while (first < kept && isInstructionRole(out[first].role)) first++;
+    // A user turn made from a popped assistant turn (nothing else left): the plain function.
+    if (popped && !hasUserOrTool(out, kept)) return alternationWithEntries(messages, this.#derive);
+    // An assistant turn first gets the `(conversation continued)` opener: later slots move by one.
+    const opener = first < kept && out[first].role === 'assistant' ? continuedTurnBefore(out[first], this.#derive) : null;
+    const shift = opener === null ? 0 : 1;
+    if (kept === n && opener === null) return { messages: messages as Message[], removed: [], added: [] };
+
+    let cut = memo.removedSlot.length;
+    while (cut > 0 && memo.removedSlot[cut - 1] >= kept) cut--;
+    const removed = memo.removed.slice(0, cut);
+    if (popped) for (let i = slotStart[kept]; i < n; i++) removed.push({ ...ref(messages[i], i), reason: 'trailing-assistant' });
+    const added: ReportedMessage[] = [];
+    if (opener !== null) added.push({ ...ref(opener, first), reason: 'conversation-continued' });
+    const { mergedSlots, addedEntry, addedMessage, addedShift } = memo;
+    for (let j = 0; j < mergedSlots.length && mergedSlots[j] < kept; j++) {
+      const slot = mergedSlots[j];
+      let entry = addedEntry[j];
+      if (entry === undefined || addedMessage[j] !== out[slot] || addedShift[j] !== shift) {
+        entry = frozenRef(out[slot], slot + shift, 'merged-same-role');
+        addedEntry[j] = entry;
+        addedMessage[j] = out[slot];
+        addedShift[j] = shift;
+      }
+      added.push(entry);
+    }
+    // The memo's own list when nothing was popped (govern copies it if it becomes the result).
+    if (opener === null) return { messages: kept === out.length ? this.#clock.markShared(out) : out.slice(0, kept), removed, added };
+    if (memo.withOpener === null || memo.withOpenerVersion !== memo.version) {
+      const list = out.slice(0, first).concat([opener], out.slice(first, kept));
+      memo.withOpener = this.#clock.markImmutable(list);
+      memo.withOpenerVersion = memo.version;
+    }
+    return { messages: this.#clock.markShared(memo.withOpener), removed, added };
   }
-  // The memo's own list when nothing was popped (govern copies it if it becomes the result).
-  if (opener === null) return { messages: kept === out.length ? markShared(out) : out.slice(0, kept), removed, added };
-  if (memo.withOpener === null || memo.withOpenerVersion !== memo.version) {
-    const list = out.slice(0, first).concat([opener], out.slice(first, kept));
-    memo.withOpener = markImmutable(list);
-    memo.withOpenerVersion = memo.version;
+
+  /** Drops what is kept for the history starting with `head`. */
+  forget(head: Message): void {
+    this.#byHead.delete(head);
   }
-  return { messages: markShared(memo.withOpener), removed, added };
 }

@@ -9,10 +9,12 @@ import type { Message } from '@nanobot/schema';
 import type { ReportedMessage } from '../report/govern-report.js';
 import type { GovernTarget } from '../steps/target/govern-target.js';
 import { isInstructionRole } from '../steps/target/govern-target.js';
-import { badIds, legalizeForTarget, verdict } from '../steps/target/legalize-for-target.js';
-import { ListSnapshot } from './list-snapshot.js';
-import { markShared } from './shared-lists.js';
+import type { DerivationCache } from '../steps/derivation-cache.js';
+import { badIds, legalizeWithEntries, verdict } from '../steps/target/legalize-for-target.js';
+import { TARGET_PROFILES } from '../steps/target/profiles/index.js';
 import { ref } from '../report/reported-message.js';
+import type { CallClock } from './call-clock.js';
+import { ListSnapshot } from './list-snapshot.js';
 
 /** The step's output with its report entries (input indices for removed, output for added). */
 export interface ReportedLegalization {
@@ -34,21 +36,8 @@ interface LegalizeMemo {
   added: (ReportedMessage | null)[];
 }
 
-const memos = new Map<GovernTarget, WeakMap<Message, LegalizeMemo>>();
-
-function plain(messages: readonly Message[], target: GovernTarget): ReportedLegalization {
-  const legal = legalizeForTarget(messages, { target });
-  const removed: ReportedMessage[] = [];
-  const added: ReportedMessage[] = [];
-  for (const c of legal.changes) {
-    removed.push({ ...ref(messages[c.index], c.index), reason: c.reason });
-    if (c.to !== null) added.push({ ...ref(legal.messages[c.to], c.to), reason: c.reason });
-  }
-  return { messages: legal.messages, removed, added };
-}
-
-function fresh(): LegalizeMemo {
-  return { input: new ListSnapshot(), firstTurn: 0, out: null, changeIndex: [], outLenAfter: [], removed: [], added: [] };
+function fresh(clock: CallClock): LegalizeMemo {
+  return { input: new ListSnapshot(clock), firstTurn: 0, out: null, changeIndex: [], outLenAfter: [], removed: [], added: [] };
 }
 
 /** Rewinds the fold to its state after the first `k` inputs. */
@@ -64,11 +53,11 @@ function rewind(memo: LegalizeMemo, k: number): void {
   if (memo.firstTurn > k) memo.firstTurn = k;
 }
 
-function fold(memo: LegalizeMemo, messages: readonly Message[], from: number, target: GovernTarget): void {
+function fold(memo: LegalizeMemo, messages: readonly Message[], from: number, target: GovernTarget, derive: DerivationCache): void {
   let started = memo.firstTurn < from;
   for (let i = from; i < messages.length; i++) {
     const msg = messages[i];
-    const v = verdict(msg, target, started);
+    const v = verdict(msg, target, started, derive);
     if (!started && !isInstructionRole(msg.role)) {
       started = true;
       memo.firstTurn = i;
@@ -87,38 +76,57 @@ function fold(memo: LegalizeMemo, messages: readonly Message[], from: number, ta
   if (!started) memo.firstTurn = messages.length;
 }
 
-/**
- * {@link legalizeForTarget} with govern's report entries, resumed from the last call on the
- * same history. Same result; the same array when nothing changes, else a list the memo owns
- * (changed by the next call: only govern's later steps may read it).
- */
-export function legalizeWithReport(messages: readonly Message[], target: GovernTarget): ReportedLegalization {
-  const n = messages.length;
-  if (n === 0) return { messages: messages as Message[], removed: [], added: [] };
-  let byHead = memos.get(target);
-  if (byHead === undefined) {
-    byHead = new WeakMap();
-    memos.set(target, byHead);
+/** One Governor's resumed legalisations, per target and history. */
+export class LegalizeMemos {
+  readonly #clock: CallClock;
+  readonly #derive: DerivationCache;
+  readonly #byTarget = new Map<GovernTarget, WeakMap<Message, LegalizeMemo>>();
+
+  constructor(clock: CallClock, derive: DerivationCache) {
+    this.#clock = clock;
+    this.#derive = derive;
   }
-  const head = messages[0];
-  let memo = byHead.get(head);
-  let from = 0;
-  if (memo !== undefined) {
-    from = memo.input.commonPrefix(messages);
-    if (from === 0) memo = undefined;
-    else if (from < memo.input.length) rewind(memo, from);
+
+  /**
+   * `legalizeWithEntries(messages, target)` resumed from the last call on the same history. Same
+   * result; the same array when nothing changes, else possibly a list the memo owns (changed by
+   * the next call: only govern's later steps may read it).
+   */
+  run(messages: readonly Message[], target: GovernTarget): ReportedLegalization {
+    const n = messages.length;
+    if (n === 0) return { messages: messages as Message[], removed: [], added: [] };
+    let byHead = this.#byTarget.get(target);
+    if (byHead === undefined) {
+      byHead = new WeakMap();
+      this.#byTarget.set(target, byHead);
+    }
+    const head = messages[0];
+    let memo = byHead.get(head);
+    let from = 0;
+    if (memo !== undefined) {
+      from = memo.input.commonPrefix(messages);
+      if (from === 0) memo = undefined;
+      else if (from < memo.input.length) rewind(memo, from);
+    }
+    const pattern = TARGET_PROFILES[target].toolCallIdPattern;
+    // Ids the target rejects are renamed across the whole list: the plain step does that.
+    if (pattern !== null && badIds(from === 0 ? messages : messages.slice(from), pattern, this.#derive) !== null) {
+      byHead.delete(head);
+      return legalizeWithEntries(messages, target, this.#derive);
+    }
+    memo ??= fresh(this.#clock);
+    fold(memo, messages, from, target, this.#derive);
+    memo.input.update(messages, from);
+    byHead.set(head, memo);
+    if (memo.out === null) return { messages: messages as Message[], removed: [], added: [] };
+    const added: ReportedMessage[] = [];
+    for (const a of memo.added) if (a !== null) added.push(a);
+    // The memo's own list (govern copies it if it becomes the result).
+    return { messages: this.#clock.markShared(memo.out), removed: memo.removed.slice(), added };
   }
-  if (target !== 'openai' && badIds(from === 0 ? messages : messages.slice(from)) !== null) {
-    byHead.delete(head);
-    return plain(messages, target);
+
+  /** Drops what is kept for the history starting with `head`. */
+  forget(head: Message): void {
+    for (const byHead of this.#byTarget.values()) byHead.delete(head);
   }
-  memo ??= fresh();
-  fold(memo, messages, from, target);
-  memo.input.update(messages, from);
-  byHead.set(head, memo);
-  if (memo.out === null) return { messages: messages as Message[], removed: [], added: [] };
-  const added: ReportedMessage[] = [];
-  for (const a of memo.added) if (a !== null) added.push(a);
-  // The memo's own list (govern copies it if it becomes the result).
-  return { messages: markShared(memo.out), removed: memo.removed.slice(), added };
 }

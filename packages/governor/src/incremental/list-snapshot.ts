@@ -1,58 +1,41 @@
-// An owned copy of a message list, kept by the governor's per-history memos to recognise the
-// list they saw last. Histories grow by appending, so a memo resumes after the part both lists
-// share. Only the array slots are compared (object identity, never a message's fields): a pass
-// over two dense pointer arrays stays cheap when a history's message objects no longer fit in
-// the CPU caches, and updating the copy in place allocates nothing when the list is the same.
-// Messages are treated as values: a field replaced inside an object already governed is not seen.
+// An owned copy of a message list, kept by a memo to recognise the list it saw last. Histories
+// grow by appending, so a memo resumes after the part both lists share. Only the array slots are
+// compared (object identity, never a message's fields): a pass over two dense pointer arrays
+// stays cheap when a history's message objects no longer fit in the CPU caches, and updating
+// the copy in place allocates nothing when the list is the same. Messages are treated as values:
+// a field replaced inside an object already governed is not seen (the Governor's input tracker
+// compares content where objects differ).
 import type { Message } from '@nanobot/schema';
-
-// Lists no one changes after they are made (the governor's own intermediate copies, which never
-// leave it): a snapshot taken of one is known to equal it without a pass.
-const immutable = new WeakSet<readonly Message[]>();
-
-/** Declares that nothing will change `list` from now on; returns it. */
-export function markImmutable<T extends readonly Message[]>(list: T): T {
-  immutable.add(list);
-  return list;
-}
-
-// Within one govern call, the caller's list is compared once with the copy govern took of it
-// in its previous call; when they match, every memo that copied the same list in that previous
-// call matches it too, without another pass. Calls are numbered; 0 means outside govern.
-let activeCall = 0;
-let calls = 0;
-const vouched = new WeakMap<readonly Message[], { during: number; since: number; prefix: number }>();
-
-/** Starts a govern call (returns what {@link endGovernCall} restores: calls do not nest in practice). */
-export function beginGovernCall(): number {
-  const outer = activeCall;
-  activeCall = ++calls;
-  return outer;
-}
-
-/** Ends the govern call begun by {@link beginGovernCall}. */
-export function endGovernCall(outer: number): void {
-  activeCall = outer;
-}
+import type { CallClock } from './call-clock.js';
 
 /** A private copy of the list a memo last saw, updated in place. */
 export class ListSnapshot {
+  readonly #clock: CallClock;
   readonly #items: Message[] = [];
-  /** The list the copy was last made equal to, and the govern call that did it (0: none). */
+  /** The list the copy was last made equal to, and the call that did it (0: none). */
   #from: readonly Message[] | null = null;
   #fromCall = 0;
+
+  constructor(clock: CallClock) {
+    this.#clock = clock;
+  }
 
   /** Length of the copy. */
   get length(): number {
     return this.#items.length;
   }
 
+  /** The copied slot `i`. */
+  at(i: number): Message {
+    return this.#items[i];
+  }
+
   /** Length of the common prefix of the copy and `list`, by identity. */
   commonPrefix(list: readonly Message[]): number {
     if (list === this.#from) {
-      if (immutable.has(list)) return list.length;
-      const v = vouched.get(list);
-      if (v !== undefined && v.during === activeCall && activeCall !== 0 && v.since === this.#fromCall) return Math.min(this.#items.length, v.prefix);
+      if (this.#clock.isImmutable(list)) return list.length;
+      const v = this.#clock.vouched(list, this.#fromCall);
+      if (v >= 0) return Math.min(this.#items.length, v);
     }
     const items = this.#items;
     const limit = Math.min(items.length, list.length);
@@ -78,16 +61,16 @@ export class ListSnapshot {
     items.length = shared;
     for (let i = shared; i < list.length; i++) items.push(list[i]);
     this.#from = list;
-    this.#fromCall = activeCall;
+    this.#fromCall = this.#clock.active;
   }
 
   /**
-   * Called by govern after comparing `list` with this copy (`prefix`: their common prefix):
-   * for the rest of the current call, copies made of the same list in the call that made this
+   * Called after comparing `list` with this copy (`prefix`: their common prefix): for the rest
+   * of the current call, copies other memos took of the same list in the call that made this
    * one share that prefix with it.
    */
   vouchFor(list: readonly Message[], prefix: number): void {
-    if (activeCall !== 0 && this.#from === list && this.#fromCall !== 0) vouched.set(list, { during: activeCall, since: this.#fromCall, prefix });
-    else vouched.delete(list);
+    if (this.#from === list) this.#clock.vouch(list, this.#fromCall, prefix);
+    else this.#clock.vouch(list, 0, prefix);
   }
 }

@@ -1,97 +1,54 @@
-// Whether a list is already structurally clean for the repair steps: no placeholder turns,
-// every tool call a valid object with a unique string id, answered exactly once by the tool
-// messages right after its turn, no other tool messages. For such a list every repair step
-// (placeholder/malformed strip, id repair, orphan drop, regroup, backfill) is a no-op, so the
-// governor can skip them. The scan is resumable: a runner governs the same history again with
-// a few messages appended, and only the new messages are scanned (the old ones are verified by
-// identity, a pointer comparison each).
+// The structure scan (steps/repair/structure-scan.ts) resumed across calls, per history (keyed
+// by its first message): a runner governs the same history again with a few messages appended,
+// and only the new messages are scanned (the old ones are verified by identity, a pointer
+// comparison each).
 import type { Message } from '@nanobot/schema';
-import { PLACEHOLDER_TEXTS } from '../constants.js';
+import { initialScanState, scanStep, scanVerdict, type ScanState, type StructureVerdict } from '../steps/repair/structure-scan.js';
+import type { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
-import { pyStrip } from '../internal/python.js';
-import { isValidToolCall } from '../internal/tool-calls.js';
 
-interface ScanState {
+interface Scanned {
   /** The list scanned (a copy: callers may push to their array between calls). */
   list: ListSnapshot;
-  declared: Set<string>;
-  open: Set<string> | null;
-  /** Index of the assistant turn whose calls are `open`. */
-  openAt: number;
-  clean: boolean;
+  state: ScanState;
 }
 
-const states = new WeakMap<Message, ScanState>();
+/** One Governor's resumable scans. */
+export class ScanMemo {
+  readonly #clock: CallClock;
+  readonly #byHead = new WeakMap<Message, Scanned>();
 
-function step(state: ScanState, msg: Message, index: number): void {
-  if (msg === null || typeof msg !== 'object') {
-    state.clean = false;
-    return;
+  constructor(clock: CallClock) {
+    this.#clock = clock;
   }
-  const calls = (msg as { tool_calls?: unknown }).tool_calls;
-  if (msg.role === 'tool') {
-    const id = (msg as { tool_call_id?: unknown }).tool_call_id;
-    if (typeof id !== 'string' || state.open === null || !state.open.delete(id) || calls !== undefined) state.clean = false;
-    return;
-  }
-  if (state.open !== null && state.open.size > 0) state.clean = false;
-  state.open = null;
-  if (calls === undefined || calls === null || (Array.isArray(calls) && calls.length === 0)) {
-    if (msg.role === 'assistant' && typeof msg.content === 'string' && msg.content.includes('[') && PLACEHOLDER_TEXTS.has(pyStrip(msg.content))) {
-      state.clean = false;
+
+  /** `structureScan(messages)`, resumed after the part scanned last time. */
+  scan(messages: readonly Message[]): StructureVerdict {
+    if (messages.length === 0) return { clean: true, openTail: null };
+    const first = messages[0];
+    if (first === null || typeof first !== 'object') return { clean: false, openTail: null };
+    const kept = this.#byHead.get(first);
+    let state: ScanState;
+    let list: ListSnapshot;
+    let from = 0;
+    if (kept !== undefined && kept.state.clean && kept.list.length <= messages.length && kept.list.commonPrefix(messages) === kept.list.length) {
+      from = kept.list.length;
+      list = kept.list;
+      // The open set is consumed by the scan: resume on a copy so the kept state stays right.
+      state = kept.state.open !== null ? { ...kept.state, open: new Set(kept.state.open) } : kept.state;
+    } else {
+      list = new ListSnapshot(this.#clock);
+      state = initialScanState();
     }
-    return;
+    for (let i = from; i < messages.length && state.clean; i++) scanStep(state, messages[i], i);
+    // Updated in place: a repeated list allocates nothing, a grown one only its new slots.
+    list.update(messages, from);
+    this.#byHead.set(first, { list, state });
+    return scanVerdict(state);
   }
-  if (msg.role !== 'assistant' || !Array.isArray(calls)) {
-    state.clean = false;
-    return;
-  }
-  const open = new Set<string>();
-  for (const call of calls) {
-    const id = (call as { id?: unknown } | null)?.id;
-    if (!isValidToolCall(call) || typeof id !== 'string' || id.length === 0 || state.declared.has(id)) {
-      state.clean = false;
-      return;
-    }
-    state.declared.add(id);
-    open.add(id);
-  }
-  state.open = open;
-  state.openAt = index;
-}
 
-/** True when the repair steps would all leave `messages` unchanged. */
-export function isStructurallyClean(messages: readonly Message[]): boolean {
-  const s = scan(messages);
-  return s.clean && s.openTail === null;
-}
-
-/**
- * The scan's verdict: `clean` when every repair but the backfill is a no-op, and `openTail`
- * when, besides, the last assistant turn's calls (at `index`, ids in call order) are not all
- * answered — a history cut while a tool batch ran, the usual state of a runner's request.
- */
-export function structureScan(messages: readonly Message[]): { clean: boolean; openTail: { index: number; ids: ReadonlySet<string> } | null } {
-  return scan(messages);
-}
-
-function scan(messages: readonly Message[]): { clean: boolean; openTail: { index: number; ids: ReadonlySet<string> } | null } {
-  if (messages.length === 0) return { clean: true, openTail: null };
-  const first = messages[0];
-  if (first === null || typeof first !== 'object') return { clean: false, openTail: null };
-  let state = states.get(first);
-  let from = 0;
-  if (state !== undefined && state.clean && state.list.length <= messages.length && state.list.commonPrefix(messages) === state.list.length) {
-    from = state.list.length;
-    // The open set is consumed by the scan: resume on a copy so the snapshot stays right.
-    if (state.open !== null) state = { ...state, open: new Set(state.open), declared: state.declared };
-  } else {
-    state = { list: new ListSnapshot(), declared: new Set(), open: null, openAt: -1, clean: true };
+  /** Drops what is kept for the history starting with `head`. */
+  forget(head: Message): void {
+    this.#byHead.delete(head);
   }
-  for (let i = from; i < messages.length && state.clean; i++) step(state, messages[i], i);
-  // Updated in place: a repeated list allocates nothing, a grown one only its new slots.
-  state.list.update(messages, from);
-  states.set(first, state);
-  const openTail = state.clean && state.open !== null && state.open.size > 0 ? { index: state.openAt, ids: new Set(state.open) } : null;
-  return { clean: state.clean, openTail };
 }

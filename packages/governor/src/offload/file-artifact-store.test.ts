@@ -6,6 +6,8 @@ import { ValidationError } from '@nanobot/schema';
 import { FileArtifactStore } from './file-artifact-store.js';
 import { MemoryArtifactStore } from './memory-artifact-store.js';
 import { normalizeToolResult } from '../steps/size/normalize-tool-result.js';
+import { govern } from '../govern.js';
+import type { Message } from '@nanobot/schema';
 
 let ws: string;
 beforeEach(() => {
@@ -105,5 +107,44 @@ describe('normalizeToolResult', () => {
     expect(store.read('memory:/.nanobot/tool-results/default/c2.json')).toBe(JSON.stringify(blocks, null, 2));
     const images = [{ type: 'image_url', image_url: { url: 'data:x' } }, { type: 'text', text: 'c'.repeat(500) }];
     expect(normalizeToolResult('c3', 'grep', images, { maxToolResultChars: 60, artifactStore: store })).toBe(images);
+  });
+});
+
+describe('an offloaded result governed again (warm memos)', () => {
+  const history = (): Message[] => [
+    { role: 'user', content: 'list it' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call_big', type: 'function', function: { name: 'exec', arguments: '{}' } }] },
+    { role: 'tool', tool_call_id: 'call_big', name: 'exec', content: 'x'.repeat(5_000) },
+    { role: 'user', content: 'and now?' },
+  ];
+
+  it('is saved again when its file was deleted since: the model is never pointed at a missing file', () => {
+    const store = new FileArtifactStore({ workspace: ws });
+    const h = history();
+    const options = { artifactStore: store, sessionKey: 's1', maxToolResultChars: 1_000 };
+    const first = govern(h, options);
+    const location = first.report.steps.find((s) => s.step === 'applyToolResultBudget')!.toolResults[0].location!;
+    expect(readFileSync(location, 'utf8')).toBe('x'.repeat(5_000));
+    rmSync(location);
+    const again = govern(h, options); // the same objects: every memo hits
+    expect(JSON.stringify(again.messages)).toBe(JSON.stringify(first.messages));
+    expect(readFileSync(location, 'utf8')).toBe('x'.repeat(5_000));
+    // And once more with the history grown (the resumed part is saved again too).
+    rmSync(location);
+    govern([...h, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }], options);
+    expect(readFileSync(location, 'utf8')).toBe('x'.repeat(5_000));
+  });
+
+  it('is re-rendered when the store answers with another location', () => {
+    let suffix = 'a';
+    const bodies = new Map<string, string>();
+    const store = { persist: (r: { toolCallId: string; body: string }) => { const l = `mem:${r.toolCallId}-${suffix}`; bodies.set(l, r.body); return l; }, read: (l: string) => bodies.get(l) };
+    const h = history();
+    const options = { artifactStore: store, sessionKey: 's2', maxToolResultChars: 1_000 };
+    expect(JSON.stringify(govern(h, options).messages)).toContain('mem:call_big-a');
+    suffix = 'b';
+    const again = govern(h, options);
+    expect(JSON.stringify(again.messages)).toContain('mem:call_big-b');
+    expect(JSON.stringify(again.messages)).not.toContain('mem:call_big-a');
   });
 });

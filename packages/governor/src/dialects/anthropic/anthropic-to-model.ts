@@ -5,6 +5,7 @@
 // as they are. Each model message carries its origin (see dialect-origin.ts), so whatever the
 // governor leaves alone converts back to the very same blocks.
 import { ValidationError, type ContentPart, type Message, type JsonSchema, type ToolCall, type ToolDefinition } from '@nanobot/schema';
+import { DialectMemo } from '../../incremental/dialect-memo.js';
 import { tagOrigin } from '../dialect-origin.js';
 import type { AnthropicBlockLike, AnthropicMessageLike, AnthropicSystemLike, AnthropicToolLike } from './anthropic-types.js';
 
@@ -38,12 +39,8 @@ interface CachedTurn {
   uses: [string, string][];
 }
 
-// Model messages are kept per source turn, so a history governed again yields the same model
-// objects and the governor's per-message caches (token estimates, scans) stay warm.
-const turnCache = new WeakMap<object, CachedTurn>();
-const systemCache = new Map<string, Message>();
-const systemListCache = new WeakMap<object, Message>();
-const toolsCache = new WeakMap<object, ToolDefinition[]>();
+// With a Governor's dialect memo, model messages are kept per source turn, so a history
+// governed again yields the same model objects and the governor's memos stay warm.
 
 interface HistoryMemo {
   system: AnthropicSystemLike | undefined;
@@ -51,8 +48,6 @@ interface HistoryMemo {
   model: Message[];
   names: Map<string, string>;
 }
-// Per history (keyed by its first turn): the last list converted, to resume after it.
-const historyMemo = new WeakMap<object, HistoryMemo>();
 const SYSTEM_CACHE_LIMIT = 64;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -153,36 +148,35 @@ function sameNames(cached: CachedTurn, param: AnthropicMessageLike, names: Reado
   return k === cached.names.length && param !== null;
 }
 
-function systemMessage(system: AnthropicSystemLike): Message {
+function systemMessage(system: AnthropicSystemLike, memo: DialectMemo): Message {
   if (typeof system === 'string') {
-    let hit = systemCache.get(system);
-    if (hit === undefined) {
-      if (systemCache.size >= SYSTEM_CACHE_LIMIT) systemCache.delete(systemCache.keys().next().value as string);
-      hit = { role: 'system', content: system };
-      tagOrigin(hit, { param: null, pieces: 1, piece: 0, message: hit, blocks: system, order: new Map() } satisfies AnthropicPieceOrigin);
-      systemCache.set(system, hit);
-    }
-    return hit;
+    return memo.byString('anthropic:system', system, SYSTEM_CACHE_LIMIT, () => {
+      const made: Message = { role: 'system', content: system };
+      return tagOrigin(made, { param: null, pieces: 1, piece: 0, message: made, blocks: system, order: new Map() } satisfies AnthropicPieceOrigin);
+    });
   }
   if (!Array.isArray(system)) throw new ValidationError('governAnthropic: system must be a string or a list of text blocks', ['system']);
-  let hit = systemListCache.get(system);
+  const lists = memo.weak<object, Message>('anthropic:system-list');
+  let hit = lists.get(system);
   if (hit === undefined) {
     checkBlocks(system, 'governAnthropic: system');
     hit = { role: 'system', content: system as unknown as ContentPart[] };
     tagOrigin(hit, { param: null, pieces: 1, piece: 0, message: hit, blocks: system, order: orderOf(system) } satisfies AnthropicPieceOrigin);
-    systemListCache.set(system, hit);
+    lists.set(system, hit);
   }
   return hit;
 }
 
 /**
  * The model copy of an Anthropic history: the system prompt (when given) first, then each
- * turn's messages. Throws {@link ValidationError} for turns that are not Anthropic messages.
+ * turn's messages. With a Governor's dialect memo, the same history again (or grown at the end)
+ * converts only its new turns and gives the same model objects. Throws {@link ValidationError}
+ * for turns that are not Anthropic messages.
  */
-export function anthropicToModel(system: AnthropicSystemLike | undefined, messages: readonly AnthropicMessageLike[]): Message[] {
+export function anthropicToModel(system: AnthropicSystemLike | undefined, messages: readonly AnthropicMessageLike[], dialect: DialectMemo = new DialectMemo()): Message[] {
   if (!Array.isArray(messages)) throw new ValidationError('governAnthropic: messages must be an array', ['messages']);
-  // The same history again, or grown at the end: only the new turns are converted, and the
-  // same history gives the same model list (the governor caches per list, too).
+  const historyMemo = dialect.weak<object, HistoryMemo>('anthropic:history');
+  const turnCache = dialect.weak<object, CachedTurn>('anthropic:turn');
   const first = messages[0] as object | undefined;
   const memo = isRecord(first) ? historyMemo.get(first) : undefined;
   let out: Message[];
@@ -195,7 +189,7 @@ export function anthropicToModel(system: AnthropicSystemLike | undefined, messag
     from = memo.params.length;
   } else {
     out = [];
-    if (system !== undefined) out.push(systemMessage(system));
+    if (system !== undefined) out.push(systemMessage(system, dialect));
     names = new Map();
   }
   for (let i = from; i < messages.length; i++) {
@@ -218,9 +212,10 @@ function samePrefix(prefix: readonly unknown[], list: readonly unknown[]): boole
 }
 
 /** Anthropic tool definitions as the governor counts them (their JSON is part of the budget). */
-export function anthropicToolsToModel(tools: readonly AnthropicToolLike[] | undefined): ToolDefinition[] | undefined {
+export function anthropicToolsToModel(tools: readonly AnthropicToolLike[] | undefined, dialect: DialectMemo = new DialectMemo()): ToolDefinition[] | undefined {
   if (tools === undefined) return undefined;
   if (!Array.isArray(tools)) throw new ValidationError('governAnthropic: tools must be an array', ['tools']);
+  const toolsCache = dialect.weak<object, ToolDefinition[]>('anthropic:tools');
   let hit = toolsCache.get(tools);
   if (hit === undefined) {
     hit = tools.map((t) => ({

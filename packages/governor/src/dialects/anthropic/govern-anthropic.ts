@@ -2,6 +2,7 @@ import { ValidationError } from '@nanobot/schema';
 import type { GovernOptions } from '../../govern.js';
 import type { GovernReport } from '../../report/govern-report.js';
 import type { CutPlan } from '../../steps/cut/cut-plan.js';
+import { defaultMemos } from '../../incremental/default-memos.js';
 import { governModelCopy } from '../govern-model-copy.js';
 import { anthropicToModel, anthropicToolsToModel } from './anthropic-to-model.js';
 import type { AnthropicMessageLike, AnthropicSystemLike, AnthropicToolLike } from './anthropic-types.js';
@@ -45,10 +46,11 @@ export type GovernAnthropicResult<I extends GovernAnthropicInput> = Pick<I, 'sys
  */
 export function governAnthropic<I extends GovernAnthropicInput>(input: I, options: GovernAnthropicOptions = {}): GovernAnthropicResult<I> {
   if (input === null || typeof input !== 'object') throw new ValidationError('governAnthropic: input must be an object { system?, messages, tools? }');
-  const model = anthropicToModel(input.system, input.messages);
-  const tools = anthropicToolsToModel(input.tools);
+  const dialect = defaultMemos().dialects;
+  const model = anthropicToModel(input.system, input.messages, dialect);
+  const tools = anthropicToolsToModel(input.tools, dialect);
   const govOptions: GovernOptions = tools === undefined ? { ...options } : { ...options, tools };
   const { messages, report, cutPlan } = governModelCopy(model, govOptions, 'anthropic');
-  const out = { messages: modelToAnthropic(messages) as Array<I['messages'][number]>, report, cutPlan };
+  const out = { messages: modelToAnthropic(messages, dialect) as Array<I['messages'][number]>, report, cutPlan };
   return ('system' in input ? { system: input.system, ...out } : out) as GovernAnthropicResult<I>;
 }

@@ -5,6 +5,7 @@
 // source block order.
 import type { Message, ToolCall } from '@nanobot/schema';
 import { isInstructionRole } from '../../steps/target/govern-target.js';
+import { DialectMemo } from '../../incremental/dialect-memo.js';
 import { originOf } from '../dialect-origin.js';
 import { instructionNoteHeader } from '../../steps/target/legalize-for-target.js';
 import type { AnthropicCallOrigin, AnthropicPieceOrigin } from './anthropic-to-model.js';
@@ -27,11 +28,8 @@ interface ReverseMemo {
   /** Index of the first message of each turn of `result`. */
   starts: number[];
 }
-// Per governed copy (keyed by its first message): the last conversion, to resume after it.
-const reverseMemo = new WeakMap<Message, ReverseMemo>();
-
 // Blocks only an assistant turn may carry (a turn the governor relabelled `user` drops them).
-const ASSISTANT_ONLY = new Set(['thinking', 'redacted_thinking', 'tool_use', 'server_tool_use']);
+const ASSISTANT_ONLY: readonly string[] = Object.freeze(['thinking', 'redacted_thinking', 'tool_use', 'server_tool_use']);
 
 function parseInput(args: string): unknown {
   try {
@@ -105,7 +103,7 @@ function finish(turn: Turn): AnthropicMessageLike {
   let blocks = turn.parts.flatMap((p) => asBlocks(p.blocks));
   if (turn.role === 'user') {
     // Anthropic wants the tool_result blocks first in their user turn.
-    blocks = [...blocks.filter((b) => b.type === 'tool_result'), ...blocks.filter((b) => b.type !== 'tool_result' && !ASSISTANT_ONLY.has(b.type))];
+    blocks = [...blocks.filter((b) => b.type === 'tool_result'), ...blocks.filter((b) => b.type !== 'tool_result' && !ASSISTANT_ONLY.includes(b.type))];
   }
   return { role: turn.role, content: blocks };
 }
@@ -119,11 +117,13 @@ function push(turns: Turn[], role: Turn['role'], part: Part): void {
 /**
  * Converts the governed model copy back to Anthropic turns (the top-level system prompt is not
  * part of the result: it comes back unchanged). Consecutive messages that map to the same
- * Anthropic role form one turn, tool results first.
+ * Anthropic role form one turn, tool results first. With a Governor's dialect memo, a copy
+ * governed again resumes after the turns converted last time.
  */
-export function modelToAnthropic(messages: readonly Message[]): AnthropicMessageLike[] {
+export function modelToAnthropic(messages: readonly Message[], dialect: DialectMemo = new DialectMemo()): AnthropicMessageLike[] {
   // The governor gives back the same objects for the same history: resume after the turns
   // converted last time whose messages (and the one after them) are unchanged.
+  const reverseMemo = dialect.weak<Message, ReverseMemo>('anthropic:reverse');
   const first = messages[0];
   const memo = first !== undefined ? reverseMemo.get(first) : undefined;
   let p = 0;

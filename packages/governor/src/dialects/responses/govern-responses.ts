@@ -1,6 +1,7 @@
 import type { GovernOptions } from '../../govern.js';
 import type { GovernReport } from '../../report/govern-report.js';
 import type { CutPlan } from '../../steps/cut/cut-plan.js';
+import { defaultMemos } from '../../incremental/default-memos.js';
 import { governModelCopy } from '../govern-model-copy.js';
 import { modelToResponses } from './model-to-responses.js';
 import { responsesToModel, responsesToolsToModel } from './responses-to-model.js';
@@ -33,14 +34,15 @@ export interface GovernResponsesResult<I extends ResponsesItemLike> {
  * what `govern` throws for invalid options.
  */
 export function governResponses<I extends ResponsesItemLike>(input: readonly I[], options: GovernResponsesOptions = {}): GovernResponsesResult<I> {
-  const model = responsesToModel(input);
+  const dialect = defaultMemos().dialects;
+  const model = responsesToModel(input, dialect);
   const { tools: rawTools, ...rest } = options;
-  const tools = responsesToolsToModel(rawTools);
+  const tools = responsesToolsToModel(rawTools, dialect);
   const govOptions: GovernOptions = tools === undefined ? rest : { ...rest, tools };
   const { messages, report, cutPlan } = governModelCopy(model, govOptions, 'openai');
   // Nothing a model message could carry (only items of unknown type): they pass through.
   if (model.length === 0) return { input: input.slice(), report, cutPlan };
-  const { items, blank } = modelToResponses(messages, model);
+  const { items, blank } = modelToResponses(messages, model, dialect);
   if (blank.length > 0) {
     // Reported as govern reports its own target rewrites: the message removed and added back.
     let step = report.steps.find((s) => s.step === 'legalizeForTarget');

@@ -4,6 +4,7 @@
 // that call; a dropped call or emptied message takes its reasoning with it) and the items of
 // unknown type that travelled with it.
 import type { Message, ToolCall } from '@nanobot/schema';
+import { DialectMemo } from '../../incremental/dialect-memo.js';
 import { originOf } from '../dialect-origin.js';
 import type { ResponsesCallOrigin, ResponsesPartOrigin, ResponsesUnitOrigin } from './responses-to-model.js';
 import type { ResponsesItemLike } from './responses-types.js';
@@ -73,12 +74,14 @@ function messageItem(m: Message, origin: ResponsesUnitOrigin | undefined): Respo
 /**
  * Converts the governed model copy back to Responses input items. An assistant message item
  * with only whitespace next to function calls is left out (its reasoning goes before the calls);
- * `blank` lists the model indices where that happened, for the report.
+ * `blank` lists the model indices where that happened, for the report. With a Governor's
+ * dialect memo, a copy governed again resumes after the messages converted last time.
  */
-export function modelToResponses(messages: readonly Message[], model: readonly Message[]): { items: ResponsesItemLike[]; blank: number[] } {
-  const rescued = messages === model ? NOTHING_RESCUED : rescue(messages, model);
+export function modelToResponses(messages: readonly Message[], model: readonly Message[], dialect: DialectMemo = new DialectMemo()): { items: ResponsesItemLike[]; blank: number[] } {
+  const rescued = messages === model ? new Map<ResponsesUnitOrigin | null, ResponsesItemLike[]>() : rescue(messages, model);
   // The governor gives back the same objects for the same history: resume after the messages
   // converted last time (each message's items depend on it alone, unless items were rescued).
+  const reverseMemo = dialect.weak<Message, ReverseMemo>('responses:reverse');
   const first = messages[0];
   const memo = first !== undefined && rescued.size === 0 ? reverseMemo.get(first) : undefined;
   let p = 0;
@@ -106,9 +109,6 @@ interface ReverseMemo {
   ends: number[];
   blank: number[];
 }
-// Per governed copy (keyed by its first message): the last conversion, to resume after it.
-const reverseMemo = new WeakMap<Message, ReverseMemo>();
-const NOTHING_RESCUED: ReadonlyMap<ResponsesUnitOrigin | null, ResponsesItemLike[]> = new Map();
 
 function convertOne(m: Message, index: number, rescued: ReadonlyMap<ResponsesUnitOrigin | null, ResponsesItemLike[]>, out: ResponsesItemLike[], blank: number[]): void {
   {

@@ -6,6 +6,7 @@
 // counted); the model messages, calls and parts carry their origin (see dialect-origin.ts), so
 // whatever the governor leaves alone converts back to the very same items.
 import { ValidationError, type ContentPart, type JsonSchema, type Message, type ToolCall, type ToolDefinition } from '@nanobot/schema';
+import { DialectMemo } from '../../incremental/dialect-memo.js';
 import { tagOrigin } from '../dialect-origin.js';
 import type { ResponsesItemLike, ResponsesToolLike } from './responses-types.js';
 
@@ -51,14 +52,14 @@ function kindOf(item: Item): Kind {
   return 'other';
 }
 
-const TEXT_TYPES = new Set(['input_text', 'output_text', 'text']);
+const TEXT_TYPES: readonly string[] = Object.freeze(['input_text', 'output_text', 'text']);
 
 function partsToModel(content: unknown): Message['content'] {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return content === undefined || content === null ? '' : String(content);
   return content.map((p: unknown) => {
     if (!isRecord(p)) return p as ContentPart;
-    const text = TEXT_TYPES.has(String(p.type)) ? p.text : p.type === 'refusal' ? p.refusal : undefined;
+    const text = TEXT_TYPES.includes(String(p.type)) ? p.text : p.type === 'refusal' ? p.refusal : undefined;
     if (typeof text !== 'string') return p as ContentPart;
     return tagOrigin<ContentPart, ResponsesPartOrigin>({ type: 'text', text }, { part: p, text });
   }) as ContentPart[];
@@ -74,10 +75,8 @@ interface CachedUnit {
   calls: [string, string][];
 }
 
-// Model messages are kept per unit (keyed by its first item and checked item by item), so a
-// history governed again yields the same model objects and the governor's caches stay warm.
-const unitCache = new WeakMap<object, CachedUnit>();
-const toolsCache = new WeakMap<object, ToolDefinition[]>();
+// With a Governor's dialect memo, model messages are kept per unit (keyed by its first item and
+// checked item by item), so a history governed again yields the same model objects.
 
 function build(items: readonly Item[], names: ReadonlyMap<string, string>, trailing: readonly Item[]): CachedUnit {
   const leading: Item[] = [];
@@ -186,24 +185,25 @@ function cachedAt(unit: CachedUnit | undefined, input: readonly Item[], start: n
 const NONE: readonly Item[] = [];
 
 /**
- * The model copy of a Responses history (empty for a history of unknown items only). Throws
- * {@link ValidationError} for input that is not a list of items.
+ * The model copy of a Responses history (empty for a history of unknown items only). With a
+ * Governor's dialect memo, the same history again (or grown at the end) converts only the items
+ * from the last unit on and gives the same model objects. Throws {@link ValidationError} for
+ * input that is not a list of items.
  */
-export function responsesToModel(input: readonly ResponsesItemLike[]): Message[] {
+export function responsesToModel(input: readonly ResponsesItemLike[], dialect: DialectMemo = new DialectMemo()): Message[] {
   if (!Array.isArray(input)) throw new ValidationError('governResponses: input must be an array of input items', ['input']);
   const items = input as readonly Item[];
-  // The same history again, or grown at the end: only the items from the last unit on are
-  // converted again, and the same history gives the same model list.
   const first = items[0] as object | undefined;
-  const memo = isRecord(first) ? historyMemo.get(first) : undefined;
+  const memo = isRecord(first) ? dialect.weak<object, HistoryMemo>('responses:history').get(first) : undefined;
   if (memo !== undefined && memo.items.length <= items.length && samePrefix(memo.items, items)) {
     if (memo.items.length === items.length) return memo.model;
-    return convert(items, memo.lastStart, memo.model.slice(0, -1), new Map(memo.names));
+    return convert(items, memo.lastStart, memo.model.slice(0, -1), new Map(memo.names), dialect);
   }
-  return convert(items, 0, [], new Map());
+  return convert(items, 0, [], new Map(), dialect);
 }
 
-function convert(items: readonly Item[], from: number, out: Message[], names: Map<string, string>): Message[] {
+function convert(items: readonly Item[], from: number, out: Message[], names: Map<string, string>, dialect: DialectMemo): Message[] {
+  const unitCache = dialect.weak<object, CachedUnit>('responses:unit');
   const kinds = checkItems(items, from);
   const spans = units(items, kinds, from);
   for (let k = 0; k < spans.length; k += 2) {
@@ -220,7 +220,7 @@ function convert(items: readonly Item[], from: number, out: Message[], names: Ma
   }
   if (items.length > 0 && isRecord(items[0])) {
     const lastStart = spans.length > 0 ? spans[spans.length - 2] : from;
-    historyMemo.set(items[0], { items: items.slice(), model: out, names, lastStart });
+    dialect.weak<object, HistoryMemo>('responses:history').set(items[0], { items: items.slice(), model: out, names, lastStart });
   }
   return out;
 }
@@ -237,13 +237,12 @@ interface HistoryMemo {
   /** Where the last unit starts: it may grow with the next items, so it is converted again. */
   lastStart: number;
 }
-// Per history (keyed by its first item): the last list converted, to resume after it.
-const historyMemo = new WeakMap<object, HistoryMemo>();
 
 /** Responses tools as the governor counts them (their JSON is part of the budget). */
-export function responsesToolsToModel(tools: readonly ResponsesToolLike[] | undefined): ToolDefinition[] | undefined {
+export function responsesToolsToModel(tools: readonly ResponsesToolLike[] | undefined, dialect: DialectMemo = new DialectMemo()): ToolDefinition[] | undefined {
   if (tools === undefined) return undefined;
   if (!Array.isArray(tools)) throw new ValidationError('governResponses: options.tools must be an array', ['tools']);
+  const toolsCache = dialect.weak<object, ToolDefinition[]>('responses:tools');
   let hit = toolsCache.get(tools);
   if (hit === undefined) {
     hit = tools.map((t) => ({

@@ -1,6 +1,8 @@
 import { ValidationError, type Message } from '@nanobot/schema';
 import type { ReportedCut } from '../../report/govern-report.js';
 import { isInstructionRole } from '../target/govern-target.js';
+import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
+import { hash53 } from '../../internal/hash.js';
 
 export type { ReportedCut } from '../../report/govern-report.js';
 
@@ -27,31 +29,19 @@ export interface CutPlan {
 }
 
 
-const fingerprints = new WeakMap<object, string>();
-
-// 53-bit string hash (cyrb53): enough to tell a changed message from the planned one; the
-// position is checked too, so a collision alone never moves a cut.
-function hash(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-}
+/** The cache key of message fingerprints. */
+const FINGERPRINT = Symbol('fingerprint');
 
 /**
  * A content fingerprint of one message: role, content, tool-call ids, names and arguments, and
  * the result's call id; not object identity (sessions loaded from storage are new objects) and
  * not metadata such as timestamps.
  */
-export function messageFingerprint(message: Message): string {
-  const hit = fingerprints.get(message);
-  if (hit !== undefined) return hit;
+export function messageFingerprint(message: Message, derive: DerivationCache = NO_CACHE): string {
+  return derive.derive(message, FINGERPRINT, () => fingerprintOf(message));
+}
+
+function fingerprintOf(message: Message): string {
   const m = message as { role?: unknown; content?: unknown; tool_call_id?: unknown; tool_calls?: unknown };
   const calls = Array.isArray(m.tool_calls)
     ? m.tool_calls.map((c: unknown) => {
@@ -59,14 +49,12 @@ export function messageFingerprint(message: Message): string {
       return [call.id, call.function?.name, call.function?.arguments];
     })
     : null;
-  const fp = hash(JSON.stringify([m.role, m.content ?? null, m.tool_call_id ?? null, calls]) ?? '');
-  fingerprints.set(message, fp);
-  return fp;
+  return hash53(JSON.stringify([m.role, m.content ?? null, m.tool_call_id ?? null, calls]) ?? '');
 }
 
 /** The plan of a cut resuming at `start` with `rest[anchor]` kept in front. */
-export function makeCutPlan(rest: readonly Message[], start: number, anchor: number): CutPlan {
-  return { version: 1, start, anchor, fingerprint: `${messageFingerprint(rest[anchor])}:${messageFingerprint(rest[start - 1])}` };
+export function makeCutPlan(rest: readonly Message[], start: number, anchor: number, derive: DerivationCache = NO_CACHE): CutPlan {
+  return { version: 1, start, anchor, fingerprint: `${messageFingerprint(rest[anchor], derive)}:${messageFingerprint(rest[start - 1], derive)}` };
 }
 
 /**
@@ -74,16 +62,16 @@ export function makeCutPlan(rest: readonly Message[], start: number, anchor: num
  * the fingerprints match there, else at the matching position nearest to it (the history's
  * front was archived or windowed since). Null when nothing matches.
  */
-export function locateCutPlan(plan: CutPlan, rest: readonly Message[]): { start: number; anchor: number } | null {
+export function locateCutPlan(plan: CutPlan, rest: readonly Message[], derive: DerivationCache = NO_CACHE): { start: number; anchor: number } | null {
   const [anchorFp, lastFp] = plan.fingerprint.split(':');
   const gap = plan.start - plan.anchor;
   const matches = (start: number): boolean => {
     const anchor = start - gap;
     if (start < 1 || start > rest.length || anchor < 0 || anchor >= rest.length || rest[anchor].role !== 'user') return false;
-    return messageFingerprint(rest[start - 1]) === lastFp && messageFingerprint(rest[anchor]) === anchorFp;
+    return messageFingerprint(rest[start - 1], derive) === lastFp && messageFingerprint(rest[anchor], derive) === anchorFp;
   };
   if (matches(plan.start)) return { start: plan.start, anchor: plan.anchor };
-  // Only when the position moved (front archived): linear, each message hashed once per object.
+  // Only when the position moved (front archived): linear, each message hashed once per object with a cache.
   let best = -1;
   for (let s = 1; s <= rest.length; s++) {
     if (matches(s) && (best < 0 || Math.abs(s - plan.start) < Math.abs(best - plan.start))) best = s;

@@ -1,6 +1,7 @@
 import type { Message } from '@nanobot/schema';
 import { locateCutPlan, type CutPlan } from './cut-plan.js';
 import { promptTokens, type EstimateContext } from '../../sizing/estimate.js';
+import type { DerivationCache } from '../derivation-cache.js';
 import { declareCallIds, resultId } from '../../internal/tool-calls.js';
 
 /** Options of {@link planHistoryCut}. */
@@ -14,6 +15,8 @@ export interface PlanHistoryCutOptions extends EstimateContext {
    * instructions and tools (1: the tightest cut, as much history as fits).
    */
   ratio: number;
+  /** Where message fingerprints are kept (see {@link locateCutPlan}). */
+  derive?: DerivationCache;
 }
 
 /** A cut: `system + rest[anchor] + rest[start..]` (the anchor once when `anchor === start`). */
@@ -82,7 +85,7 @@ export function planHistoryCut(system: readonly Message[], rest: readonly Messag
   const legal = legalStarts(rest);
   let from = 0;
   if (options.plan) {
-    const at = locateCutPlan(options.plan, rest);
+    const at = locateCutPlan(options.plan, rest, options.derive);
     if (at !== null && legal[at.start] && (at.anchor < at.start || at.start < rest.length)) {
       const messages = copyOf(system, rest, at.start, at.anchor);
       const tokens = promptTokens(messages, options);

@@ -4,6 +4,7 @@ import { messageTokens, promptTokens, type EstimateContext } from '../../sizing/
 import { isInstructionRole } from '../target/govern-target.js';
 import { makeCutPlan, type CutPlan } from './cut-plan.js';
 import { planHistoryCut } from './plan-history-cut.js';
+import type { DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
 
 /** Share of the room behind the instructions a fresh stable cut fills (see `cutTargetRatio`). */
@@ -32,6 +33,8 @@ export interface SnipHistoryOptions extends EstimateContext {
    * budget left after instructions and tools. Default {@link DEFAULT_CUT_TARGET_RATIO}.
    */
   cutTargetRatio?: number;
+  /** Where message fingerprints are kept (the cut plan's). */
+  derive?: DerivationCache;
 }
 
 /** Result of {@link snipHistory}. */
@@ -121,7 +124,7 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
         laterTurn: false,
         tokensBefore: before,
         tokensAfter: cut.tokens,
-        plan: stable && cut.start > 0 ? makeCutPlan(rest, cut.start, cut.anchor) : null,
+        plan: stable && cut.start > 0 ? makeCutPlan(rest, cut.start, cut.anchor, options.derive) : null,
         reused: cut.reused,
         firstKept: cut.messages[system.length] ?? null,
       };
@@ -242,7 +245,7 @@ export const snipHistoryStep = defineStep({
   run: (list, ctx) => {
     const o = ctx.options;
     const snipped = snipHistory(list, {
-      ...ctx.estimate, budget: ctx.budget, compat: ctx.fixed ? 'fixed' : 'reference', cuts: o.cuts ?? 'stable', cutPlan: o.cutPlan ?? null,
+      ...ctx.estimate, budget: ctx.budget, compat: ctx.fixed ? 'fixed' : 'reference', cuts: o.cuts ?? 'stable', cutPlan: o.cutPlan ?? null, derive: ctx.derive,
       ...(o.cutTargetRatio !== undefined ? { cutTargetRatio: o.cutTargetRatio } : {}),
     });
     return {

@@ -3,6 +3,7 @@ import { COMPACTABLE_TOOLS, compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MI
 import { isolatedTokens, promptTokens, type EstimateContext } from '../../sizing/estimate.js';
 import { pyTruthy } from '../../internal/python.js';
 import { toolNames } from '../../report/reported-message.js';
+import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
 
 /** Options of {@link compactInflightOverflow}. */
@@ -13,6 +14,8 @@ export interface CompactInflightOptions extends EstimateContext {
   inflightStartIndex?: number;
   /** Ids compacted earlier in this run; they are compacted again so the prefix stays stable. */
   compactedToolCallIds?: ReadonlySet<string>;
+  /** Where the compacted copies are kept (the same copy for the same result on the next call). */
+  derive?: DerivationCache;
 }
 
 /** Result of {@link compactInflightOverflow}. */
@@ -27,22 +30,16 @@ export interface CompactInflightResult {
   tokensAfter?: number;
 }
 
-const memo = new WeakMap<Message, Message>();
-
 function atLeastChars(text: string, n: number): boolean {
   if (text.length < n) return false;
   if (text.length >= 2 * n) return true;
   return codePointLength(text) >= n;
 }
 
-function compacted(msg: Message): Message {
-  const name = pyTruthy(msg.name) ? pythonStr(msg.name) : 'tool';
-  const text = compactionMessage(name);
-  const hit = memo.get(msg);
-  if (hit !== undefined && hit.content === text) return hit;
-  const out = { ...msg, content: text } as Message;
-  memo.set(msg, out);
-  return out;
+/** `msg` with the compaction note as its content (one object per result and note, with a cache). */
+export function compacted(msg: Message, derive: DerivationCache = NO_CACHE): Message {
+  const text = compactionMessage(pyTruthy(msg.name) ? pythonStr(msg.name) : 'tool');
+  return derive.derive(msg, `compacted:${text}`, () => ({ ...msg, content: text }) as Message);
 }
 
 function toolId(msg: Message): string | null {
@@ -65,6 +62,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   const budget = options.budget;
   if (!(budget > 0)) return none;
   const recorded = options.compactedToolCallIds ?? new Set<string>();
+  const derive = options.derive ?? NO_CACHE;
 
   let updated: Message[] | null = null;
   const reapplied: string[] = [];
@@ -74,7 +72,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
       if (msg.role !== 'tool') continue;
       const id = toolId(msg);
       if (id === null || !recorded.has(id)) continue;
-      const next = compacted(msg);
+      const next = compacted(msg, derive);
       if (next.content === msg.content) continue;
       updated ??= messages.slice();
       updated[i] = next;
@@ -103,7 +101,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
 
   const build = (k: number): Message[] => {
     const out = base.slice();
-    for (let j = 0; j < k; j++) out[candidates[j]] = compacted(base[candidates[j]]);
+    for (let j = 0; j < k; j++) out[candidates[j]] = compacted(base[candidates[j]], derive);
     return out;
   };
   // Reference rule on exact estimates f(k) (k results compacted): the first k >= 1 with
@@ -118,7 +116,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   let approx = before;
   for (let k = 1; k <= m; k++) {
     const i = candidates[k - 1];
-    approx += isolatedTokens(compacted(base[i]), options) - isolatedTokens(base[i], options);
+    approx += isolatedTokens(compacted(base[i], derive), options) - isolatedTokens(base[i], options);
     if (decide(k, approx)) {
       guess = k;
       break;
@@ -149,7 +147,7 @@ export const compactInflightOverflowStep = defineStep({
   runs: () => true,
   run: (list, ctx) => {
     const c = compactInflightOverflow(list, {
-      ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds,
+      ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive,
     });
     const name = toolNames(c.messages, [...c.reapplied, ...c.newlyCompacted]);
     return {

@@ -1,8 +1,10 @@
 import { codePointLength, type Message, pythonStr } from '@nanobot/schema';
-import { COMPACTABLE_TOOLS, compactionMessage, MICROCOMPACT_KEEP_RECENT, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
+import { COMPACTABLE_TOOLS, MICROCOMPACT_KEEP_RECENT, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
 import { pyTruthy } from '../../internal/python.js';
 import { toolNames } from '../../report/reported-message.js';
+import type { DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
+import { compacted as compactedCopy } from './compact-inflight-overflow.js';
 
 /** Options of {@link microcompactKeepRecent}. */
 export interface MicrocompactKeepRecentOptions {
@@ -10,9 +12,9 @@ export interface MicrocompactKeepRecentOptions {
   keepRecent?: number;
   /** Results shorter than this many characters are never compacted (default 500). */
   minChars?: number;
+  /** Where the compacted copies are kept (the same copy for the same result on the next call). */
+  derive?: DerivationCache;
 }
-
-const memo = new WeakMap<Message, Message>();
 
 /**
  * The reference's older microcompaction (before pressure gating): every compactable result
@@ -36,12 +38,7 @@ export function microcompactKeepRecent(messages: readonly Message[], options: Mi
   const compacted: string[] = [];
   for (const i of victims) {
     const msg = messages[i];
-    let next = memo.get(msg);
-    if (next === undefined) {
-      next = { ...msg, content: compactionMessage(pyTruthy(msg.name) ? pythonStr(msg.name) : 'tool') } as Message;
-      memo.set(msg, next);
-    }
-    out[i] = next;
+    out[i] = compactedCopy(msg, options.derive);
     const id = (msg as { tool_call_id?: unknown }).tool_call_id;
     compacted.push(pyTruthy(id) ? pythonStr(id) : `tool_${i}`);
   }
@@ -56,7 +53,7 @@ export const microcompactKeepRecentStep = defineStep({
   keepsClean: true,
   runs: (ctx) => ctx.options.keepRecentCompactableResults !== undefined && ctx.options.keepRecentCompactableResults !== null,
   run: (list, ctx) => {
-    const mc = microcompactKeepRecent(list, { keepRecent: ctx.options.keepRecentCompactableResults! });
+    const mc = microcompactKeepRecent(list, { keepRecent: ctx.options.keepRecentCompactableResults!, derive: ctx.derive });
     const name = toolNames(mc.messages, mc.compacted);
     return { messages: mc.messages, toolResults: mc.compacted.map((id) => ({ toolCallId: id, name: name(id), action: 'compacted' as const })) };
   },

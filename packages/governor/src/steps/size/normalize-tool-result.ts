@@ -1,5 +1,5 @@
 import { codePointLength, truncateText } from '@nanobot/schema';
-import type { ArtifactStore } from '../../offload/artifact-store.js';
+import type { ArtifactRequest, ArtifactStore } from '../../offload/artifact-store.js';
 import { TOOL_RESULT_OFFLOAD_EXEMPT_TOOLS, TOOL_RESULT_PREVIEW_CHARS } from '../../constants.js';
 import { ensureNonemptyToolResult } from './ensure-nonempty-tool-result.js';
 
@@ -58,20 +58,30 @@ function offloadable(content: unknown): { text: string; body: string; extension:
   return { text, body: JSON.stringify(content, null, 2), extension: 'json' };
 }
 
-function persistDetailed(
-  content: unknown,
-  options: NormalizeToolResultOptions & { toolCallId: string },
-): { content: string; location: string; originalChars: number } | null {
-  const store = options.artifactStore;
+/**
+ * What the store is asked to save for an oversized offloadable result (a text, or a list of text
+ * blocks, longer than `maxToolResultChars` code points), or null when nothing is offloaded (no
+ * store, limit `<= 0`, short, other content).
+ */
+export function offloadRequest(content: unknown, options: NormalizeToolResultOptions & { toolCallId: string }): { request: ArtifactRequest; text: string; size: number } | null {
   const max = options.maxToolResultChars;
-  if (!store || !(max > 0)) return null;
+  if (!options.artifactStore || !(max > 0)) return null;
   const src = offloadable(content);
   // UTF-16 length bounds the code-point count, so short texts skip the count.
   if (src === null || src.text.length <= max) return null;
   const size = codePointLength(src.text);
   if (size <= max) return null;
-  const location = store.persist({ sessionKey: options.sessionKey ?? null, toolCallId: options.toolCallId, body: src.body, extension: src.extension });
-  return { content: renderPersistedReference(location, src.text), location, originalChars: size };
+  return { request: { sessionKey: options.sessionKey ?? null, toolCallId: options.toolCallId, body: src.body, extension: src.extension }, text: src.text, size };
+}
+
+function persistDetailed(
+  content: unknown,
+  options: NormalizeToolResultOptions & { toolCallId: string },
+): { content: string; location: string; originalChars: number } | null {
+  const offload = offloadRequest(content, options);
+  if (offload === null) return null;
+  const location = options.artifactStore!.persist(offload.request);
+  return { content: renderPersistedReference(location, offload.text), location, originalChars: offload.size };
 }
 
 /**

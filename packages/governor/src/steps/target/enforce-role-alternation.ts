@@ -4,23 +4,18 @@ import { pyStrip } from '../../internal/python.js';
 import { isInstructionRole } from './govern-target.js';
 import type { ReportedMessage } from '../../report/govern-report.js';
 import { ref } from '../../report/reported-message.js';
+import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
 
 /** Text of the synthetic user turn placed before a leading plain assistant message. */
 export const CONVERSATION_CONTINUED = '(conversation continued)';
 
-// The opener placed before a leading assistant turn is one object per turn it opens, so
-// governing the same history again yields the same list (token estimates stay cached).
-const openers = new WeakMap<Message, Message>();
-
-/** The `(conversation continued)` user turn placed before `turn` (the same object each time). */
-export function continuedTurnBefore(turn: Message): Message {
-  let opener = openers.get(turn);
-  if (opener === undefined) {
-    opener = { role: 'user', content: CONVERSATION_CONTINUED };
-    openers.set(turn, opener);
-  }
-  return opener;
+/**
+ * The `(conversation continued)` user turn placed before `turn`: with a cache, one object per
+ * turn it opens, so governing the same history again yields the same list.
+ */
+export function continuedTurnBefore(turn: Message, derive: DerivationCache = NO_CACHE): Message {
+  return derive.derive(turn, 'opener', (): Message => ({ role: 'user', content: CONVERSATION_CONTINUED }));
 }
 
 /** Options of {@link enforceRoleAlternation}. */
@@ -75,24 +70,12 @@ function mergeSameRole(prev: Message, cur: Message, reference: boolean): Message
   return { ...prev, content: joinContent(p, c) };
 }
 
-// Merged turns are remembered per pair of message objects, so governing the same history again
-// yields the same objects (token estimates stay cached, the prompt prefix byte-stable).
-const merges = [new WeakMap<Message, WeakMap<Message, Message | null>>(), new WeakMap<Message, WeakMap<Message, Message | null>>()];
-
-/** `prev` and `cur` merged into one turn (the same object for the same pair), or null (reference: dropped). */
-export function mergeOnce(prev: Message, cur: Message, reference: boolean): Message | null {
-  const memo = merges[reference ? 1 : 0];
-  let byCur = memo.get(prev);
-  if (byCur === undefined) {
-    byCur = new WeakMap();
-    memo.set(prev, byCur);
-  }
-  let merged = byCur.get(cur);
-  if (merged === undefined) {
-    merged = mergeSameRole(prev, cur, reference);
-    byCur.set(cur, merged);
-  }
-  return merged;
+/**
+ * `prev` and `cur` merged into one turn, or null (reference: dropped). With a cache, the same
+ * object for the same pair (fixed mode), so the prompt prefix stays byte-stable.
+ */
+export function mergeOnce(prev: Message, cur: Message, reference: boolean, derive: DerivationCache = NO_CACHE): Message | null {
+  return reference ? mergeSameRole(prev, cur, true) : derive.derive(prev, cur, () => mergeSameRole(prev, cur, false));
 }
 
 function isEmptyContent(content: unknown): boolean {
@@ -127,7 +110,7 @@ export interface AlternationResult {
  * removed and the merged turn added), popped as trailing assistant turns, or added as an
  * opener. Linear, for the governor's report on long histories.
  */
-export function enforceRoleAlternationDetailed(messages: readonly Message[], options: RoleAlternationOptions = {}): AlternationResult {
+export function enforceRoleAlternationDetailed(messages: readonly Message[], options: RoleAlternationOptions = {}, derive: DerivationCache = NO_CACHE): AlternationResult {
   const reference = options.compat === 'reference';
   const same: AlternationResult = { messages: messages as Message[], removed: [], added: [] };
   if (messages.length === 0) return same;
@@ -141,7 +124,7 @@ export function enforceRoleAlternationDetailed(messages: readonly Message[], opt
     const prev = out[out.length - 1];
     if (prev !== undefined && (msg.role === 'user' || msg.role === 'assistant') && prev.role === msg.role) {
       changed = true;
-      const merged = mergeOnce(prev, msg, reference);
+      const merged = mergeOnce(prev, msg, reference, derive);
       if (merged !== null) {
         out[out.length - 1] = merged;
         slotOf[i] = out.length - 1;
@@ -186,7 +169,7 @@ export function enforceRoleAlternationDetailed(messages: readonly Message[], opt
   const first = out.findIndex((m) => !isInstructionRole(m.role));
   // The reference leaves a leading tool-call turn alone; Anthropic rejects any non-user first turn.
   if (first >= 0 && out[first].role === 'assistant' && (!reference || !hasToolCallsValue(out[first]))) {
-    out.splice(first, 0, continuedTurnBefore(out[first]));
+    out.splice(first, 0, continuedTurnBefore(out[first], derive));
     for (const a of added) if (a.index >= first) a.index++;
     added.push({ index: first, reason: 'conversation-continued' });
     changed = true;
@@ -197,8 +180,8 @@ export function enforceRoleAlternationDetailed(messages: readonly Message[], opt
 }
 
 /** {@link enforceRoleAlternationDetailed} (fixed mode) with the report's entries. */
-export function alternationWithEntries(messages: readonly Message[]): { messages: Message[]; removed: ReportedMessage[]; added: ReportedMessage[] } {
-  const alt = enforceRoleAlternationDetailed(messages);
+export function alternationWithEntries(messages: readonly Message[], derive: DerivationCache = NO_CACHE): { messages: Message[]; removed: ReportedMessage[]; added: ReportedMessage[] } {
+  const alt = enforceRoleAlternationDetailed(messages, {}, derive);
   return {
     messages: alt.messages,
     removed: alt.removed.map((r) => ({ ...ref(messages[r.index], r.index), reason: r.reason })),
@@ -216,5 +199,5 @@ export const enforceRoleAlternationStep = defineStep({
   noopOnClean: false,
   keepsClean: false,
   runs: (ctx) => ctx.profile?.roleOrder === 'strict',
-  run: (list) => alternationWithEntries(list),
+  run: (list, ctx) => alternationWithEntries(list, ctx.derive),
 });

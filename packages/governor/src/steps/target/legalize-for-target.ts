@@ -8,6 +8,7 @@ import { ANTHROPIC_TOOL_ID_PATTERN } from './profiles/anthropic.js';
 import { TARGET_PROFILES } from './profiles/index.js';
 import type { ReportedMessage } from '../../report/govern-report.js';
 import { ref } from '../../report/reported-message.js';
+import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
 
 /** Content given to a user message that has none (the reference providers' placeholder). */
@@ -26,23 +27,26 @@ export type { TargetChangeReason } from '../../report/govern-report.js';
 
 export { ANTHROPIC_TOOL_ID_PATTERN } from './profiles/anthropic.js';
 
-// Messages whose call ids are known to match the pattern (checked once per object).
-const idsChecked = new WeakSet<Message>();
+/** The call ids of one assistant message that do not match `pattern`, or null. */
+function badIdsOf(m: Message, pattern: RegExp): string[] | null {
+  let bad: string[] | null = null;
+  for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+    const id = (call as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' && !pattern.test(id)) (bad ??= []).push(id);
+  }
+  return bad;
+}
 
-/** Call ids in `messages` that do not match `pattern` (Anthropic's by default), or null when there are none. */
-export function badIds(messages: readonly Message[], pattern: RegExp = ANTHROPIC_TOOL_ID_PATTERN): Set<string> | null {
+/**
+ * Call ids in `messages` that do not match `pattern` (Anthropic's by default), or null when
+ * there are none. With a cache, each message is checked once.
+ */
+export function badIds(messages: readonly Message[], pattern: RegExp = ANTHROPIC_TOOL_ID_PATTERN, derive: DerivationCache = NO_CACHE): Set<string> | null {
   let bad: Set<string> | null = null;
   for (const m of messages) {
-    if (m.role !== 'assistant' || idsChecked.has(m)) continue;
-    let ok = true;
-    for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
-      const id = (call as { id?: unknown } | null)?.id;
-      if (typeof id === 'string' && !pattern.test(id)) {
-        (bad ??= new Set()).add(id);
-        ok = false;
-      }
-    }
-    if (ok) idsChecked.add(m);
+    if (m.role !== 'assistant') continue;
+    const ids = derive.derive(m, pattern, () => badIdsOf(m, pattern));
+    if (ids !== null) for (const id of ids) (bad ??= new Set()).add(id);
   }
   return bad;
 }
@@ -100,11 +104,7 @@ export interface Verdict {
   reason: TargetChangeReason | null;
 }
 
-// Rewrites are remembered per message object, target and situation, so a runner's next request
-// reuses the same rewritten objects (their token estimates stay cached, the prompt prefix stays
-// stable).
-const verdicts = new Map<string, WeakMap<Message, Verdict>>();
-const KEEP: Verdict = { out: null, reason: null };
+const KEEP: Verdict = Object.freeze({ out: null, reason: null });
 
 function withoutBlankParts(content: ContentPart[]): ContentPart[] {
   return content.filter((p) => !isBlankTextPart(p));
@@ -161,20 +161,14 @@ function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
   return KEEP;
 }
 
-/** The (remembered) verdict on `msg` for `target`, `started` once a non-instruction message came before. */
-export function verdict(msg: Message, target: GovernTarget, started: boolean): Verdict {
-  const key = started && isInstructionRole(msg.role) ? `${target}:mid` : target;
-  let byMessage = verdicts.get(key);
-  if (byMessage === undefined) {
-    byMessage = new WeakMap();
-    verdicts.set(key, byMessage);
-  }
-  let v = byMessage.get(msg);
-  if (v === undefined) {
-    v = judge(msg, target, started);
-    byMessage.set(msg, v);
-  }
-  return v;
+/**
+ * The verdict on `msg` for `target`, `started` once a non-instruction message came before. With
+ * a cache, remembered per message, target and situation, so a runner's next request reuses the
+ * same rewritten objects (their estimates stay cached, the prompt prefix stable).
+ */
+export function verdict(msg: Message, target: GovernTarget, started: boolean, derive: DerivationCache = NO_CACHE): Verdict {
+  const key = started && isInstructionRole(msg.role) ? `legalize:${target}:mid` : `legalize:${target}`;
+  return derive.derive(msg, key, () => judge(msg, target, started));
 }
 
 /**
@@ -191,13 +185,14 @@ export function verdict(msg: Message, target: GovernTarget, started: boolean): V
  * Role alternation is {@link enforceRoleAlternation}'s job. Pure: the same array when nothing
  * changes; unchanged messages are the input objects.
  */
-export function legalizeForTarget(input: readonly Message[], options: { target: GovernTarget }): LegalizeForTargetResult {
+export function legalizeForTarget(input: readonly Message[], options: { target: GovernTarget; derive?: DerivationCache }): LegalizeForTargetResult {
   const target = options.target;
+  const derive = options.derive ?? NO_CACHE;
   const pattern = TARGET_PROFILES[target].toolCallIdPattern;
-  const bad = pattern === null ? null : badIds(input, pattern);
+  const bad = pattern === null ? null : badIds(input, pattern, derive);
   const idChanges: TargetChange[] = [];
   const messages = bad === null ? input : sanitizeIds(input, bad, idChanges);
-  const first = legalizeContent(messages, target);
+  const first = legalizeContent(messages, target, derive);
   if (bad === null) return first;
   // Renaming keeps positions, so content changes re-index from the renamed list.
   const contentAt = new Map(first.changes.map((c) => [c.index, c]));
@@ -214,13 +209,13 @@ function outIndex(changes: readonly TargetChange[], index: number): number {
   return index - dropped;
 }
 
-function legalizeContent(messages: readonly Message[], target: GovernTarget): LegalizeForTargetResult {
+function legalizeContent(messages: readonly Message[], target: GovernTarget, derive: DerivationCache): LegalizeForTargetResult {
   let out: Message[] | null = null;
   const changes: TargetChange[] = [];
   let started = false;
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
-    const v = verdict(msg, target, started);
+    const v = verdict(msg, target, started, derive);
     if (!isInstructionRole(msg.role)) started = true;
     if (v.reason === null) {
       out?.push(msg);
@@ -234,8 +229,8 @@ function legalizeContent(messages: readonly Message[], target: GovernTarget): Le
 }
 
 /** {@link legalizeForTarget} with the report's entries (input indices removed, output indices added). */
-export function legalizeWithEntries(messages: readonly Message[], target: GovernTarget): { messages: Message[]; removed: ReportedMessage[]; added: ReportedMessage[] } {
-  const legal = legalizeForTarget(messages, { target });
+export function legalizeWithEntries(messages: readonly Message[], target: GovernTarget, derive: DerivationCache = NO_CACHE): { messages: Message[]; removed: ReportedMessage[]; added: ReportedMessage[] } {
+  const legal = legalizeForTarget(messages, { target, derive });
   const removed: ReportedMessage[] = [];
   const added: ReportedMessage[] = [];
   for (const c of legal.changes) {
@@ -252,5 +247,5 @@ export const legalizeForTargetStep = defineStep({
   noopOnClean: false,
   keepsClean: true,
   runs: (ctx) => ctx.target !== null,
-  run: (list, ctx) => legalizeWithEntries(list, ctx.target!),
+  run: (list, ctx) => legalizeWithEntries(list, ctx.target!, ctx.derive),
 });
