@@ -1,5 +1,11 @@
 export { govern } from './govern.js';
 export type { GovernOptions, GovernResult } from './govern.js';
+export { createGovernor } from './governor.js';
+export type { Governor, GovernorCallOptions, GovernorOptions, GovernorSessionState } from './governor.js';
+export { PIPELINE } from './pipeline.js';
+export type { GovernStep, StepContext, StepEffect, StepOutcome, StepCut } from './steps/step.js';
+export type { TargetProfile, TargetRule } from './steps/target/target-profile.js';
+export { TARGET_PROFILES } from './steps/target/profiles/index.js';
 export { stripPlaceholderAssistantMessages, stripMalformedToolCalls, repairToolCallIds, dropOrphanToolResults, regroupToolResults, backfillMissingToolResults } from './steps/repair/index.js';
 export { GOVERN_TARGETS, isInstructionRole, legalizeForTarget, instructionNoteHeader, ANTHROPIC_TOOL_ID_PATTERN, EMPTY_USER_CONTENT, enforceRoleAlternation, CONVERSATION_CONTINUED } from './steps/target/index.js';
 export type { GovernTarget, LegalizeForTargetResult, TargetChange, TargetChangeReason, RoleAlternationOptions } from './steps/target/index.js';
