@@ -1,6 +1,7 @@
 // A growing history that is over its budget on every request — a long session, exactly when
 // governing matters — governed as a runner does: each call appends one step (a user message, a
-// reply, or an assistant turn with its results) and passes the previous call's cut plan back.
+// reply, or an assistant turn with its results) and passes the previous call's cut plan back,
+// with the current run's start (`inflightStartIndex`) and its compacted ids.
 // Per-append cost at 1,000, 10,000 and 100,000 messages against the same growing history when it
 // fits (a 50M-token window), all in this one run. Goals (issue 31): over budget at 10k <= 2x the
 // fitting case at 10k, and 100k / 10k < 2x. Prints ratios; asserts nothing about time.
@@ -23,15 +24,26 @@ function growing(n: number, calls: number, options: GovernOptions): { ms: number
     return end;
   };
   let end = stepEnd(n - 1);
-  let plan: CutPlan | null = govern(h.slice(0, end), options).cutPlan;
+  let ids = new Set<string>();
+  let run = -1;
+  const call = (list: Message[], plan: CutPlan | null) => {
+    const lastUser = list.findLastIndex((m) => m.role === 'user');
+    if (lastUser !== run) {
+      run = lastUser;
+      ids = new Set();
+    }
+    return { ...options, cutPlan: plan, inflightStartIndex: lastUser + 1, compactedToolCallIds: ids };
+  };
+  let plan: CutPlan | null = govern(h.slice(0, end), call(h.slice(0, end), null)).cutPlan;
   const per: number[] = [];
   let fits = true;
   let reused = 0;
   for (let k = 0; k < calls; k++) {
     end = stepEnd(end);
     const list = h.slice(0, end); // not timed
+    const options2 = call(list, plan); // not timed
     const t0 = performance.now();
-    const r = govern(list, { ...options, cutPlan: plan });
+    const r = govern(list, options2);
     per.push(performance.now() - t0);
     plan = r.cutPlan;
     fits &&= r.report.fits !== false;
