@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILD_SCRIPT, entryConditions, manifestProblems, type Manifest } from './manifest-problems.js';
-import { listPackages } from './workspace.js';
+import { listPackages, repoRoot } from './workspace.js';
 
 const dual = (base: string) => ({ import: { types: `${base}.d.ts`, default: `${base}.js` }, require: { types: `${base}.d.cts`, default: `${base}.cjs` } });
 const good: Manifest = {
@@ -90,6 +91,23 @@ describe('manifestProblems', () => {
   it('requires the shared dual build', () => {
     const tscOnly = withChange({ scripts: { build: 'tsc -p tsconfig.build.json', typecheck: 'x', test: 'y' } });
     expect(manifestProblems(tscOnly, all)).toEqual([expect.stringContaining('scripts.build must be')]);
+  });
+});
+
+describe('the published manifest (.pnpmfile.cjs beforePacking)', () => {
+  type Hook = (pkg: Record<string, unknown>) => Record<string, unknown>;
+  const beforePacking = (createRequire(import.meta.url)(join(repoRoot, '.pnpmfile.cjs')) as { hooks: { beforePacking: Hook } }).hooks.beforePacking;
+  const published = listPackages().filter((p) => p.manifest.private !== true);
+
+  it.each(published.map((p) => [p.name, p] as const))('%s is packed without devDependencies and scripts, its package.json untouched', (_name, pkg) => {
+    const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const before = structuredClone(manifest);
+    const packed = beforePacking(manifest);
+    expect(packed).not.toHaveProperty('devDependencies');
+    expect(packed).not.toHaveProperty('scripts');
+    const { devDependencies: _d, scripts: _s, ...rest } = before;
+    expect(packed).toEqual(rest);
+    expect(manifest).toEqual(before);
   });
 });
 
