@@ -1,4 +1,4 @@
-import type { ModelInfo } from './model-table.js';
+import type { ModelInfo } from './model-info.js';
 
 /**
  * The known models: one entry per family, matched by `pattern` against the model name (first

@@ -1,4 +1,5 @@
-import { lookupModel, type LookupModelOptions, type TokenizerName } from '../models/model-table.js';
+import type { TokenizerName } from '../models/model-info.js';
+import { lookupModel, type LookupModelOptions } from '../models/model-table.js';
 
 /**
  * The tokenizer that counts `model`'s tokens: the model table's entry (your `overrides`

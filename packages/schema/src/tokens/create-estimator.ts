@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/errors.js';
 import { isRecord } from '../util/is-record.js';
 import type { Message } from '../messages/message.js';
-import type { TokenizerName } from '../models/model-table.js';
+import type { TokenizerName } from '../models/model-info.js';
 import {
   CLAUDE_TOOL_SYSTEM_PROMPT_TOKENS,
   countTexts,

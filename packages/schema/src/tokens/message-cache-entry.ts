@@ -1,4 +1,4 @@
-import type { PromptSegment } from './prompt-segments.js';
+import type { PromptSegment } from './prompt-segment.js';
 
 /**
  * What the token estimates cache for one message object. Both estimates read the same five

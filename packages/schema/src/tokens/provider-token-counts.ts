@@ -4,7 +4,7 @@
 // estimate, nothing is JSON-escaped again or joined with its neighbours.
 import { countWithEncoding, type EncodingName } from '../tokenizer/encoding-counter.js';
 import { isRecord } from '../util/is-record.js';
-import type { TokenizerName } from '../models/model-table.js';
+import type { TokenizerName } from '../models/model-info.js';
 import { utf8Length } from '../tokenizer/tokenizer.js';
 
 /** Tokens every message costs besides its texts (`<|start|>{role}…<|end|>`; OpenAI cookbook). */
