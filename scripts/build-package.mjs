@@ -31,8 +31,15 @@ for (const [subpath, conditions] of Object.entries(manifest.exports ?? {})) {
 }
 if (Object.keys(entry).length === 0) throw new Error(`${manifest.name}: package.json has no exports to build`);
 
-/** The CJS stand-in for `import.meta.url`: this file's URL, without naming `require`. */
-const CJS_IMPORT_META_URL = 'process.getBuiltinModule("node:url").pathToFileURL(__filename).href';
+/**
+ * What `import.meta` becomes in the CommonJS build: the file's URL without naming `require`
+ * (process.getBuiltinModule: Node 20.16+, Bun, Deno), its directory and path.
+ */
+const CJS_IMPORT_META = {
+  'import.meta.url': 'process.getBuiltinModule("node:url").pathToFileURL(__filename).href',
+  'import.meta.dirname': '__dirname',
+  'import.meta.filename': '__filename',
+};
 
 const started = Date.now();
 await build({
@@ -55,21 +62,24 @@ await build({
   checks: { legacyCjs: false, pluginTimings: false },
   report: false,
   logLevel: 'warn',
+  // A warning fails the build: e.g. an `import.meta` use the CommonJS build has no form for
+  // (add it to CJS_IMPORT_META) would otherwise become `{}` there, silently.
+  failOnWarn: true,
   inputOptions(options, format) {
     if (format !== 'cjs') return options;
-    return { ...options, transform: { ...options.transform, define: { ...options.transform?.define, 'import.meta.url': CJS_IMPORT_META_URL } } };
+    return { ...options, transform: { ...options.transform, define: { ...options.transform?.define, ...CJS_IMPORT_META } } };
   },
 });
 
 // Every file the manifest promises exists (a renamed source would otherwise ship a broken export).
-const missing = [];
+const problems = [];
 const targets = (value) => (typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(targets) : []);
 for (const [subpath, conditions] of Object.entries(manifest.exports)) {
-  for (const target of targets(conditions)) if (!existsSync(join(dir, target))) missing.push(`exports["${subpath}"] → ${target}`);
+  for (const target of targets(conditions)) if (!existsSync(join(dir, target))) problems.push(`exports["${subpath}"] → ${target}`);
 }
-for (const field of ['main', 'module', 'types']) if (typeof manifest[field] === 'string' && !existsSync(join(dir, manifest[field]))) missing.push(`${field} → ${manifest[field]}`);
-if (missing.length > 0) {
-  console.error(`${manifest.name}: the build did not produce what package.json names:\n  ${missing.join('\n  ')}`);
+for (const field of ['main', 'module', 'types']) if (typeof manifest[field] === 'string' && !existsSync(join(dir, manifest[field]))) problems.push(`${field} → ${manifest[field]}`);
+if (problems.length > 0) {
+  console.error(`${manifest.name}: the build is not what package.json promises:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
 console.log(`built ${manifest.name}: ${Object.keys(entry).length} entr${Object.keys(entry).length === 1 ? 'y' : 'ies'}, ESM + CJS with .d.ts/.d.cts, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
