@@ -30,3 +30,6 @@ export { checkAnthropicMessages } from './anthropic/check-anthropic.js';
 export type { CheckAnthropicOptions } from './anthropic/check-anthropic.js';
 export { startAnthropicServer, sendAnthropicError } from './anthropic/anthropic-server.js';
 export type { AnthropicListedModel } from './anthropic/anthropic-server.js';
+
+export { RESPONSES_RULES, responsesItems } from './responses/responses-rules.js';
+export { checkResponses, startResponsesServer, responsesEncryptedContent } from './responses/responses-server.js';
