@@ -33,3 +33,7 @@ export type { AnthropicListedModel } from './anthropic/anthropic-server.js';
 
 export { RESPONSES_RULES, responsesItems } from './responses/responses-rules.js';
 export { checkResponses, startResponsesServer, responsesEncryptedContent } from './responses/responses-server.js';
+
+export { GEMINI_RULES, geminiContents, currentTurnStart } from './gemini/gemini-rules.js';
+export { checkGemini, startGeminiServer, sendGeminiError } from './gemini/gemini-server.js';
+export type { GeminiListedModel } from './gemini/gemini-server.js';
