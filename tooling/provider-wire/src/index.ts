@@ -37,3 +37,4 @@ export { checkResponses, startResponsesServer, responsesEncryptedContent } from 
 export { GEMINI_RULES, geminiContents, currentTurnStart } from './gemini/gemini-rules.js';
 export { checkGemini, startGeminiServer, sendGeminiError } from './gemini/gemini-server.js';
 export type { GeminiListedModel } from './gemini/gemini-server.js';
+export { RULE_GROUPS, rulesTable } from './rules-table.js';

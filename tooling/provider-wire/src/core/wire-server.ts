@@ -89,18 +89,16 @@ export class WireServer {
     this.http1 = createServer(handler);
     this.http2 = createHttp2Server(handler as never);
     this.server = createNetServer((socket) => {
+      // Headers and body leave as separate writes; without this, Nagle and delayed ACKs add ~40 ms each.
+      socket.setNoDelay(true);
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
       socket.once('data', (first: Buffer) => {
         socket.pause();
-        // The HTTP/2 connection preface starts "PRI * HTTP/2.0". nghttp2 reads the socket's
-        // handle itself, so the bytes already read reach it through a replaying stream.
-        if (first.subarray(0, 3).toString('latin1') === 'PRI') this.http2!.emit('connection', replaying(socket, first));
-        else {
-          socket.unshift(first);
-          this.http1!.emit('connection', socket);
-          socket.resume();
-        }
+        // The HTTP/2 connection preface starts "PRI * HTTP/2.0". Both parsers would read the
+        // socket's handle directly (past bytes already read), so each gets a replaying stream.
+        const server = first.subarray(0, 3).toString('latin1') === 'PRI' ? this.http2! : this.http1!;
+        server.emit('connection', replaying(socket, first));
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

@@ -7,6 +7,13 @@ import { chatMessages, toolCallsOf } from './chat-messages.js';
 
 const CHAT_API = 'https://platform.openai.com/docs/api-reference/chat/create';
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+const PART_TYPES: Record<string, readonly string[]> = {
+  assistant: ['text', 'refusal'],
+  user: ['text', 'image_url', 'input_audio', 'file'],
+  system: ['text'],
+  developer: ['text'],
+  tool: ['text'],
+};
 
 function rule(id: string, wording: string, source: string, check: (ms: Json[], body: Json) => RuleFinding[]): WireRule {
   return { id: `openai/${id}`, provider: 'openai', wire: 'openai-chat', wording, source, check: (body) => check(chatMessages(body), body) };
@@ -34,6 +41,22 @@ export const OPENAI_CHAT_RULES: readonly WireRule[] = [
         return [{ path: `messages[${i}].content`, message: `Invalid 'messages[${i}].content': empty array. Expected an array with minimum length 1, but got an empty array instead.`, code: 'empty_array' }];
       }
       return [];
+    }),
+  ),
+  rule(
+    'content-part-types',
+    'content parts of each role are of the types the API knows (assistant: text, refusal; user: text, image_url, input_audio, file; system, developer and tool: text)',
+    CHAT_API,
+    (ms) => ms.flatMap((m, i) => {
+      if (!Array.isArray(m.content)) return [];
+      const allowed = PART_TYPES[String(m.role)];
+      if (!allowed) return [];
+      return (m.content as unknown[]).flatMap((p, j) => {
+        const type = isRec(p) ? String(p.type) : typeof p;
+        if (allowed.includes(type)) return [];
+        const list = allowed.length === 1 ? `'${allowed[0]}'` : `${allowed.slice(0, -1).map((t) => `'${t}'`).join(', ')}${allowed.length > 2 ? ',' : ''} and '${allowed[allowed.length - 1]}'`;
+        return [{ path: `messages[${i}].content[${j}].type`, message: `Invalid value: '${type}'. Supported values are: ${list}.`, code: 'invalid_value' }];
+      });
     }),
   ),
   rule(

@@ -1,0 +1,13 @@
+// `node scripts/bench.mjs provider-rules`: issue 25's measurement, printed as rejection ratios
+// per route and rule. All request points by default; NANOBOT_PROVIDER_RULES_STRIDE=N for every
+// N-th (the sampled size `pnpm test` runs is 10). Nothing here gates on time.
+import { formatMeasurement, measureProviderRules } from '../src/index.js';
+
+const stride = Number(process.env.NANOBOT_PROVIDER_RULES_STRIDE ?? '1') || 1;
+const m = await measureProviderRules({
+  stride,
+  onProgress: (done, total) => {
+    if (done % 25 === 0 || done === total) process.stderr.write(`  ${done}/${total} request points\n`);
+  },
+});
+console.log(formatMeasurement(m, { examples: process.env.NANOBOT_PROVIDER_RULES_EXAMPLES === '1' }));

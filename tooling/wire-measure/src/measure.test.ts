@@ -1,0 +1,29 @@
+// Issue 25's measurement as a test: every route reaches its stand-in through the real provider
+// package, and each client sees exactly the stand-in's verdict (a rejection arrives as the
+// provider's error, an accepted request succeeds). Sampled in `pnpm test` (every 25th request
+// point of the recorded sessions, all of the model-switch histories); all points with
+// NANOBOT_EXHAUSTIVE=1. The rejection counts are printed; the "0 violations" gate of issue 25
+// will assert them once the governor has per-provider targets.
+import { describe, expect, it } from 'vitest';
+import { BEDROCK_RULES, chatRules, CHAT_VENDORS, ANTHROPIC_RULES, ANTHROPIC_BODY_FIELD_RULES, GEMINI_RULES, RESPONSES_RULES } from '@nanobot-internal/provider-wire';
+import { formatMeasurement } from './format-measurement.js';
+import { measureProviderRules } from './measure.js';
+import { measurementRoutes } from './routes.js';
+
+const exhaustive = process.env.NANOBOT_EXHAUSTIVE === '1';
+const knownRules = new Set([...BEDROCK_RULES, ...CHAT_VENDORS.flatMap((v) => chatRules(v)), ...ANTHROPIC_RULES, ...ANTHROPIC_BODY_FIELD_RULES, ...GEMINI_RULES, ...RESPONSES_RULES].map((r) => r.id));
+
+describe('provider-rules measurement', () => {
+  it('sends governed histories through every route and every client sees its stand-in\'s verdict', async () => {
+    const m = await measureProviderRules({ stride: exhaustive ? 1 : 25 });
+    console.log(formatMeasurement(m));
+    expect(m.routes.map((t) => t.route)).toEqual(measurementRoutes().map((r) => r.id));
+    for (const t of m.routes) {
+      expect(t.mismatches, t.route).toEqual([]);
+      expect(t.requests, `${t.route} sent nothing`).toBeGreaterThan(0);
+      expect(t.byKind.recorded.requests + t.byKind['model-switch'].requests).toBe(t.requests);
+      for (const rule of Object.keys(t.byRule)) expect(knownRules.has(rule), rule).toBe(true);
+    }
+    expect(m.rejected).toBe(m.routes.reduce((n, t) => n + t.rejected, 0));
+  }, exhaustive ? 3_600_000 : 900_000);
+});
