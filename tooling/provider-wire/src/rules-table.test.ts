@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RULE_GROUPS, rulesTable } from './rules-table.js';
 
 describe('rules table', () => {
-  it('is what README.md lists (regenerate with `npx tsx scripts/rules-table.ts`)', () => {
+  it('is what README.md lists (regenerate with `npx tsx scripts/rules-table.ts --write`)', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
     const listed = readme.slice(readme.indexOf('<!-- rules:start -->\n') + '<!-- rules:start -->\n'.length, readme.indexOf('\n<!-- rules:end -->'));
     expect(listed).toBe(rulesTable());

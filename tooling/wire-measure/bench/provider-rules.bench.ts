@@ -3,6 +3,9 @@
 // N-th (the sampled size `pnpm test` runs is 10). Nothing here gates on time.
 import { formatMeasurement, measureProviderRules } from '../src/index.js';
 
+// The AI SDK warns on stderr for every replayed part it adapts; the report says what matters.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
 const stride = Number(process.env.NANOBOT_PROVIDER_RULES_STRIDE ?? '1') || 1;
 const m = await measureProviderRules({
   stride,

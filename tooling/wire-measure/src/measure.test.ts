@@ -11,6 +11,8 @@ import { measureProviderRules } from './measure.js';
 import { measurementRoutes } from './routes.js';
 
 const exhaustive = process.env.NANOBOT_EXHAUSTIVE === '1';
+// The AI SDK warns on stderr for every replayed part it adapts; the printed report says what matters.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 const knownRules = new Set([...BEDROCK_RULES, ...CHAT_VENDORS.flatMap((v) => chatRules(v)), ...ANTHROPIC_RULES, ...ANTHROPIC_BODY_FIELD_RULES, ...GEMINI_RULES, ...RESPONSES_RULES].map((r) => r.id));
 
 describe('provider-rules measurement', () => {

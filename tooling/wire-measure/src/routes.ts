@@ -55,7 +55,8 @@ function aiRoute(provider: string, model: string, start: () => Promise<WireServe
     model,
     start,
     async send(server, input) {
-      await generateText({ model: make(server.url), messages: input.modelMessages as ModelMessage[], tools: aiTools(input.toolNames), maxRetries: 0 });
+      // Stored histories carry their system prompt as a message (allowed: that is how they were stored).
+      await generateText({ model: make(server.url), messages: input.modelMessages as ModelMessage[], allowSystemInMessages: true, tools: aiTools(input.toolNames), maxRetries: 0 });
     },
   };
 }

@@ -42,13 +42,11 @@ function authorized(req: WireRequest, res: ServerResponse): boolean {
   return true;
 }
 
-let seq = 0;
-
-function contentOf(reply: ScriptedReply): Json[] {
+function contentOf(reply: ScriptedReply, server: WireServer): Json[] {
   const blocks: Json[] = [];
   if (reply.reasoning !== undefined) blocks.push({ type: 'thinking', thinking: reply.reasoning, signature: reply.signed === false ? '' : wireSignature('anthropic-thinking', reply.reasoning) });
   if (reply.text !== undefined) blocks.push({ type: 'text', text: reply.text });
-  for (const c of reply.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id ?? `toolu_local${String(++seq).padStart(6, '0')}`, name: c.name, input: c.input });
+  for (const c of reply.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id ?? `toolu_local${String(server.nextSeq()).padStart(6, '0')}`, name: c.name, input: c.input });
   return blocks;
 }
 
@@ -61,10 +59,10 @@ async function messages(req: WireRequest, res: ServerResponse, server: WireServe
   if (!body) return sendAnthropicError(res, 400, 'invalid_request_error', 'There was an issue with the format of the request body (invalid JSON).');
   if (req.violations.length > 0) return sendAnthropicError(res, 400, 'invalid_request_error', req.violations[0].message);
   const reply = server.takeReply();
-  const content = contentOf(reply);
+  const content = contentOf(reply, server);
   const stop = (reply.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn';
   const usage = { input_tokens: reply.usage?.inputTokens ?? estimateTokens([body.system, body.messages]), output_tokens: replyTokens(reply) };
-  const message = { id: `msg_local${++seq}`, type: 'message', role: 'assistant', model: String(body.model), content, stop_reason: stop, stop_sequence: null, usage };
+  const message = { id: `msg_local${server.nextSeq()}`, type: 'message', role: 'assistant', model: String(body.model), content, stop_reason: stop, stop_sequence: null, usage };
   if (body.stream !== true) return sendJson(res, 200, message);
   startSse(res);
   await writeSse(res, { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }, 'message_start');

@@ -25,16 +25,15 @@ export function sendBedrockError(res: ServerResponse, status: number, type: stri
   res.end(JSON.stringify({ message }));
 }
 
-let callSeq = 0;
-const toolUseId = (): string => `tooluse_${(++callSeq).toString(36).padStart(6, '0')}PwSrvToolUse0${callSeq % 10}`;
+const toolUseId = (n: number): string => `tooluse_${n.toString(36).padStart(6, '0')}LocalBedrockUse${n % 10}`;
 
-function outputBlocks(reply: ScriptedReply): Json[] {
+function outputBlocks(reply: ScriptedReply, server: WireServer): Json[] {
   const blocks: Json[] = [];
   if (reply.reasoning !== undefined) {
     blocks.push({ reasoningContent: { reasoningText: { text: reply.reasoning, ...(reply.signed === false ? {} : { signature: wireSignature('bedrock-reasoning', reply.reasoning) }) } } });
   }
   if (reply.text !== undefined) blocks.push({ text: reply.text });
-  for (const c of reply.toolCalls ?? []) blocks.push({ toolUse: { toolUseId: c.id ?? toolUseId(), name: c.name, input: c.input } });
+  for (const c of reply.toolCalls ?? []) blocks.push({ toolUse: { toolUseId: c.id ?? toolUseId(server.nextSeq()), name: c.name, input: c.input } });
   return blocks;
 }
 
@@ -65,7 +64,7 @@ async function converse(req: WireRequest, res: ServerResponse, server: WireServe
   }
   if (!checked(req, res)) return;
   const reply = server.takeReply();
-  const blocks = outputBlocks(reply);
+  const blocks = outputBlocks(reply, server);
   const stopReason = (reply.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn';
   const usage = { inputTokens: reply.usage?.inputTokens ?? estimateTokens(req.body), outputTokens: replyTokens(reply) };
   const fullUsage = { ...usage, totalTokens: usage.inputTokens + usage.outputTokens };

@@ -67,6 +67,7 @@ export class WireServer {
   /** The reply when the queue is empty. */
   defaultReply: ScriptedReply = DEFAULT_REPLY;
   private readonly queue: QueuedReply[] = [];
+  private seq = 0;
   private server: NetServer | undefined;
   private http1: Server | undefined;
   private http2: Http2Server | undefined;
@@ -127,6 +128,12 @@ export class WireServer {
   takeReply(): ScriptedReply {
     if (this.queue.length > 0 && typeof this.queue[0] !== 'function') return this.queue.shift() as ScriptedReply;
     return this.defaultReply;
+  }
+
+  /** The next number of this server's id sequence (ids of calls, messages, items it answers with). */
+  nextSeq(): number {
+    this.seq += 1;
+    return this.seq;
   }
 
   /** Requests whose body broke at least one rule. */

@@ -5,7 +5,7 @@ import { runRules } from '../core/wire-rule.js';
 import { DEEPSEEK_RULES } from './deepseek-rules.js';
 import { GEMINI_OPENAI_RULES } from './gemini-openai-rules.js';
 import { MISTRAL_RULES } from './mistral-rules.js';
-import { OPENAI_CHAT_RULES } from './openai-chat-rules.js';
+import { OPENAI_CHAT_RULES, type ChatRuleContext } from './openai-chat-rules.js';
 import { OPENROUTER_RULES } from './openrouter-rules.js';
 
 /** Who serves the chat-completions wire: OpenAI itself or a vendor speaking it. */
@@ -14,7 +14,7 @@ export type ChatVendor = 'openai' | 'azure' | 'mistral' | 'deepseek' | 'openrout
 /** Every vendor this package stands in for on the chat-completions wire. */
 export const CHAT_VENDORS: readonly ChatVendor[] = ['openai', 'azure', 'mistral', 'deepseek', 'openrouter', 'gemini-openai'];
 
-const VENDOR_RULES: Record<ChatVendor, readonly WireRule[]> = {
+const VENDOR_RULES: Record<ChatVendor, readonly WireRule<never>[]> = {
   openai: [],
   azure: [],
   mistral: MISTRAL_RULES,
@@ -24,11 +24,12 @@ const VENDOR_RULES: Record<ChatVendor, readonly WireRule[]> = {
 };
 
 /** The rules a vendor applies to a chat-completions body, in the order it reports them. */
-export function chatRules(vendor: ChatVendor): readonly WireRule[] {
-  return [...VENDOR_RULES[vendor], ...OPENAI_CHAT_RULES];
+export function chatRules(vendor: ChatVendor): readonly WireRule<ChatRuleContext>[] {
+  return [...(VENDOR_RULES[vendor] as readonly WireRule<ChatRuleContext>[]), ...(OPENAI_CHAT_RULES as readonly WireRule<ChatRuleContext>[])];
 }
 
 /** Every rule `body` breaks for `vendor` (default `openai`). */
 export function checkOpenAIChat(body: Json, options: { vendor?: ChatVendor } = {}): WireViolation[] {
-  return runRules(chatRules(options.vendor ?? 'openai'), body, undefined);
+  const vendor = options.vendor ?? 'openai';
+  return runRules(chatRules(vendor), body, { vendor });
 }

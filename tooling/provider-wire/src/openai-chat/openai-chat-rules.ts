@@ -15,12 +15,25 @@ const PART_TYPES: Record<string, readonly string[]> = {
   tool: ['text'],
 };
 
-function rule(id: string, wording: string, source: string, check: (ms: Json[], body: Json) => RuleFinding[]): WireRule {
-  return { id: `openai/${id}`, provider: 'openai', wire: 'openai-chat', wording, source, check: (body) => check(chatMessages(body), body) };
+/**
+ * Content-part types a vendor accepts beyond OpenAI's (Mistral's reasoning models take and send
+ * `thinking` chunks in assistant content, and documents as `document_url`).
+ */
+const VENDOR_PART_TYPES: Record<string, Record<string, readonly string[]>> = {
+  mistral: { assistant: ['thinking'], user: ['document_url'] },
+};
+
+/** What {@link OPENAI_CHAT_RULES} are checked with: the vendor serving the wire (default OpenAI). */
+export interface ChatRuleContext {
+  vendor?: string;
+}
+
+function rule(id: string, wording: string, source: string, check: (ms: Json[], body: Json, ctx: ChatRuleContext) => RuleFinding[]): WireRule<ChatRuleContext | void> {
+  return { id: `openai/${id}`, provider: 'openai', wire: 'openai-chat', wording, source, check: (body, ctx) => check(chatMessages(body), body, ctx ?? {}) };
 }
 
 /** The Chat Completions rules, in the order the API reports them. */
-export const OPENAI_CHAT_RULES: readonly WireRule[] = [
+export const OPENAI_CHAT_RULES: readonly WireRule<ChatRuleContext | void>[] = [
   rule('messages-non-empty', '`messages` holds at least one message', CHAT_API, (ms) => (ms.length === 0 ? [{ path: 'messages', message: "[] is too short - 'messages'" }] : [])),
   rule(
     'known-role',
@@ -45,12 +58,13 @@ export const OPENAI_CHAT_RULES: readonly WireRule[] = [
   ),
   rule(
     'content-part-types',
-    'content parts of each role are of the types the API knows (assistant: text, refusal; user: text, image_url, input_audio, file; system, developer and tool: text)',
+    'content parts of each role are of the types the API knows (assistant: text, refusal; user: text, image_url, input_audio, file; system, developer and tool: text; Mistral adds thinking and document_url)',
     CHAT_API,
-    (ms) => ms.flatMap((m, i) => {
+    (ms, _body, ctx) => ms.flatMap((m, i) => {
       if (!Array.isArray(m.content)) return [];
-      const allowed = PART_TYPES[String(m.role)];
-      if (!allowed) return [];
+      const base = PART_TYPES[String(m.role)];
+      if (!base) return [];
+      const allowed = [...base, ...(VENDOR_PART_TYPES[ctx.vendor ?? '']?.[String(m.role)] ?? [])];
       return (m.content as unknown[]).flatMap((p, j) => {
         const type = isRec(p) ? String(p.type) : typeof p;
         if (allowed.includes(type)) return [];

@@ -98,6 +98,12 @@ describe('Mistral rules on bodies', () => {
     expect(checkOpenAIChat({ model: 'mistral-large-latest', messages }, { vendor: 'mistral' }).map((v) => v.message)).toEqual(['Expected last role User or Tool (or Assistant with prefix True) for serving but got assistant']);
     expect(checkOpenAIChat({ model: 'mistral-large-latest', messages: [messages[0], { ...messages[1], prefix: true }] }, { vendor: 'mistral' })).toEqual([]);
   });
+
+  it('takes the thinking chunks of Mistral\'s reasoning models, which OpenAI refuses', () => {
+    const messages = [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'hm' }] }, { type: 'text', text: 'ok' }] }, { role: 'user', content: 'y' }];
+    expect(checkOpenAIChat({ model: 'magistral-medium-latest', messages }, { vendor: 'mistral' })).toEqual([]);
+    expect(checkOpenAIChat({ model: 'gpt-4.1', messages }).map((v) => v.message)).toEqual(["Invalid value: 'thinking'. Supported values are: 'text' and 'refusal'."]);
+  });
 });
 
 describe('DeepSeek', () => {

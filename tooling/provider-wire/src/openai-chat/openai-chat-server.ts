@@ -72,18 +72,16 @@ function authorized(vendor: ChatVendor, req: WireRequest): boolean {
   return bearer;
 }
 
-let seq = 0;
-function callId(vendor: ChatVendor): string {
-  seq += 1;
+function callId(vendor: ChatVendor, seq: number): string {
   if (vendor === 'mistral') return `c${seq.toString(36).padStart(8, '0')}`.slice(0, 9);
   if (vendor === 'gemini-openai') return `function-call-${seq}`;
   return `call_${seq.toString(36).padStart(24, '0')}`;
 }
 
 /** The assistant message of a scripted reply, in the vendor's chat shape. */
-function replyMessage(vendor: ChatVendor, reply: ScriptedReply, model: string): Json {
+function replyMessage(vendor: ChatVendor, reply: ScriptedReply, model: string, server: WireServer): Json {
   const calls = (reply.toolCalls ?? []).map((c, i) => {
-    const call: Json = { id: c.id ?? callId(vendor), type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } };
+    const call: Json = { id: c.id ?? callId(vendor, server.nextSeq()), type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } };
     if (vendor === 'gemini-openai' && i === 0 && reply.signed !== false) call.extra_content = { google: { thought_signature: geminiCallSignature(c.name, c.input) } };
     return call;
   });
@@ -113,11 +111,11 @@ async function chat(vendor: ChatVendor, req: WireRequest, res: ServerResponse, s
   const model = typeof body.model === 'string' ? body.model : (req.params.deployment ?? '');
   if (req.violations.length > 0) return sendJson(res, 400, chatErrorBody(vendor, req.violations[0], model));
   const reply = server.takeReply();
-  const message = replyMessage(vendor, reply, model);
+  const message = replyMessage(vendor, reply, model, server);
   const finish = Array.isArray(message.tool_calls) ? 'tool_calls' : 'stop';
   const usage = { prompt_tokens: reply.usage?.inputTokens ?? estimateTokens(body.messages), completion_tokens: replyTokens(reply) };
   const fullUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
-  const base = { id: `chatcmpl-local${++seq}`, created: Math.floor(Date.now() / 1000), model };
+  const base = { id: `chatcmpl-local${server.nextSeq()}`, created: Math.floor(Date.now() / 1000), model };
   if (body.stream !== true) {
     return sendJson(res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage: fullUsage });
   }

@@ -21,18 +21,16 @@ function authorized(req: WireRequest, res: ServerResponse): boolean {
   return false;
 }
 
-let seq = 0;
-
-function outputItems(reply: ScriptedReply, body: Json): Json[] {
+function outputItems(reply: ScriptedReply, body: Json, server: WireServer): Json[] {
   const items: Json[] = [];
   const includeEncrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
   if (reply.reasoning !== undefined) {
-    const id = `rs_local${++seq}`;
+    const id = `rs_local${server.nextSeq()}`;
     items.push({ type: 'reasoning', id, summary: [{ type: 'summary_text', text: reply.reasoning }], ...(includeEncrypted && reply.signed !== false ? { encrypted_content: responsesEncryptedContent(id) } : {}) });
   }
-  if (reply.text !== undefined) items.push({ type: 'message', id: `msg_local${++seq}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: reply.text, annotations: [] }] });
+  if (reply.text !== undefined) items.push({ type: 'message', id: `msg_local${server.nextSeq()}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: reply.text, annotations: [] }] });
   for (const c of reply.toolCalls ?? []) {
-    const n = ++seq;
+    const n = server.nextSeq();
     items.push({ type: 'function_call', id: `fc_local${n}`, call_id: c.id ?? `call_local${n}`, name: c.name, arguments: JSON.stringify(c.input), status: 'completed' });
   }
   return items;
@@ -50,9 +48,9 @@ async function responses(req: WireRequest, res: ServerResponse, server: WireServ
     return sendJson(res, 400, { error: { message: v.message, type: 'invalid_request_error', param: v.path.startsWith('input') ? v.path : null, code: v.code ?? null } });
   }
   const reply = server.takeReply();
-  const output = outputItems(reply, body);
+  const output = outputItems(reply, body, server);
   const usage = { input_tokens: reply.usage?.inputTokens ?? estimateTokens([body.instructions, body.input]), input_tokens_details: { cached_tokens: 0 }, output_tokens: replyTokens(reply), output_tokens_details: { reasoning_tokens: 0 } };
-  const response = { id: `resp_local${++seq}`, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', model: String(body.model), output, usage: { ...usage, total_tokens: usage.input_tokens + usage.output_tokens }, error: null, incomplete_details: null };
+  const response = { id: `resp_local${server.nextSeq()}`, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', model: String(body.model), output, usage: { ...usage, total_tokens: usage.input_tokens + usage.output_tokens }, error: null, incomplete_details: null };
   if (body.stream !== true) return sendJson(res, 200, response);
   startSse(res);
   let n = 0;
