@@ -13,8 +13,10 @@ import { toModelMessages } from './to-model-messages.js';
 
 /** Options of {@link measureProviderRules}. */
 export interface MeasureOptions {
-  /** Every how-many-th request point of each recorded session (1: all; default 1). The model-switch histories are small and always measured whole. */
+  /** Every how-many-th request point of each recorded session (1: all; default 1). */
   stride?: number;
+  /** Every how-many-th request point of each model-switch history (default 1: all). */
+  switchStride?: number;
   histories?: readonly History[];
   routes?: readonly Route[];
   budgets?: readonly Budget[];
@@ -106,7 +108,7 @@ export async function measureProviderRules(options: MeasureOptions = {}): Promis
   const stride = options.stride ?? 1;
   const servers = await Promise.all(routes.map((r) => r.start()));
   const tallies = routes.map(tally);
-  const plan = histories.flatMap((h) => samplePoints(requestPoints(h), h.kind === 'recorded' ? stride : 1).map((end) => ({ h, end })));
+  const plan = histories.flatMap((h) => samplePoints(requestPoints(h), h.kind === 'recorded' ? stride : (options.switchStride ?? 1)).map((end) => ({ h, end })));
   let done = 0;
   try {
     for (const { h, end } of plan) {

@@ -159,6 +159,13 @@ describe('OpenRouter', () => {
     expect(JSON.parse(body.metadata.raw).error.message).toMatch(/^Function call is missing a thought_signature in functionCall parts\./);
   });
 
+  it('lists models with their context length, as OpenRouter publishes them', async () => {
+    const server = await serve('openrouter');
+    const res = await fetch(`${server.url}/api/v1/models`);
+    const body = (await res.json()) as { data: { id: string; context_length: number; top_provider: { max_completion_tokens: number } }[] };
+    expect(body.data.find((m) => m.id === 'google/gemini-3-pro-preview')).toMatchObject({ context_length: 1_048_576, top_provider: { max_completion_tokens: 65_536 } });
+  });
+
   it('rejects changed reasoning details and a Claude tool loop without its thinking', () => {
     const call = { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } };
     const assistant = { role: 'assistant', content: null, tool_calls: [call], reasoning_details: [{ type: 'reasoning.text', text: 'changed', signature: 'forged', format: 'anthropic-claude-v1', index: 0 }] };
@@ -185,6 +192,15 @@ describe('Gemini OpenAI-compatible endpoint', () => {
     expect(server.requests.at(-1)!.violations[0]?.message).toMatch(/^Function call is missing a thought_signature in functionCall parts\./);
     const raw = await fetch(`${server.url}/v1beta/openai/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gemini-3-pro-preview', messages: [messages[0], unsigned, messages[2]] }) });
     expect(await raw.json()).toEqual([{ error: { code: 400, message: server.requests.at(-1)!.violations[0]!.message, status: 'INVALID_ARGUMENT' } }]);
+    server.enqueue({ text: 'Streamed.', toolCalls: [{ name: 'lookup', input: { q: 'b' } }] });
+    let streamed = '';
+    let signature: unknown;
+    for await (const c of await client.chat.completions.create({ model: 'gemini-3-pro-preview', stream: true, messages: [{ role: 'user', content: 'Hi' }] })) {
+      streamed += c.choices[0]?.delta.content ?? '';
+      signature ??= (c.choices[0]?.delta.tool_calls?.[0] as { extra_content?: { google?: { thought_signature?: string } } } | undefined)?.extra_content?.google?.thought_signature;
+    }
+    expect(streamed).toBe('Streamed.');
+    expect(signature).toBe(geminiCallSignature('lookup', { q: 'b' }));
     const placeholder = { ...first, tool_calls: first.tool_calls!.map((c) => ({ ...c, extra_content: { google: { thought_signature: GEMINI_SIGNATURE_PLACEHOLDERS[1] } } })) };
     server.enqueue({ text: 'Accepted.' });
     expect((await client.chat.completions.create({ model: 'gemini-3-pro-preview', messages: [messages[0]!, placeholder as OpenAI.ChatCompletionMessageParam, messages[2]!] })).choices[0]?.message.content).toBe('Accepted.');
