@@ -1,5 +1,5 @@
 // @nanobot-internal/wire-measure: issue 25's measurement of provider rejections.
-export { measureProviderRules } from './measure.js';
+export { measureProviderRules, mergeMeasurements } from './measure.js';
 export type { MeasureOptions, Measurement, RouteTally } from './measure.js';
 export { formatMeasurement } from './format-measurement.js';
 export { loadHistories, requestPoints, samplePoints, BUDGETS, budgetOptions, toolNames, fixturesDir } from './histories.js';

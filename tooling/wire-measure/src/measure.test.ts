@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { BEDROCK_RULES, chatRules, CHAT_VENDORS, ANTHROPIC_RULES, ANTHROPIC_BODY_FIELD_RULES, GEMINI_RULES, RESPONSES_RULES } from '@nanobot-internal/provider-wire';
 import { formatMeasurement } from './format-measurement.js';
-import { measureProviderRules } from './measure.js';
+import { measureProviderRules, mergeMeasurements } from './measure.js';
+import { BUDGETS, loadHistories } from './histories.js';
 import { measurementRoutes } from './routes.js';
 
 const exhaustive = process.env.NANOBOT_EXHAUSTIVE === '1';
@@ -28,4 +29,17 @@ describe('provider-rules measurement', () => {
     }
     expect(m.rejected).toBe(m.routes.reduce((n, t) => n + t.rejected, 0));
   }, exhaustive ? 3_600_000 : 900_000);
+});
+
+describe('shards', () => {
+  it('split the request points and merge back into the whole run', async () => {
+    const histories = loadHistories().filter((h) => h.name === 'gemini-tool-result-then-user' || h.name === 'anthropic-server-tool-blocks');
+    const routes = () => measurementRoutes().filter((r) => r.id === 'ai-sdk:gemini' || r.id === 'openai-compatible:mistral');
+    const base = { histories, budgets: BUDGETS.slice(0, 1) };
+    const whole = await measureProviderRules({ ...base, routes: routes() });
+    const parts = [await measureProviderRules({ ...base, routes: routes(), shard: { index: 0, count: 2 } }), await measureProviderRules({ ...base, routes: routes(), shard: { index: 1, count: 2 } })];
+    const merged = mergeMeasurements(parts);
+    expect(whole.rejected).toBeGreaterThan(0);
+    expect({ ...merged, durationMs: 0 }).toEqual({ ...whole, durationMs: 0, routes: whole.routes.map((t) => ({ ...t, examples: merged.routes.find((m) => m.route === t.route)!.examples })) });
+  });
 });

@@ -17,6 +17,8 @@ export interface MeasureOptions {
   stride?: number;
   /** Every how-many-th request point of each model-switch history (default 1: all). */
   switchStride?: number;
+  /** Measure only every `count`-th request point starting at `index` (split a run over processes; {@link mergeMeasurements} joins the parts). */
+  shard?: { index: number; count: number };
   histories?: readonly History[];
   routes?: readonly Route[];
   budgets?: readonly Budget[];
@@ -108,7 +110,10 @@ export async function measureProviderRules(options: MeasureOptions = {}): Promis
   const stride = options.stride ?? 1;
   const servers = await Promise.all(routes.map((r) => r.start()));
   const tallies = routes.map(tally);
-  const plan = histories.flatMap((h) => samplePoints(requestPoints(h), h.kind === 'recorded' ? stride : (options.switchStride ?? 1)).map((end) => ({ h, end })));
+  const shard = options.shard ?? { index: 0, count: 1 };
+  const plan = histories
+    .flatMap((h) => samplePoints(requestPoints(h), h.kind === 'recorded' ? stride : (options.switchStride ?? 1)).map((end) => ({ h, end })))
+    .filter((_, k) => k % shard.count === shard.index);
   let done = 0;
   try {
     for (const { h, end } of plan) {
@@ -137,5 +142,37 @@ export async function measureProviderRules(options: MeasureOptions = {}): Promis
     rejected: tallies.reduce((n, t) => n + t.rejected, 0),
     routes: tallies,
     durationMs: performance.now() - started,
+  };
+}
+
+/** Joins the measurements of the shards of one run (same routes, same budgets) into one. */
+export function mergeMeasurements(parts: readonly Measurement[]): Measurement {
+  const [first, ...rest] = parts;
+  if (!first) throw new Error('mergeMeasurements: no measurement to merge');
+  const routes: RouteTally[] = structuredClone(first.routes);
+  for (const part of rest) {
+    part.routes.forEach((t, i) => {
+      const into = routes[i];
+      if (!into || into.route !== t.route) throw new Error(`mergeMeasurements: route ${t.route} is not at position ${i} of the first part`);
+      into.requests += t.requests;
+      into.rejected += t.rejected;
+      for (const [k, n] of Object.entries(t.byRule)) into.byRule[k] = (into.byRule[k] ?? 0) + n;
+      for (const [k, n] of Object.entries(t.clientErrors)) into.clientErrors[k] = (into.clientErrors[k] ?? 0) + n;
+      for (const kind of ['recorded', 'model-switch'] as const) {
+        into.byKind[kind].requests += t.byKind[kind].requests;
+        into.byKind[kind].rejected += t.byKind[kind].rejected;
+      }
+      into.mismatches.push(...t.mismatches);
+      for (const [k, v] of Object.entries(t.examples)) into.examples[k] ??= v;
+    });
+  }
+  return {
+    histories: first.histories,
+    requestPoints: parts.reduce((n, p) => n + p.requestPoints, 0),
+    budgets: first.budgets,
+    requests: parts.reduce((n, p) => n + p.requests, 0),
+    rejected: parts.reduce((n, p) => n + p.rejected, 0),
+    routes,
+    durationMs: Math.max(...parts.map((p) => p.durationMs)),
   };
 }
