@@ -19,7 +19,8 @@ export { hasValidToolName, toOpenAIToolCall } from './tool-call-request.js';
 export { finishToolCalls } from './finish-tool-calls.js';
 export { sanitizeEmptyContent, EMPTY_CONTENT_PLACEHOLDER } from './sanitize-empty-content.js';
 export { sanitizeRequestMessages, OPENAI_MESSAGE_KEYS } from './sanitize-request-messages.js';
-export { sanitizeSurrogates, sanitizeSurrogatesDeep } from './sanitize-surrogates.js';
+// One implementation, in @nanobot/schema; re-exported so existing imports keep working.
+export { sanitizeSurrogates, sanitizeSurrogatesDeep } from '@nanobot/schema';
 export { stripImageContent, containsImageContent, IMAGE_NOT_DELIVERED_TEXT } from './strip-image-content.js';
 export { moveToolAttachmentsToUser, toolAttachmentLabel, toolAttachmentPlaceholder } from './move-tool-attachments.js';
 export { toolName, toolCacheMarkerIndices } from './tool-cache-markers.js';
