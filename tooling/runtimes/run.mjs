@@ -1,13 +1,18 @@
 #!/usr/bin/env node
 // The runtime harness (issue 27): packs the portable packages, installs them in a plain npm
-// project, runs the governor's conformance subset and the dialect smoke test in each runtime (Node
-// 20/22/24, Bun, Deno, workerd with and without nodejs_compat, Vercel's edge-runtime, Chromium)
-// and compares every runtime's results with Node 20's, byte for byte.
-// Usage: node tooling/runtimes/run.mjs [--runtime id,id] [--program conformance,dialects]
-//          [--diagnose] [--jobs 2] [--json report.json] [--work dir] [--timeout 600] [--list]
+// project, and runs three programs in each runtime (Node 20/22/24, Bun, Deno, workerd with and
+// without nodejs_compat, Vercel's edge-runtime, Chromium): the governor's conformance subset, the
+// dialect smoke test, and the tool side (schema's argument checks, tools-core's defineTool).
+// Every runtime's results are compared with Node 20's, byte for byte.
+// Usage: node tooling/runtimes/run.mjs [--runtime id,id] [--program conformance,dialects,tools]
+//          [--diagnose] [--jobs 2] [--json full.json] [--report vitest-shaped.json] [--work dir]
+//          [--timeout 600] [--list]
+// --report writes one check per runtime and program in the vitest JSON shape that
+// scripts/sum-test-reports.mjs sums (as scripts/pack-smoke.mjs does), for a CI step.
 // Exits 1 when any selected runtime fails to bundle, load or run a program, or differs from Node
 // 20; 2 on bad usage. README.md in this folder says what runs where.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { firstDifference } from './src/compare.mjs';
@@ -15,11 +20,11 @@ import { packPackages, prepareConsumer } from './src/consumer.mjs';
 import { ensureEngines, nodeBinary } from './src/engines.mjs';
 import { defaultWorkDir, log } from './src/paths.mjs';
 import { checkAgainstReference } from './src/reference-check.mjs';
-import { formatReport, verdictOf } from './src/report.mjs';
+import { formatReport, verdictOf, vitestShaped } from './src/report.mjs';
 import { RUNTIMES } from './src/runners.mjs';
 import { buildInputs } from './src/subset.mjs';
 
-const ALL_PROGRAMS = ['conformance', 'dialects'];
+const ALL_PROGRAMS = ['conformance', 'dialects', 'tools'];
 const BASELINE = 'node20';
 
 const { values } = parseArgs({
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     diagnose: { type: 'boolean', default: false },
     jobs: { type: 'string', default: '2' },
     json: { type: 'string' },
+    report: { type: 'string' },
     work: { type: 'string', default: defaultWorkDir },
     timeout: { type: 'string', default: '600' },
     list: { type: 'boolean', default: false },
@@ -57,6 +63,7 @@ const jobs = Math.max(1, Number(values.jobs) || 1);
 mkdirSync(work, { recursive: true });
 
 const t0 = Date.now();
+const load = { average1m: Number(loadavg()[0].toFixed(1)), cpus: availableParallelism() };
 if (selected.some((r) => !r.id.startsWith('node') && !r.id.startsWith('chromium'))) ensureEngines();
 log('packing @nanobot/schema, governor, ai-sdk, langchain, tools-core');
 const consumer = prepareConsumer(work, packPackages(work));
@@ -122,7 +129,8 @@ for (const r of selected) {
   rows.push(row);
 }
 
-const report = { date: new Date().toISOString(), setupMs, totalMs: Date.now() - t0, programs, counts: built.counts, runtimes: rows };
+const report = { date: new Date().toISOString(), load, jobs, setupMs, totalMs: Date.now() - t0, programs, counts: built.counts, runtimes: rows };
 console.log(formatReport(report));
 if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+if (values.report) writeFileSync(values.report, `${JSON.stringify(vitestShaped(report, join(import.meta.dirname, 'run.mjs')), null, 2)}\n`);
 process.exit(rows.every((row) => row.verdict.pass) ? 0 : 1);

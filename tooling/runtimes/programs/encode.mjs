@@ -44,13 +44,24 @@ export function resultsText(results) {
   return `[\n${results.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
 }
 
-/**
- * Runs a program's `run` on `inputText`: `{ ok: true, text, probe }`, or `{ ok: false, stage:
- * 'run', error }` when it throws. The entries of every runtime answer with this envelope.
- */
-export function envelope(run, inputText) {
+/** {@link capture} for an async function: awaits it, records its value or what it threw. */
+export async function captureAsync(fn) {
   try {
-    return { ok: true, ...run(inputText) };
+    return { value: plain(await fn()) };
+  } catch (error) {
+    return capture(() => {
+      throw error;
+    });
+  }
+}
+
+/**
+ * Runs a program's `run` (sync or async) on `inputText`: `{ ok: true, text, probe }`, or
+ * `{ ok: false, stage: 'run', error }` when it throws. Every runtime's entry answers with this.
+ */
+export async function envelope(run, inputText) {
+  try {
+    return { ok: true, ...(await run(inputText)) };
   } catch (error) {
     return { ok: false, stage: 'run', error: describeError(error) };
   }

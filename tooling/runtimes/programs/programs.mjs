@@ -9,6 +9,7 @@ import { describeError, envelope } from './encode.mjs';
 export const PROGRAMS = {
   conformance: () => import('./conformance.mjs'),
   dialects: () => import('./dialects.mjs'),
+  tools: () => import('./tools.mjs'),
 };
 
 /**

@@ -43,7 +43,11 @@ export function firstDifferingPath(x, y, path) {
     }
     return null;
   }
-  for (const key of [...new Set([...Object.keys(x), ...Object.keys(y)])]) {
+  // A value on one side and an error on the other (`{ value }` vs `{ error }`): show both whole.
+  const xKeys = Object.keys(x).filter((k) => x[k] !== undefined);
+  const yKeys = Object.keys(y).filter((k) => y[k] !== undefined);
+  if (xKeys.length !== yKeys.length || xKeys.some((k) => !yKeys.includes(k))) return { path: path || '.', left: x, right: y };
+  for (const key of xKeys) {
     const d = firstDifferingPath(x[key], y[key], `${path}.${key}`);
     if (d) return d;
   }

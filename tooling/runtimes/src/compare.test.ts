@@ -38,5 +38,7 @@ describe('firstDifferingPath', () => {
     expect(firstDifferingPath({ a: [1, { b: 2 }] }, { a: [1, { b: 3 }] }, '')).toEqual({ path: '.a[1].b', left: 2, right: 3 });
     expect(firstDifferingPath({ a: [1] }, { a: { 0: 1 } }, '')).toEqual({ path: '.a', left: [1], right: { 0: 1 } });
     expect(firstDifferingPath({ a: 1 }, { a: 1, b: undefined }, '')).toBeNull();
+    // A value against an error: both objects, so the report shows the error.
+    expect(firstDifferingPath({ out: { value: 62 } }, { out: { error: 'TypeError: x' } }, '')).toEqual({ path: '.out', left: { value: 62 }, right: { error: 'TypeError: x' } });
   });
 });

@@ -14,9 +14,12 @@ export const PACKAGES = ['@nanobot/schema', '@nanobot/governor', '@nanobot/ai-sd
 const dirOf = (name) => join(repoRoot, 'packages', name.replace('@nanobot/', ''));
 const manifestOf = (name) => JSON.parse(readFileSync(join(dirOf(name), 'package.json'), 'utf8'));
 
-/** Peer libraries, pinned to the versions the packages' own tests use (their devDependencies). */
+/**
+ * Libraries the user installs beside the packages: the peers, pinned to the versions the
+ * packages' own tests use (their devDependencies), and zod, which tools-core's README installs.
+ */
 export function peerVersions() {
-  const peers = {};
+  const peers = { zod: manifestOf('@nanobot/tools-core').dependencies.zod };
   for (const name of PACKAGES) {
     const m = manifestOf(name);
     for (const peer of Object.keys(m.peerDependencies ?? {})) {

@@ -12,7 +12,7 @@ const SOURCES = {
   workerd: (program) => `${HEAD(program)}
 export default {
   async fetch(request) {
-    const body = JSON.stringify(envelope(run, await request.text()));
+    const body = JSON.stringify(await envelope(run, await request.text()));
     return new Response(body, { headers: { 'content-type': 'application/json' } });
   },
 };
@@ -21,7 +21,7 @@ export default {
   edge: (program) => `${HEAD(program)}
 addEventListener('fetch', (event) => {
   event.respondWith(
-    event.request.text().then((input) => new Response(JSON.stringify(envelope(run, input)), { headers: { 'content-type': 'application/json' } })),
+    event.request.text().then(async (input) => new Response(JSON.stringify(await envelope(run, input)), { headers: { 'content-type': 'application/json' } })),
   );
 });
 `,
@@ -29,7 +29,7 @@ addEventListener('fetch', (event) => {
   browser: (program) => `${HEAD(program)}
 globalThis.__nanobotRun = async () => {
   const input = await (await fetch('./input.json')).text();
-  return JSON.stringify(envelope(run, input));
+  return JSON.stringify(await envelope(run, input));
 };
 globalThis.__nanobotReady = true;
 `,

@@ -43,7 +43,8 @@ export function formatReport(report) {
     ...report.programs.map((p) => row.verdict.status[p]),
     seconds(row.ms),
   ]);
-  const out = [`runtime harness: ${report.counts.cases} conformance cases + ${report.counts.sessions} sessions; dialect test on ${report.counts.dialectSessions} sessions; compared byte for byte with Node 20`, '', table(header, lines), ''];
+  const c = report.counts;
+  const out = [`runtime harness: conformance ${c.cases} cases + ${c.sessions} sessions; dialects ${c.dialectSessions} sessions x 4 dialects x 2 budgets; tools ${c.toolCases} cases + tools-core; each compared byte for byte with Node 20`, '', table(header, lines), ''];
   for (const row of report.runtimes) {
     const notes = [];
     for (const [name, p] of Object.entries(row.programs)) {
@@ -56,7 +57,30 @@ export function formatReport(report) {
     if (notes.length) out.push(`${row.id} (${row.how}):`, ...notes.map((n) => `  ${n}`));
   }
   const failed = report.runtimes.filter((r) => !r.verdict.pass);
-  out.push('', `setup ${seconds(report.setupMs)}, total ${seconds(report.totalMs)}`);
+  out.push('', `setup ${seconds(report.setupMs)}, total ${seconds(report.totalMs)} (${report.jobs} runtimes at a time; load average ${report.load.average1m} on ${report.load.cpus} CPUs at the start)`);
   out.push(`runtimes: ${report.runtimes.length - failed.length} passed, ${failed.length} failed${failed.length ? ` (${failed.map((r) => r.id).join(', ')})` : ''}`);
   return out.join('\n');
+}
+
+/**
+ * The report as vitest's JSON reporter writes one (what scripts/sum-test-reports.mjs sums): one
+ * assertion per runtime and program, failed with its reason when it does not pass.
+ */
+export function vitestShaped(report, file) {
+  const assertions = [];
+  for (const row of report.runtimes) {
+    for (const [name, p] of Object.entries(row.programs)) {
+      const status = row.verdict.status[name];
+      const ok = p.ok && (p.identical === true || (status.startsWith('baseline') && !(p.reference?.mismatches.length > 0)));
+      const why = !p.ok ? `${p.stage} fails: ${p.error}` : p.difference ? `differs from Node 20 at "${p.difference.id}" ${p.difference.path}: ${p.difference.baseline} vs ${p.difference.other}` : p.reference?.mismatches.length ? `${p.reference.mismatches.length} reference mismatches` : '';
+      assertions.push({ fullName: `runtimes ${row.id} ${name}: ${status}`, status: ok ? 'passed' : 'failed', duration: p.ms ?? 0, ...(ok ? {} : { failureMessages: [why] }) });
+    }
+  }
+  const failed = assertions.filter((a) => a.status === 'failed').length;
+  return {
+    numPassedTests: assertions.length - failed,
+    numFailedTests: failed,
+    success: failed === 0,
+    testResults: [{ name: file, status: failed ? 'failed' : 'passed', assertionResults: assertions }],
+  };
 }

@@ -29,6 +29,15 @@ export const CASE_FILES = {
 };
 
 /**
+ * The tool program's reference cases (`@nanobot/schema`'s castParams and validateJsonSchemaValue).
+ * Not checked against the reference here: the schema's own tests hold the documented deviations.
+ */
+export const TOOL_CASE_FILES = {
+  'tool_calls/cast_params.json': 2,
+  'tool_calls/validate_json_schema_value.json': 1,
+};
+
+/**
  * Recorded sessions governed whole (fixtures/transcripts): small to large, with system prompts
  * and tools, reused tool-call ids, unanswered calls, 30k-character results, reasoning, images.
  */
@@ -53,20 +62,24 @@ const session = (file) => ({ name: file.replace(/\.json$/, ''), messages: readJs
  * revived here), so every runtime revives the same bytes itself.
  */
 export function buildInputs() {
-  const cases = [];
   const expected = new Map();
-  for (const [file, stride] of Object.entries(CASE_FILES)) {
-    const doc = readJson(join(fixturesDir, 'conformance', file));
-    doc.cases.forEach((c, i) => {
-      if (i % stride !== 0) return;
-      cases.push({ file, name: c.name, fn: c.fn, input: c.input, config: c.config ?? {} });
-      expected.set(`${file} ${c.name}`, { expected: c.expected, raised: c.raised === true, compacted: c.side_effects?.compacted_tool_call_ids });
-    });
-  }
+  /** @param {Record<string, number>} files @param {(file: string, c: any) => void} [onCase] */
+  const sample = (files, onCase = () => {}) =>
+    Object.entries(files).flatMap(([file, stride]) =>
+      readJson(join(fixturesDir, 'conformance', file))
+        .cases.filter((_c, i) => i % stride === 0)
+        .map((c) => {
+          onCase(file, c);
+          return { file, name: c.name, fn: c.fn, input: c.input, config: c.config ?? {} };
+        }),
+    );
+  const cases = sample(CASE_FILES, (file, c) => expected.set(`${file} ${c.name}`, { expected: c.expected, raised: c.raised === true, compacted: c.side_effects?.compacted_tool_call_ids }));
+  const toolCases = sample(TOOL_CASE_FILES);
   return {
     conformance: JSON.stringify({ cases, sessions: SESSIONS.map(session) }),
     dialects: JSON.stringify({ sessions: DIALECT_SESSIONS.map(session) }),
+    tools: JSON.stringify({ cases: toolCases, sessions: DIALECT_SESSIONS.map(session) }),
     expected,
-    counts: { cases: cases.length, sessions: SESSIONS.length, dialectSessions: DIALECT_SESSIONS.length },
+    counts: { cases: cases.length, sessions: SESSIONS.length, dialectSessions: DIALECT_SESSIONS.length, toolCases: toolCases.length },
   };
 }
