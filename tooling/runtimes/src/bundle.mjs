@@ -39,12 +39,12 @@ export const TARGETS = {
 
 /**
  * Bundles `entry` into `outdir` for `target` (`nodePaths`: where bare imports are also looked
- * up, for an entry outside any project). Returns `{ ok: true, metafile, warnings }`, or
+ * up, for an entry outside any project). Returns `{ ok: true, warnings }`, or
  * `{ ok: false, errors }` with esbuild's messages (`Could not resolve "node:fs"`): a failed
  * build is a result here, not an exception.
- * @param {{ entry: string, outdir: string, target: keyof typeof TARGETS, minify?: boolean, stubNode?: boolean, external?: string[], metafile?: boolean, nodePaths?: string[] }} options
+ * @param {{ entry: string, outdir: string, target: keyof typeof TARGETS, minify?: boolean, stubNode?: boolean, external?: string[], nodePaths?: string[] }} options
  */
-export async function bundle({ entry, outdir, target, minify = false, stubNode = false, external = [], metafile = false, nodePaths = [] }) {
+export async function bundle({ entry, outdir, target, minify = false, stubNode = false, external = [], nodePaths = [] }) {
   const t = TARGETS[target];
   try {
     const result = await esbuild.build({
@@ -59,13 +59,12 @@ export async function bundle({ entry, outdir, target, minify = false, stubNode =
       conditions: t.conditions,
       target: 'es2022',
       external,
-      metafile,
       nodePaths,
       logLevel: 'silent',
       legalComments: 'none',
       plugins: stubNode ? [stubNodeBuiltins] : [],
     });
-    return { ok: true, metafile: result.metafile, warnings: result.warnings.map(formatMessage) };
+    return { ok: true, warnings: result.warnings.map(formatMessage) };
   } catch (error) {
     const errors = /** @type {{ errors?: esbuild.Message[] }} */ (error).errors;
     if (!errors) throw error;

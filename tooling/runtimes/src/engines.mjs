@@ -45,8 +45,8 @@ export const engines = {
     return { binary: w.default, compatibilityDate: w.compatibilityDate, version: w.version };
   },
   wrangler: () => join(modules, 'wrangler', 'bin', 'wrangler.js'),
-  /** edge-runtime's `EdgeRuntime` class (runs in this Node process). */
-  edgeRuntime: async () => (await import(requireEngine.resolve('edge-runtime'))).EdgeRuntime,
+  /** edge-runtime's entry module (its `EdgeRuntime` class runs in a Node process). */
+  edgeRuntime: () => requireEngine.resolve('edge-runtime'),
   edgeRuntimeVersion: () => JSON.parse(readFileSync(join(modules, 'edge-runtime', 'package.json'), 'utf8')).version,
   wranglerVersion: () => JSON.parse(readFileSync(join(modules, 'wrangler', 'package.json'), 'utf8')).version,
 };

@@ -44,7 +44,12 @@ export function formatReport(report) {
     seconds(row.ms),
   ]);
   const c = report.counts;
-  const out = [`runtime harness: conformance ${c.cases} cases + ${c.sessions} sessions; dialects ${c.dialectSessions} sessions x 4 dialects x 2 budgets; tools ${c.toolCases} cases + tools-core; each compared byte for byte with Node 20`, '', table(header, lines), ''];
+  const what = {
+    conformance: `conformance ${c.cases} cases + ${c.sessions} sessions`,
+    dialects: `dialects ${c.dialectSessions} sessions x 4 dialects x 2 budgets`,
+    tools: `tools ${c.toolCases} cases + tools-core`,
+  };
+  const out = [`runtime harness: ${report.programs.map((p) => what[p]).join('; ')}; each compared byte for byte with Node 20`, '', table(header, lines), ''];
   for (const row of report.runtimes) {
     const notes = [];
     for (const [name, p] of Object.entries(row.programs)) {

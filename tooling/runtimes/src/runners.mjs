@@ -198,7 +198,7 @@ const edgeRunner = ({ stubNode = false } = {}) => ({
   how: `esbuild (browser platform, edge-light/worker/browser conditions, one script${stubNode ? ', node:* → empty modules' : ''}), EdgeVM`,
   diagnosis: stubNode,
   async run(ctx) {
-    const entry = (await import('node:module')).createRequire(join(runtimesDir, 'engines', 'package.json')).resolve('edge-runtime');
+    const entry = engines.edgeRuntime();
     const programs = await bundledPrograms(ctx, {
       id: this.id,
       kind: 'edge',
