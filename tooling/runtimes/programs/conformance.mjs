@@ -22,7 +22,11 @@ import { capture, resultsText, revive } from './encode.mjs';
 
 const num = (v) => (v === true ? 1 : v === false ? 0 : typeof v === 'number' ? v : null);
 
-/** A fixture's governance `config` as governor options (as the governor's own conformance test maps it). */
+/**
+ * A fixture's governance `config` as governor options, as the governor's conformance test maps it
+ * (its test-support/governance-config.ts): a copy, because this program runs against the packed
+ * packages, where no test support is shipped.
+ */
 function optionsFromConfig(config) {
   return {
     contextWindowTokens: num(config.context_window_tokens),
