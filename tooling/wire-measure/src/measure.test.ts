@@ -1,8 +1,8 @@
 // Issue 25's measurement as a test: every route reaches its stand-in through the real provider
 // package, and each client sees exactly the stand-in's verdict (a rejection arrives as the
 // provider's error, an accepted request succeeds). Sampled in `pnpm test` (every 50th request
-// point of the recorded sessions and their last, every 3rd of the model-switch histories and
-// their last); all points with NANOBOT_EXHAUSTIVE=1. The rejection counts are printed; the "0 violations" gate of issue 25
+// point of the recorded sessions and their last, every 4th of the model-switch histories and
+// their last, at 8k and no budget); all points and budgets with NANOBOT_EXHAUSTIVE=1. The rejection counts are printed; the "0 violations" gate of issue 25
 // will assert them once the governor has per-provider targets.
 import { describe, expect, it } from 'vitest';
 import { BEDROCK_RULES, chatRules, CHAT_VENDORS, ANTHROPIC_RULES, ANTHROPIC_BODY_FIELD_RULES, GEMINI_RULES, RESPONSES_RULES } from '@nanobot-internal/provider-wire';
@@ -18,7 +18,7 @@ const knownRules = new Set([...BEDROCK_RULES, ...CHAT_VENDORS.flatMap((v) => cha
 
 describe('provider-rules measurement', () => {
   it('sends governed histories through every route and every client sees its stand-in\'s verdict', async () => {
-    const m = await measureProviderRules(exhaustive ? { stride: 1 } : { stride: 50, switchStride: 3 });
+    const m = await measureProviderRules(exhaustive ? { stride: 1 } : { stride: 50, switchStride: 4, budgets: BUDGETS.filter((b) => b.label !== '32k') });
     console.log(formatMeasurement(m));
     expect(m.routes.map((t) => t.route)).toEqual(measurementRoutes().map((r) => r.id));
     for (const t of m.routes) {
