@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { Pool } from 'pg';
 import type { LLMRequest, Message } from '@nanobot/schema';
 import { ScriptedProvider } from '@nanobot/providers/testing';
-import { createAgent } from '@nanobot/runner';
 import type { Agent } from '@nanobot/runner';
-import { PostgresMessageBus } from '../postgres-message-bus.js';
+import type { PostgresMessageBus } from '../postgres-message-bus.js';
 import type { PostgresMessageBusOptions } from '../postgres-message-bus.js';
-import { PostgresSessionStore } from '../postgres-session-store.js';
+import type { PostgresSessionStore } from '../postgres-session-store.js';
+import { createPostgresAgent } from '../create-postgres-agent.js';
 
 /** The text a scripted worker answers `content` with. */
 export function scriptedAnswer(content: string): string {
@@ -48,33 +48,22 @@ export interface TestWorker {
   stop(): Promise<void>;
 }
 
-/** Starts a worker process's parts in this process. */
+/** Starts a worker process's parts in this process (through `createPostgresAgent`). */
 export async function startTestWorker(
   pool: Pool,
   options: { latencyMs?: number; onCall?: (request: LLMRequest) => void | Promise<void>; bus?: Partial<PostgresMessageBusOptions> } = {},
 ): Promise<TestWorker> {
   const workspace = await mkdtemp(join(tmpdir(), 'nanobot-worker-'));
-  const sessions = new PostgresSessionStore({ pool });
-  const bus = new PostgresMessageBus({ pool, sessions, pollIntervalMs: 200, outboundPollMs: 200, lockTimeoutMs: 3000, heartbeatMs: 500, ...options.bus });
-  const agent = createAgent({
+  const worker = createPostgresAgent({
+    pool,
     workspace,
     provider: scriptedModel(options.latencyMs ?? 0, options.onCall),
-    sessions,
-    bus,
     contextBuilder: false,
     exec: false,
     web: false,
     subagents: false,
+    busOptions: { pollIntervalMs: 200, outboundPollMs: 200, lockTimeoutMs: 3000, heartbeatMs: 500, onLog: () => undefined, ...options.bus },
   });
-  agent.start();
-  await bus.startWorker();
-  return {
-    agent,
-    bus,
-    sessions,
-    async stop() {
-      await bus.close();
-      await agent.stop();
-    },
-  };
+  await worker.start();
+  return { agent: worker.agent, bus: worker.bus, sessions: worker.sessions, stop: () => worker.stop() };
 }
