@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { isConnectionFailure } from './connection-errors.js';
+import { sleep } from './session-turn.js';
 
 /**
  * graphile-worker's `withRetries` retries only errors whose `code` is on its list, and a
@@ -40,6 +41,21 @@ export function retryingPoolFor(pool: Pool, closing: () => boolean): Pool {
     });
   return new Proxy(pool, {
     get(target, prop) {
+      if (prop === 'query') {
+        // graphile-worker's cron loop reads and writes through the pool directly, and a failure
+        // there stops the whole runner (and rejects a promise nobody handles): its statements are
+        // reads and idempotent upserts, so they wait for the database instead.
+        return async (...args: unknown[]) => {
+          for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+            try {
+              return await (target.query as (...a: unknown[]) => Promise<unknown>)(...args);
+            } catch (error) {
+              if (closing() || !isConnectionFailure(error)) throw error;
+              await sleep(delay);
+            }
+          }
+        };
+      }
       if (prop === 'connect') {
         return (callback?: (...a: unknown[]) => void) => {
           // The callback form is graphile-worker's LISTEN client, which reconnects by itself.

@@ -28,8 +28,12 @@ export interface CuttableProxy {
   heal(): void;
   /** Resolves when a client sent `text` and the proxy partitioned. */
   partitionOn(text: string): Promise<void>;
-  /** Resolves once a client sent `text`, the server answered, and the answer was dropped with the connection. */
-  dropReplyOn(text: string): Promise<void>;
+  /**
+   * Resolves once a client sent `text`, the server answered, and the answer was dropped with the
+   * connection. With `after`, only on a connection that sent `after` earlier (e.g. the COMMIT of
+   * the transaction that inserted a given row).
+   */
+  dropReplyOn(text: string, options?: { after?: string }): Promise<void>;
   /** Connections currently open through the proxy. */
   readonly connections: number;
   close(): Promise<void>;
@@ -47,10 +51,14 @@ interface Pair {
   /** Swallow whatever the server sends next, then drop the connection. */
   dropNextReply: (() => void) | null;
   dead: boolean;
+  /** Everything the client sent, lowercased (for `after` conditions; kept short). */
+  sent: string;
 }
 
 interface Trigger {
   text: string;
+  /** Fires only on a connection that sent this earlier. */
+  after?: string;
   fire: (pair: Pair, chunk: Buffer) => void;
 }
 
@@ -97,7 +105,8 @@ export async function startCuttableProxy(host: string, port: number): Promise<Cu
   const fromClient = (pair: Pair, chunk: Buffer): void => {
     if (pair.dead) return;
     const text = chunk.toString('latin1').toLowerCase();
-    const index = triggers.findIndex((t) => text.includes(t.text));
+    const index = triggers.findIndex((t) => text.includes(t.text) && (t.after === undefined || pair.sent.includes(t.after)));
+    pair.sent = (pair.sent + text).slice(-65_536);
     if (index >= 0) {
       const [trigger] = triggers.splice(index, 1);
       trigger!.fire(pair, chunk);
@@ -116,7 +125,7 @@ export async function startCuttableProxy(host: string, port: number): Promise<Cu
       client.destroy();
       return;
     }
-    const pair: Pair = { client, upstream: null, toServer: [], toClient: [], upstreamClosed: false, dropNextReply: null, dead: false };
+    const pair: Pair = { client, upstream: null, toServer: [], toClient: [], upstreamClosed: false, dropNextReply: null, dead: false, sent: '' };
     pairs.add(pair);
     client.on('data', (chunk: Buffer) => fromClient(pair, chunk));
     const clientGone = (): void => {
@@ -193,10 +202,11 @@ export async function startCuttableProxy(host: string, port: number): Promise<Cu
         });
       });
     },
-    dropReplyOn(text: string) {
+    dropReplyOn(text: string, options: { after?: string } = {}) {
       return new Promise<void>((resolve) => {
         triggers.push({
           text: text.toLowerCase(),
+          ...(options.after !== undefined ? { after: options.after.toLowerCase() } : {}),
           fire: (pair, chunk) => {
             pair.dropNextReply = resolve;
             forward(pair, chunk);
