@@ -67,7 +67,7 @@ async function partitionedTakeover(name: string, trigger: string, options: { gat
   });
   const m1 = world.collect('p', 1);
   // b takes m1 over once a's lease ran out (seconds); an old worker that cannot would hang here.
-  await within(options.gateB ? bCalled : m1, 20_000);
+  await within<unknown>(options.gateB ? bCalled : m1, 20_000);
   a.proxy.heal();
   if (options.gateB) {
     await sleep(1500);

@@ -573,8 +573,36 @@ export class PostgresMessageBus implements AgentBus {
       for (const row of rows.rows) await this.#runOne(row.session_key, row);
     } catch (error) {
       this.#error(error, `job ${job.id}`);
+      // A turn that lost its session or its database did nothing wrong: its message must not
+      // wait out graphile-worker's growing backoff (e^attempts seconds) nor use up its attempts.
+      const key = rows.rows[0]?.session_key;
+      if (key !== undefined && (error instanceof SessionFencedError || error instanceof PostgresConnectionError)) this.#reschedule(id, `nanobot:${key}`);
       throw error;
     }
+  }
+
+  /**
+   * Queues inbound message `id` again, to run in a moment, under its job key: graphile-worker
+   * retires the failing (locked) job and adds a fresh one, or brings a waiting one forward. If the
+   * message was processed meanwhile, the new job does nothing. Retried briefly in the background
+   * while the database is unreachable (the failed job's own retry remains otherwise).
+   */
+  #reschedule(id: string, queueName: string): void {
+    const attempt = async (): Promise<void> => {
+      for (let delay = 250; delay <= 4000 && !this.#closed; delay *= 2) {
+        await sleep(delay);
+        try {
+          await this.#pool.query(
+            `select ${this.#ws}.add_job($1, json_build_object('id', $2::text), queue_name => $3, run_at => now(), max_attempts => $4, job_key => $2, job_key_mode => 'replace')`,
+            [INBOUND_TASK, id, queueName, this.#options.maxAttempts ?? 25],
+          );
+          return;
+        } catch (error) {
+          if (!isConnectionFailure(error)) return this.#error(error, 'reschedule');
+        }
+      }
+    };
+    void this.#track(attempt());
   }
 
   async #runOne(key: string, row: InboundRow): Promise<void> {

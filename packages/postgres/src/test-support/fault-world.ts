@@ -124,31 +124,7 @@ export async function startFaultWorld(serverUrl: string, name: string): Promise<
       return out;
     },
     async verify(expected) {
-      // Anything late (a duplicate answer, a stale write) would land within a moment.
-      await new Promise((r) => setTimeout(r, 1500));
-      const store = new PostgresSessionStore({ pool });
-      for (const [chat, contents] of Object.entries(expected)) {
-        const answers = world.delivered.filter((m) => m.chatId === chat);
-        // Every message answered exactly once, in order.
-        expect(answers.map((m, i) => m.content.startsWith(scriptedAnswer(contents[i] ?? '\u0000')))).toEqual(contents.map(() => true));
-        const rows = await pool.query<{ n: string; open: string }>(
-          `select count(*) as n, count(*) filter (where delivered_at is null) as open from nanobot.outbound where channel = 'fault' and chat_id = $1`,
-          [chat],
-        );
-        expect(Number(rows.rows[0]!.n)).toBe(contents.length);
-        expect(Number(rows.rows[0]!.open)).toBe(0);
-        // The history holds each message and its answer once, legal to continue, and what was
-        // delivered is what the history says was answered.
-        const { session } = await store.load(`fault:${chat}`);
-        expect(session.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(contents);
-        const finals = session.messages.filter((m) => m.role === 'assistant' && !(Array.isArray(m.tool_calls) && m.tool_calls.length > 0));
-        expect(finals.map((m) => m.content)).toEqual(answers.map((m) => m.content));
-        expect(checkLegality(session.messages, { target: 'any', continuation: true })).toEqual([]);
-      }
-      const unprocessed = await pool.query<{ n: string }>(`select count(*) as n from nanobot.inbound where processed_at is null`);
-      expect(Number(unprocessed.rows[0]!.n)).toBe(0);
-      // No turn overlapped on two workers.
-      expect(await turnOverlaps(pool, 'worker-')).toEqual([]);
+      await verifyDelivery({ pool, channel: 'fault', delivered: world.delivered, expected });
     },
     async close() {
       for (const w of world.workers) await w.stop().catch(() => undefined);
@@ -157,4 +133,36 @@ export async function startFaultWorld(serverUrl: string, name: string): Promise<
     },
   };
   return world;
+}
+
+/**
+ * The invariants of the issue for `expected` contents per chat of `channel` (in publish order),
+ * `delivered` being what the test's gateway acknowledged: every message answered exactly once,
+ * in order; every outbound row acknowledged and every inbound message processed; each history
+ * holds each message and its answer once, legal to continue, its answers the ones delivered; no
+ * turn overlapped on two workers (writers named `worker-…`).
+ */
+export async function verifyDelivery(world: { pool: Pool; channel: string; delivered: readonly OutboundMessage[]; expected: Record<string, string[]> }): Promise<void> {
+  const { pool, channel, delivered, expected } = world;
+  // Anything late (a duplicate answer, a stale write) would land within a moment.
+  await new Promise((r) => setTimeout(r, 1500));
+  const store = new PostgresSessionStore({ pool });
+  for (const [chat, contents] of Object.entries(expected)) {
+    const answers = delivered.filter((m) => m.chatId === chat);
+    expect(answers.map((m, i) => m.content.startsWith(scriptedAnswer(contents[i] ?? '\u0000')))).toEqual(contents.map(() => true));
+    const rows = await pool.query<{ n: string; open: string }>(
+      `select count(*) as n, count(*) filter (where delivered_at is null) as open from nanobot.outbound where channel = $1 and chat_id = $2`,
+      [channel, chat],
+    );
+    expect(Number(rows.rows[0]!.n)).toBe(contents.length);
+    expect(Number(rows.rows[0]!.open)).toBe(0);
+    const { session } = await store.load(`${channel}:${chat}`);
+    expect(session.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(contents);
+    const finals = session.messages.filter((m) => m.role === 'assistant' && !(Array.isArray(m.tool_calls) && m.tool_calls.length > 0));
+    expect(finals.map((m) => m.content)).toEqual(answers.map((m) => m.content));
+    expect(checkLegality(session.messages, { target: 'any', continuation: true })).toEqual([]);
+  }
+  const unprocessed = await pool.query<{ n: string }>(`select count(*) as n from nanobot.inbound where processed_at is null`);
+  expect(Number(unprocessed.rows[0]!.n)).toBe(0);
+  expect(await turnOverlaps(pool, 'worker-')).toEqual([]);
 }
