@@ -257,12 +257,11 @@ it(
         const answer = await client.consumeOutbound(AbortSignal.timeout(60_000), { channel: 'final', chatId: w.name });
         await answer.ack();
         expect(answer.content).toBe(`${scriptedAnswer(`final ${w.name}`)} [${w.name}]`);
-        stamp(`${w.name} answered alone`);
+        console.log(`chaos: ${w.name} answered alone`);
       } finally {
         for (const o of others) o.child.kill('SIGCONT');
       }
     }
-    console.log(`chaos timing: ${done.filter((d) => d.includes(' at ')).join('; ')}`);
     const alive = live();
     for (const w of alive) w.child.kill('SIGTERM');
     for (const w of alive) expect((await w.exited).code).toBe(0);

@@ -44,8 +44,10 @@ export type InsertOutcome = 'inserted' | 'already-stored' | 'kept-earlier' | 'fe
  * Stores `message` for delivery and NOTIFYs consumers, in one statement. Inside a turn it carries
  * the turn's (inbound id, ordinal) and fencing token: refused (`fenced`) once a newer turn holds
  * the session; stored at most once per (inbound id, ordinal) — a retry after an unknown outcome
- * finds its own row by content hash (`already-stored`); a row an earlier attempt of the same
- * turn left (claimed by a consumer, so possibly delivered) is kept (`kept-earlier`).
+ * finds its own row by content hash (`already-stored`); a row of an earlier attempt that was
+ * released already is kept (`kept-earlier`). A turn's rows stay invisible to consumers (visible
+ * at 'infinity') until the turn commits (`releaseTurnOutbound`): a turn that is rolled back and
+ * run again never delivers anything of its abandoned attempt.
  */
 export async function insertOutbound(
   table: OutboundTable,
@@ -58,8 +60,9 @@ export async function insertOutbound(
     table.pool.query<{ owned: string; id: string | null; existing: string | null }>(
       `with l as (select epoch from ${table.s}.leases where session_key = $5 for share),
             ok as (select 1 from l where epoch = $8::bigint),
-            ins as (insert into ${table.s}.outbound (inbound_id, ordinal, channel, chat_id, session_key, message, hash, epoch)
-                    select $1, $2, $3, $4, $5, $6::json, $7, $8::bigint where $8::bigint is null or exists (select 1 from ok)
+            ins as (insert into ${table.s}.outbound (inbound_id, ordinal, channel, chat_id, session_key, message, hash, epoch, visible_at)
+                    select $1, $2, $3, $4, $5, $6::json, $7, $8::bigint, case when $8::bigint is null then null else 'infinity'::timestamptz end
+                     where $8::bigint is null or exists (select 1 from ok)
                     on conflict (inbound_id, ordinal) do nothing returning id),
             n as (select pg_notify($9, id::text) from ins)
        select (select count(*) from ok) as owned, (select id from ins) as id, (select count(*) from n) as notified,
@@ -91,7 +94,8 @@ export async function claimOutbound(
                      where c.delivered_at is null and (c.visible_at is null or c.visible_at <= now())
                        and ($2::text is null or c.channel = $2) and ($3::text is null or c.chat_id = $3)
                        and not exists (select 1 from ${table.s}.outbound e
-                                        where e.channel = c.channel and e.chat_id = c.chat_id and e.id < c.id and e.delivered_at is null)
+                                        where e.channel = c.channel and e.chat_id = c.chat_id and e.id < c.id and e.delivered_at is null
+                                          and e.visible_at is distinct from 'infinity'::timestamptz)
                      order by c.id limit 1 for update skip locked)
       returning o.id, o.message, o.deliveries`,
     [consumer, filter.channel ?? null, filter.chatId ?? null, visibilityMs],

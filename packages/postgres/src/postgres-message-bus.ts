@@ -130,6 +130,7 @@ export class PostgresMessageBus implements AgentBus {
   readonly #settlers = new Map<InboundMessage, (outcome: TurnOutcome) => void>();
   readonly #publishing = new Map<string, Promise<void>>();
   readonly #writes = new Set<Promise<unknown>>();
+  readonly #chatWrites = new Map<string, Promise<void>>();
   readonly #processId = randomUUID();
   readonly #notified = new EventEmitter();
   #jobs: JobRunner | null = null;
@@ -353,12 +354,12 @@ export class PostgresMessageBus implements AgentBus {
     }
     const live = message.sessionKey !== undefined ? this.#live.get(message.sessionKey) : undefined;
     if (!live) {
-      this.#track(this.ready().then(() => insertOutbound(this.#outboundTable(), message, null))).catch((error: unknown) => this.#error(error, 'publish_outbound'));
+      this.#inChatOrder(message, () => this.ready().then(() => insertOutbound(this.#outboundTable(), message, null))).catch((error: unknown) => this.#error(error, 'publish_outbound'));
       return;
     }
     const turn = live.turn;
     const ordinal = live.ordinal++;
-    const write = this.#track(
+    const write = this.#inChatOrder(message, () =>
       retryWhileLive(
         turn,
         async () => {
@@ -367,13 +368,26 @@ export class PostgresMessageBus implements AgentBus {
             turn.fence(`session "${turn.key}" was taken over before its answer was stored`);
             throw turn.error();
           }
-          if (outcome === 'kept-earlier') this.#log('warning', `nanobot: outbound ${ordinal} of inbound ${turn.inboundId} was already handed out by an earlier attempt; that one is kept`);
+          if (outcome === 'kept-earlier') this.#log('warning', `nanobot: outbound ${ordinal} of inbound ${turn.inboundId} was already released by an earlier attempt; that one is kept`);
         },
         (e) => e instanceof PostgresConnectionError,
       ),
     );
     write.catch(() => undefined);
     live.pending.push(write);
+  }
+
+  /** Runs `write` after this process's earlier writes to the same chat (row ids, hence delivery order, follow publish order). */
+  #inChatOrder(message: OutboundMessage, write: () => Promise<unknown>): Promise<void> {
+    const chat = `${message.channel}\u0000${message.chatId}`;
+    const previous = this.#chatWrites.get(chat) ?? Promise.resolve();
+    const next = this.#track(previous.then(write, write).then(() => undefined));
+    const settled = next.catch(() => undefined);
+    this.#chatWrites.set(chat, settled);
+    void settled.then(() => {
+      if (this.#chatWrites.get(chat) === settled) this.#chatWrites.delete(chat);
+    });
+    return next;
   }
 
   #channelName(): string {
@@ -576,7 +590,8 @@ export class PostgresMessageBus implements AgentBus {
       // A turn that lost its session or its database did nothing wrong: its message must not
       // wait out graphile-worker's growing backoff (e^attempts seconds) nor use up its attempts.
       const key = rows.rows[0]?.session_key;
-      if (key !== undefined && (error instanceof SessionFencedError || error instanceof PostgresConnectionError)) this.#reschedule(id, `nanobot:${key}`);
+      const lostSession = error instanceof SessionFencedError && error.epoch !== null;
+      if (key !== undefined && (lostSession || error instanceof PostgresConnectionError)) this.#reschedule(id, `nanobot:${key}`);
       throw error;
     }
   }
@@ -672,13 +687,18 @@ export class PostgresMessageBus implements AgentBus {
     }
   }
 
-  /** The processed marker and the lease release, in one fenced statement; fences the turn when a newer one owns the session. */
+  /**
+   * Commits the turn in one fenced statement: the processed marker, its outbound messages released
+   * to consumers, the lease given back. Fences the turn when a newer one owns the session.
+   */
   async #markProcessed(turn: SessionTurn): Promise<void> {
     const res = await mapConnectionErrors('marking an inbound message processed', () =>
       this.#pool.query<{ owned: string }>(
         `with rel as (update ${this.#s}.leases set owner = null, inbound_id = null, expires_at = null where session_key = $2 and epoch = $3 returning 1),
               done as (update ${this.#s}.inbound set processed_at = now() where id = $1 and processed_at is null and exists (select 1 from rel) returning id),
-              n as (select pg_notify($4, 'processed:' || id) from done)
+              out as (update ${this.#s}.outbound set visible_at = null where inbound_id = $1 and epoch = $3 and visible_at = 'infinity'::timestamptz
+                        and exists (select 1 from rel) returning id),
+              n as (select pg_notify($4, 'processed:' || $1) where exists (select 1 from done) or exists (select 1 from out))
          select (select count(*) from rel) as owned, (select count(*) from n) as notified`,
         [turn.inboundId, turn.key, turn.epoch, this.#channelName()],
       ),

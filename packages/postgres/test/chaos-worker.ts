@@ -5,6 +5,7 @@
 // rollback, error, bus (a bus event: runner restarts, fenced turns, lost leases, takeovers),
 // health (every second). Stops gracefully on SIGTERM.
 import { createPool } from '../src/create-pool.js';
+import { PostgresConnectionError } from '../src/errors.js';
 import { startTestWorker } from '../src/test-support/scripted-worker.js';
 
 const [url, name, latency, lease] = process.argv.slice(2);
@@ -12,8 +13,19 @@ const say = (event: Record<string, unknown>): void => {
   process.stdout.write(`${JSON.stringify({ worker: name, at: Date.now(), ...event })}\n`);
 };
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-const pool = await createPool({ url: url!, max: 8, applicationName: `worker-${name}` });
-const worker = await startTestWorker(pool, {
+// Started while the database restarts or refuses connections: keep trying, as a supervisor would.
+async function retrying<T>(fn: () => Promise<T>): Promise<T> {
+  for (let delay = 200; ; delay = Math.min(delay * 2, 2000)) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (!(error instanceof PostgresConnectionError)) throw error;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+const pool = await retrying(() => createPool({ url: url!, max: 8, applicationName: `worker-${name}` }));
+const worker = await retrying(() => startTestWorker(pool, {
   latencyMs: latency !== undefined ? Number(latency) : 25,
   tag: name!,
   onCall: (request) => say({ event: 'call', messages: request.messages.length }),
@@ -24,7 +36,7 @@ const worker = await startTestWorker(pool, {
     },
     onError: (error, context) => say({ event: 'error', stage: context.stage, message: describe(error) }),
   },
-});
+}));
 worker.bus.onEvent((event) => say({ event: 'bus', type: event.type, ...('error' in event ? { error: describe(event.error) } : {}), ...('reason' in event ? { reason: event.reason } : {}) }));
 const health = setInterval(() => say({ event: 'health', health: worker.bus.health() }), 1000);
 say({ event: 'ready' });
