@@ -10,7 +10,6 @@ import { createTestDatabase, startTestPostgres } from '@nanobot-internal/test-su
 import type { TestPostgres } from '@nanobot-internal/test-support/postgres';
 import type { PostgresBusHealth } from './bus-events.js';
 import { createPool } from './create-pool.js';
-import { PostgresConnectionError } from './errors.js';
 import { migrate } from './migrations.js';
 import { PostgresMessageBus } from './postgres-message-bus.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
@@ -19,6 +18,7 @@ import type { CuttableProxy } from './test-support/cuttable-proxy.js';
 import { verifyDelivery } from './test-support/fault-world.js';
 import { scriptedAnswer } from './test-support/scripted-worker.js';
 import { installTurnAudit } from './test-support/turn-audit.js';
+import { retryOnConnectionError } from './test-support/retry-connection.js';
 
 // Every fault of the network-fault tests at once, in worker processes, with SIGKILLs and a server
 // restart: `pnpm test` runs a small session count and one round of faults, `pnpm test:exhaustive`
@@ -115,16 +115,6 @@ async function spawnWorker(url: string, name: string, beforeStart?: (proxy: Cutt
   return worker;
 }
 
-async function retrying<T>(fn: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await fn();
-    } catch (error) {
-      if (!(error instanceof PostgresConnectionError)) throw error;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -149,7 +139,7 @@ it(
         for (let s = 0; s < SESSIONS; s += 1) {
           const content = `s${s} m${m}${(s + m) % 3 === 0 ? ' tool' : ''}`;
           expected[`s${s}`]!.push(content);
-          await retrying(() => client.publishInboundDurable({ channel: 'chaos', chatId: `s${s}`, senderId: 'u', content, metadata: { idempotency_key: `s${s}-m${m}` } }));
+          await retryOnConnectionError(() => client.publishInboundDurable({ channel: 'chaos', chatId: `s${s}`, senderId: 'u', content, metadata: { idempotency_key: `s${s}-m${m}` } }));
         }
       }
     })();
@@ -208,7 +198,7 @@ it(
           at: at(0.6),
           name: 'a gateway killed after claiming',
           run: async () => {
-            const gatewayPool = await retrying(() => createPool({ url, applicationName: 'gateway' }));
+            const gatewayPool = await retryOnConnectionError(() => createPool({ url, applicationName: 'gateway' }));
             const gateway = new PostgresMessageBus({ pool: gatewayPool, sessions: new PostgresSessionStore({ pool: gatewayPool }), visibilityTimeoutMs: 1500, onLog: () => undefined });
             const claimed = await gateway.consumeOutbound(AbortSignal.timeout(30_000), { channel: 'chaos' }).catch(() => null);
             await gateway.close();
@@ -231,7 +221,7 @@ it(
       }
       const message = await client.consumeOutbound(deadline, { channel: 'chaos' }).catch(() => null);
       if (!message) break;
-      await retrying(() => message.ack());
+      await retryOnConnectionError(() => message.ack());
       received.push(message);
       if (received.length % 10 === 0 || received.length > TOTAL - 5) stamp(`${received.length} answers (${message.chatId}: ${message.content})`);
     }
@@ -253,7 +243,7 @@ it(
       const others = live().filter((x) => x !== w);
       for (const o of others) o.child.kill('SIGSTOP');
       try {
-        await retrying(() => client.publishInboundDurable({ channel: 'final', chatId: w.name, senderId: 'u', content: `final ${w.name}` }));
+        await retryOnConnectionError(() => client.publishInboundDurable({ channel: 'final', chatId: w.name, senderId: 'u', content: `final ${w.name}` }));
         const answer = await client.consumeOutbound(AbortSignal.timeout(60_000), { channel: 'final', chatId: w.name });
         await answer.ack();
         expect(answer.content).toBe(`${scriptedAnswer(`final ${w.name}`)} [${w.name}]`);

@@ -51,7 +51,7 @@ export class JobRunner {
   #runner: Runner | null = null;
   #generation = 0;
   #starting: Promise<void> | null = null;
-  #draining = new Set<Promise<void>>();
+  readonly #draining = new Set<Promise<void>>();
   #closing = false;
   #starts = 0;
   #failures = 0;
@@ -160,14 +160,13 @@ export class JobRunner {
     this.#options.emit({ type: 'runner_started', starts: this.#starts });
     // Always handled: graphile-worker rejects this promise when its runner stops on an error.
     runner.promise.then(
-      () => this.#stopped(runner, generation, null),
-      (error: unknown) => this.#stopped(runner, generation, error),
+      () => this.#stopped(runner, null),
+      (error: unknown) => this.#stopped(runner, error),
     );
   }
 
-  #stopped(runner: Runner, generation: number, error: unknown): void {
+  #stopped(runner: Runner, error: unknown): void {
     if (this.#runner !== runner || this.#closing) return;
-    void generation;
     this.#runner = null;
     this.#scheduleRestart('stopped', error ?? new Error('graphile-worker runner stopped'));
   }

@@ -92,6 +92,8 @@ interface LiveTurn {
   renewedAt: number;
   /** Resolves once the loop settled the message. */
   inLoop: Promise<void>;
+  /** Its commit (processed marker, lease release) is under way: a lease found released is not a takeover. */
+  committing: boolean;
 }
 
 const defaultLog: PostgresBusLogger = (level, message) => {
@@ -550,7 +552,7 @@ export class PostgresMessageBus implements AgentBus {
       this.#lastRenewalAt = new Date();
       for (const live of turns) {
         if (renewed.has(live.turn.key)) live.renewedAt = Math.max(live.renewedAt, sent);
-        else live.turn.fence(`session "${live.turn.key}" was taken over by a newer turn`);
+        else if (!live.committing) live.turn.fence(`session "${live.turn.key}" was taken over by a newer turn`);
       }
       const dead = await takeOverDeadWorkers(tables, this.#leaseMs);
       if (dead.length > 0) {
@@ -634,7 +636,7 @@ export class PostgresMessageBus implements AgentBus {
     let loopDone = false;
     let jobDone = false;
     let settledByLoop!: () => void;
-    const live: LiveTurn = { turn, message, ordinal: 0, pending: [], renewedAt: claimedAt, inLoop: new Promise<void>((resolve) => (settledByLoop = resolve)) };
+    const live: LiveTurn = { turn, message, ordinal: 0, pending: [], renewedAt: claimedAt, committing: false, inLoop: new Promise<void>((resolve) => (settledByLoop = resolve)) };
     // The turn stays bound (its writes refused once fenced) until both its job and its loop turn ended.
     const finish = (): void => {
       if (!loopDone || !jobDone) return;
@@ -673,6 +675,7 @@ export class PostgresMessageBus implements AgentBus {
         throw outcome.error;
       }
       if (outcome.result?.stopReason === 'aborted') throw new Error(`turn of inbound ${row.id} was interrupted (worker stopping); it will run again`);
+      live.committing = true;
       await retryWhileLive(turn, () => this.#markProcessed(turn), (e) => e instanceof PostgresConnectionError);
       completed = true;
       this.#turnsCompleted += 1;

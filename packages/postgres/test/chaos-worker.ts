@@ -5,8 +5,8 @@
 // rollback, error, bus (a bus event: runner restarts, fenced turns, lost leases, takeovers),
 // health (every second). Stops gracefully on SIGTERM.
 import { createPool } from '../src/create-pool.js';
-import { PostgresConnectionError } from '../src/errors.js';
 import { startTestWorker } from '../src/test-support/scripted-worker.js';
+import { retryOnConnectionError } from '../src/test-support/retry-connection.js';
 
 const [url, name, latency, lease] = process.argv.slice(2);
 const say = (event: Record<string, unknown>): void => {
@@ -14,18 +14,8 @@ const say = (event: Record<string, unknown>): void => {
 };
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 // Started while the database restarts or refuses connections: keep trying, as a supervisor would.
-async function retrying<T>(fn: () => Promise<T>): Promise<T> {
-  for (let delay = 200; ; delay = Math.min(delay * 2, 2000)) {
-    try {
-      return await fn();
-    } catch (error) {
-      if (!(error instanceof PostgresConnectionError)) throw error;
-      await new Promise((r) => setTimeout(r, delay));
-    }
-  }
-}
-const pool = await retrying(() => createPool({ url: url!, max: 8, applicationName: `worker-${name}` }));
-const worker = await retrying(() => startTestWorker(pool, {
+const pool = await retryOnConnectionError(() => createPool({ url: url!, max: 8, applicationName: `worker-${name}` }));
+const worker = await retryOnConnectionError(() => startTestWorker(pool, {
   latencyMs: latency !== undefined ? Number(latency) : 25,
   tag: name!,
   onCall: (request) => say({ event: 'call', messages: request.messages.length }),

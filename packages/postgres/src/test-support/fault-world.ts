@@ -5,7 +5,6 @@ import type { OutboundMessage } from '@nanobot/runner';
 import type { LLMRequest, Message } from '@nanobot/schema';
 import { createTestDatabase } from '@nanobot-internal/test-support/postgres';
 import { createPool } from '../create-pool.js';
-import { PostgresConnectionError } from '../errors.js';
 import { migrate } from '../migrations.js';
 import { PostgresMessageBus } from '../postgres-message-bus.js';
 import type { PostgresMessageBusOptions } from '../postgres-message-bus.js';
@@ -15,6 +14,7 @@ import type { CuttableProxy } from './cuttable-proxy.js';
 import { scriptedAnswer, startTestWorker } from './scripted-worker.js';
 import type { TestWorker } from './scripted-worker.js';
 import { installTurnAudit, turnOverlaps } from './turn-audit.js';
+import { retryOnConnectionError } from './retry-connection.js';
 
 /** Worker settings of the fault tests: a short lease, so takeovers happen within seconds. */
 export const FAULT_BUS: Partial<PostgresMessageBusOptions> = { lockTimeoutMs: 2000, heartbeatMs: 250, pollIntervalMs: 200, outboundPollMs: 100, visibilityTimeoutMs: 1500 };
@@ -57,16 +57,6 @@ export function lastUserText(request: LLMRequest): string {
   return String(users.at(-1)?.content ?? '');
 }
 
-async function retrying<T>(fn: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await fn();
-    } catch (error) {
-      if (!(error instanceof PostgresConnectionError)) throw error;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
 
 /** A fresh database `name` on `serverUrl` with the audit triggers, and a publisher/gateway. */
 export async function startFaultWorld(serverUrl: string, name: string): Promise<FaultWorld> {
@@ -110,14 +100,14 @@ export async function startFaultWorld(serverUrl: string, name: string): Promise<
       return proxied;
     },
     publish(chat, content) {
-      return retrying(() => client.publishInboundDurable({ channel: 'fault', chatId: chat, senderId: 'u', content }));
+      return retryOnConnectionError(() => client.publishInboundDurable({ channel: 'fault', chatId: chat, senderId: 'u', content }));
     },
     async collect(chat, n) {
       const out: OutboundMessage[] = [];
       const signal = AbortSignal.timeout(90_000);
       while (out.length < n) {
         const delivery = await client.consumeOutbound(signal, { channel: 'fault', chatId: chat });
-        await retrying(() => delivery.ack());
+        await retryOnConnectionError(() => delivery.ack());
         out.push(delivery);
         world.delivered.push(delivery);
       }
