@@ -8,6 +8,7 @@ import { PostgresSessionStore } from './postgres-session-store.js';
 import { startCuttableProxy } from './test-support/cuttable-proxy.js';
 import type { CuttableProxy } from './test-support/cuttable-proxy.js';
 import { freshDatabase } from './test-support/pg-test-env.js';
+import { eventually } from './test-support/eventually.js';
 
 let url: string;
 let pool: Pool;
@@ -170,7 +171,7 @@ describe('publishing with an idempotency key', () => {
       net.proxy.cut();
       const key = bus.publishInbound({ channel: 'pub', chatId: '1', senderId: 'u', content: 'during the outage' });
       expect(key).toMatch(/^[0-9a-f-]{36}$/);
-      for (let i = 0; i < 100 && !events.some((e) => e.type === 'publish_retry' && e.idempotencyKey === key); i += 1) await new Promise((r) => setTimeout(r, 50));
+      await eventually('a publish retry', () => events.some((e) => e.type === 'publish_retry' && e.idempotencyKey === key));
       expect(bus.health().pendingPublishes).toBeGreaterThan(0);
       net.proxy.accept();
       await bus.close();
@@ -217,7 +218,10 @@ describe('outbound delivery with acknowledgement', () => {
       await bus.ready();
       for (const content of ['x1', 'x2', 'x3']) bus.publishOutbound({ channel: 'ack', chatId: 'x', content });
       bus.publishOutbound({ channel: 'ack', chatId: 'y', content: 'y1' });
-      for (let i = 0; i < 100 && (await count(`select count(*) as n from nanobot.outbound where channel = 'ack'`)) < 4; i += 1) await new Promise((r) => setTimeout(r, 50));
+      for (let stored = 0; stored < 4; ) {
+        stored = await count(`select count(*) as n from nanobot.outbound where channel = 'ack'`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const first = await bus.consumeOutbound(AbortSignal.timeout(10_000), { channel: 'ack', chatId: 'x' });
       expect(first.content).toBe('x1');
       // While x1 is out, x2 waits; other chats go on.

@@ -11,3 +11,4 @@ export async function retryOnConnectionError<T>(fn: () => Promise<T>): Promise<T
     }
   }
 }
+
