@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every benchmark (`packages/*/bench/*.bench.ts`, `apps/*/bench/*.bench.ts`,
-// `tooling/*/bench/*.bench.ts`: e.g. tooling/runtimes' bundle sizes) one after the
+// `tooling/*/bench/*.bench.ts`: e.g. tooling/runtimes' bundle sizes, tooling/wire-measure's
+// `provider-rules`, issue 25's rejection measurement) one after the
 // other with tsx and the "source" export condition, so benchmarks measure the TypeScript sources
 // in one run each. Benchmarks print ratios; nothing here gates on absolute time.
 // Usage: node scripts/bench.mjs [substring-filter]
