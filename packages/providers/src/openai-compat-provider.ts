@@ -9,6 +9,7 @@ import { ProviderError } from './provider-error.js';
 import { buildOpenAIParams } from './openai-request.js';
 import type { OpenAIParamOptions } from './openai-request.js';
 import { OpenAIStreamAccumulator, parseOpenAICompletion } from './openai-response.js';
+import type { OpenAIResponseOptions } from './openai-response.js';
 
 /** Options of `OpenAICompatProvider`. */
 export interface OpenAICompatProviderOptions extends BaseProviderOptions, OpenAIParamOptions {
@@ -49,7 +50,7 @@ export class OpenAICompatProvider extends BaseProvider {
   readonly name: string;
   readonly client: OpenAI;
   private readonly paramOptions: OpenAIParamOptions;
-  private readonly textToolCalls: boolean;
+  private readonly responseOptions: OpenAIResponseOptions;
   private readonly localBaseUrl: string | undefined;
 
   constructor(options: OpenAICompatProviderOptions) {
@@ -61,8 +62,10 @@ export class OpenAICompatProvider extends BaseProvider {
       cacheControl: options.cacheControl,
       defaultMaxTokens: options.defaultMaxTokens,
       defaultTemperature: options.defaultTemperature,
+      spec: options.spec,
+      extraBody: options.extraBody,
     };
-    this.textToolCalls = options.textToolCalls ?? true;
+    this.responseOptions = { textToolCalls: options.textToolCalls ?? true, spec: options.spec };
     this.localBaseUrl = isLocalUrl(options.baseUrl) ? options.baseUrl : undefined;
     this.client = openAIClient(options);
   }
@@ -81,14 +84,14 @@ export class OpenAICompatProvider extends BaseProvider {
     } catch (error) {
       throw this.decorateError(toProviderError(error, this.name, request.signal));
     }
-    return parseOpenAICompletion(completion as Record<string, unknown>, this.name, model, { textToolCalls: this.textToolCalls });
+    return parseOpenAICompletion(completion as Record<string, unknown>, this.name, model, this.responseOptions);
   }
 
   /** Opens one streaming attempt (used by the shared stream iterator). */
   async openStream(request: LLMRequest, signal: AbortSignal): Promise<StreamSource> {
     const model = request.model ?? this.defaultModel;
     const params = { ...this.buildParams(request), stream: true, stream_options: { include_usage: true } };
-    const acc = new OpenAIStreamAccumulator(this.name, this.textToolCalls);
+    const acc = new OpenAIStreamAccumulator(this.name, this.responseOptions);
     const events = await this.client.chat.completions.create(params as unknown as OpenAI.ChatCompletionCreateParamsStreaming, { signal });
     return {
       events: events as AsyncIterable<unknown>,

@@ -68,6 +68,12 @@ export interface LLMResponse {
   thinkingBlocks?: { type: string; [key: string]: unknown }[] | null;
   /** Opaque continuation state for providers that have one. */
   providerState?: unknown;
+  /**
+   * Provider fields of the answer that belong on the stored assistant message and must go back
+   * to that provider unmodified on later requests (OpenRouter's `reasoning_details`). The runner
+   * copies them onto the assistant message as they are.
+   */
+  messageFields?: Record<string, unknown>;
   /** The validated JSON value when the request asked for a `responseFormat`. */
   parsed?: unknown;
   /** Which provider/model answered (every provider fills these; FallbackProvider keeps the answering one's). */
@@ -148,4 +154,20 @@ export interface LLMProvider {
   stream(request: LLMRequest): AsyncIterable<LLMStreamEvent>;
   /** Optional exact counter for this provider's tokenizer. */
   readonly tokenCounter?: TokenCounter;
+  /**
+   * The exact input-token count of `request` as the provider bills it, from the API's own count
+   * endpoint (Anthropic `count_tokens`, OpenAI Responses `input_tokens`, Bedrock `CountTokens`,
+   * Gemini `countTokens`). Absent when the API has none. Contract: awaited; rejects with a
+   * `ProviderError` when the count fails (callers fall back to their estimate); sends nothing
+   * that a model answers, and is not retried.
+   */
+  countTokens?(request: LLMRequest): Promise<TokenCount>;
+}
+
+/** An exact count of a request's input tokens. */
+export interface TokenCount {
+  inputTokens: number;
+  /** Which provider and model counted. */
+  provider: string;
+  model: string;
 }
