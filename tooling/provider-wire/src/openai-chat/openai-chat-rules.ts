@@ -1,0 +1,81 @@
+// OpenAI Chat Completions: the rules a request's `messages` must keep, with the API's own error
+// wording. Every OpenAI-compatible vendor (Azure, Mistral, DeepSeek, OpenRouter, Gemini's
+// OpenAI-compatible endpoint) enforces these too; their own rules come on top.
+import type { Json, RuleFinding, WireRule } from '../core/wire-rule.js';
+import { isRec } from '../core/wire-rule.js';
+import { chatMessages, toolCallsOf } from './chat-messages.js';
+
+const CHAT_API = 'https://platform.openai.com/docs/api-reference/chat/create';
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+
+function rule(id: string, wording: string, source: string, check: (ms: Json[], body: Json) => RuleFinding[]): WireRule {
+  return { id: `openai/${id}`, provider: 'openai', wire: 'openai-chat', wording, source, check: (body) => check(chatMessages(body), body) };
+}
+
+/** The Chat Completions rules, in the order the API reports them. */
+export const OPENAI_CHAT_RULES: readonly WireRule[] = [
+  rule('messages-non-empty', '`messages` holds at least one message', CHAT_API, (ms) => (ms.length === 0 ? [{ path: 'messages', message: "[] is too short - 'messages'" }] : [])),
+  rule(
+    'known-role',
+    "each message's role is one of system, developer, user, assistant, tool",
+    CHAT_API,
+    (ms) => ms.flatMap((m, i) => (ROLES.has(String(m.role)) ? [] : [{ path: `messages[${i}].role`, message: `Invalid value: '${String(m.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.` }])),
+  ),
+  rule(
+    'content-present',
+    'system, user and tool messages carry content; an assistant message carries content or tool_calls',
+    CHAT_API,
+    (ms) => ms.flatMap((m, i) => {
+      const none = m.content === null || m.content === undefined;
+      if (m.role === 'assistant' ? none && toolCallsOf(m).length === 0 : none && ROLES.has(String(m.role))) {
+        return [{ path: `messages.[${i}].content`, message: "Invalid value for 'content': expected a string, got null." }];
+      }
+      if (Array.isArray(m.content) && m.content.length === 0) {
+        return [{ path: `messages[${i}].content`, message: `Invalid 'messages[${i}].content': empty array. Expected an array with minimum length 1, but got an empty array instead.`, code: 'empty_array' }];
+      }
+      return [];
+    }),
+  ),
+  rule(
+    'tool-calls-answered',
+    "\"An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'\"",
+    'https://github.com/BerriAI/litellm/issues/10083',
+    (ms) => {
+      const out: RuleFinding[] = [];
+      ms.forEach((m, i) => {
+        const ids = toolCallsOf(m).map((c) => String(c.id));
+        if (m.role !== 'assistant' || ids.length === 0) return;
+        const answered = new Set<string>();
+        for (let j = i + 1; j < ms.length && ms[j].role === 'tool'; j++) answered.add(String(ms[j].tool_call_id));
+        const missing = ids.filter((id) => !answered.has(id));
+        if (missing.length > 0) out.push({ path: `messages.[${i}].role`, message: `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(', ')}` });
+      });
+      return out;
+    },
+  ),
+  rule(
+    'tool-message-has-call',
+    "\"messages with role 'tool' must be a response to a preceeding message with 'tool_calls'\"",
+    'https://github.com/smarter-sh/smarter/issues/264',
+    (ms) => {
+      const out: RuleFinding[] = [];
+      let open = new Set<string>();
+      ms.forEach((m, i) => {
+        if (m.role === 'assistant') open = new Set(toolCallsOf(m).map((c) => String(c.id)));
+        else if (m.role === 'tool') {
+          if (!open.has(String(m.tool_call_id))) out.push({ path: `messages.[${i}].role`, message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'." });
+        } else open = new Set();
+      });
+      return out;
+    },
+  ),
+  rule(
+    'tool-call-shape',
+    'a tool call has an id, `type: "function"` and a function name',
+    CHAT_API,
+    (ms) => ms.flatMap((m, i) => toolCallsOf(m).flatMap((c, j) => {
+      if (typeof c.id === 'string' && c.id !== '' && isRec(c.function) && typeof c.function.name === 'string' && c.function.name !== '') return [];
+      return [{ path: `messages[${i}].tool_calls[${j}]`, message: `Missing required parameter: 'messages[${i}].tool_calls[${j}].${typeof c.id === 'string' && c.id !== '' ? 'function.name' : 'id'}'.`, code: 'missing_required_parameter' }];
+    })),
+  ),
+];
