@@ -7,8 +7,9 @@ import type { ProviderSpec } from './provider-spec.js';
  *   `/` segment (`anthropic/claude-3` → `claude-3` for AiHubMix), `stripModelPrefixes` removes a
  *   first segment that names one of them (`opencode/x` → `x`); the Anthropic backend drops
  *   `anthropic/`, the Bedrock backend `bedrock/`;
- * - deviation: a direct provider (not a gateway) also loses a prefix naming itself, which only
- *   chose it (`deepseek/deepseek-chat` → `deepseek-chat`): the reference sends it on, and
+ * - deviation: a direct provider (not a gateway) also loses a prefix naming itself or one of its
+ *   keywords, which only chose it (`deepseek/deepseek-chat` → `deepseek-chat`, `azure/my-deployment`
+ *   → `my-deployment`): the reference sends it on, and
  *   DeepSeek answers 400 for a model it does not know. Gateways keep `vendor/model` ids whole,
  *   since they route by them (`openrouter/auto` is an OpenRouter model).
  * Pure.
@@ -25,6 +26,7 @@ export function modelForProvider(spec: ProviderSpec, model: string): string {
   }
   if (spec.backend === 'anthropic' && prefix === 'anthropic') return rest;
   if (spec.backend === 'bedrock' && prefix === 'bedrock') return rest;
-  if (!spec.isGateway && prefixKey === spec.name) return rest;
+  const ownNames = [spec.name, ...spec.keywords.map((k) => normalizeProviderName(k.replace(/[/.]$/, '')).toLowerCase())];
+  if (!spec.isGateway && ownNames.includes(prefixKey)) return rest;
   return model;
 }
