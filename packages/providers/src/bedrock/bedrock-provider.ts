@@ -70,7 +70,9 @@ function apiShape(error: unknown): unknown {
   const lower = (e.message ?? '').toLowerCase();
   // Bedrock says "Input is too long for requested model" for an over-long prompt.
   const type = /too long|too many (input )?tokens|context window/.test(lower) ? 'context_length_exceeded' : e.name;
-  return { status, error: { type, message: e.message ?? e.name }, headers: headers ? new Headers(headers) : undefined };
+  // HTTP/2 responses carry pseudo-headers (`:status`) that a Headers object refuses.
+  const plain = headers ? new Headers(Object.entries(headers).filter(([name, value]) => !name.startsWith(':') && typeof value === 'string')) : undefined;
+  return { status, error: { type, message: e.message ?? e.name }, headers: plain };
 }
 
 /**
