@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
-import type { LLMRequest, LLMResponse, LLMStreamEvent } from '@nanobot/schema';
+import type { LLMRequest, LLMResponse, LLMStreamEvent, TokenCount } from '@nanobot/schema';
+import { ProviderError } from './provider-error.js';
 import { buildAnthropicParams } from './anthropic-request.js';
 import type { AnthropicParamOptions } from './anthropic-request.js';
 import { AnthropicStreamAccumulator, parseAnthropicMessage } from './anthropic-response.js';
@@ -51,6 +52,24 @@ export class AnthropicProvider extends BaseProvider {
   /** The exact request body this provider would send for `request`. */
   buildParams(request: LLMRequest): Record<string, unknown> {
     return buildAnthropicParams(request, request.model ?? this.defaultModel, this.paramOptions);
+  }
+
+  /**
+   * The exact input-token count of `request` from Anthropic's `/v1/messages/count_tokens` (the same body `chat` would send,
+   * without its output settings). Rejects with a `ProviderError` when the count fails; not retried.
+   */
+  async countTokens(request: LLMRequest): Promise<TokenCount> {
+    const model = request.model ?? this.defaultModel;
+    const params = this.buildParams(request);
+    const body = Object.fromEntries(Object.entries(params).filter(([key]) => ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking'].includes(key)));
+    let counted: { input_tokens?: unknown };
+    try {
+      counted = (await this.client.messages.countTokens(body as unknown as Anthropic.MessageCountTokensParams, { signal: request.signal })) as { input_tokens?: unknown };
+    } catch (error) {
+      throw toProviderError(error, this.name, request.signal);
+    }
+    if (typeof counted.input_tokens !== 'number') throw new ProviderError(`${this.name}: the count answered without input_tokens.`, { kind: 'empty_response', retryable: false, provider: this.name });
+    return { inputTokens: counted.input_tokens, provider: this.name, model };
   }
 
   protected async chatOnce(request: LLMRequest): Promise<LLMResponse> {
