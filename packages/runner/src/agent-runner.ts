@@ -93,6 +93,12 @@ export interface AgentRunSpec {
    * synchronously; must not throw. Default none (`createAgent` makes one per agent).
    */
   calibrator?: UsageCalibrator | null;
+  /**
+   * Longest wait for the provider's exact count (`countTokens`, used with a calibrator on a
+   * session's first request and while the calibrator knows nothing of the model), in ms
+   * (default 15 000). A slower count is abandoned and the estimate serves.
+   */
+  countTokensTimeoutMs?: number;
   model?: string;
   temperature?: number;
   maxTokens?: number;
@@ -259,6 +265,8 @@ class RunState {
   lastPromptEstimate: number | null = null;
   /** The calibrated count of that request (what sizing used), when the governor made one. */
   lastPromptCalibrated: number | null = null;
+  /** An exact count failed in this run: the estimate serves for the rest of it. */
+  exactCountFailed = false;
   /** Tool-call ids present in the transcript (built on first use). */
   usedCallIds: Set<string> | null = null;
   hadInjections = false;
@@ -306,6 +314,8 @@ class RunState {
  */
 export class AgentRunner {
   readonly #cutPlans = new CutPlanStore();
+  /** Sessions whose first request was counted exactly (runs without a session count their own first). */
+  readonly #countedSessions = new Set<string>();
 
   /**
    * Runs the turn. Never rejects for model-side failures (they end in a result with a stop
@@ -380,7 +390,8 @@ export class AgentRunner {
       state.iteration += 1;
       state.emit({ ...state.base(), type: 'iteration_start', iteration });
       const tools = spec.tools.definitions();
-      const governed = this.#govern(state, state.transcript, tools, iteration, 'turn');
+      let governed = this.#govern(state, state.transcript, tools, iteration, 'turn');
+      if (await this.#exactCount(state, governed, tools, iteration)) governed = this.#govern(state, state.transcript, tools, iteration, 'turn');
       await this.#hook(state, 'beforeModel', (h) => h.beforeModel?.({ runId: state.runId, iteration, messages: governed, tools, sessionKey: spec.sessionKey }));
       let outcome = await this.#requestWithMalformedRecovery(state, governed, tools, iteration);
       if (outcome.kind === 'aborted') return this.#finishAborted(state, outcome.partial);
@@ -397,7 +408,7 @@ export class AgentRunner {
           content: rawClean,
           toolCalls: calls,
           reasoningContent: reasoning,
-          thinkingBlocks: response.thinkingBlocks ?? null,
+          thinkingBlocks: response.thinkingBlocks ?? null, providerFields: response.messageFields ?? null,
         });
         state.append(assistant);
         await this.#checkpoint(state, { phase: 'awaiting_tools', iteration, model: this.#model(spec), assistantMessage: assistant, completedToolResults: [], pendingToolCalls: calls });
@@ -482,7 +493,7 @@ export class AgentRunner {
       }
 
       const finalSplit = this.#split(response);
-      const assistant = buildAssistantMessage({ content: clean, reasoningContent: finalSplit.reasoning, thinkingBlocks: response.thinkingBlocks ?? null });
+      const assistant = buildAssistantMessage({ content: clean, reasoningContent: finalSplit.reasoning, thinkingBlocks: response.thinkingBlocks ?? null, providerFields: response.messageFields ?? null });
       state.append(assistant);
       await this.#checkpoint(state, { phase: 'final_response', iteration, model: this.#model(spec), assistantMessage: assistant, completedToolResults: [], pendingToolCalls: [] });
       state.finalContent = state.lengthSegments.length > 0 ? (state.lengthSegments.join('') + clean).trim() : clean;
@@ -555,6 +566,42 @@ export class AgentRunner {
   #endsWithPlainAssistant(state: RunState): boolean {
     const last = state.transcript[state.transcript.length - 1];
     return last !== undefined && last.role === 'assistant' && !(last.tool_calls && last.tool_calls.length > 0);
+  }
+
+  /**
+   * Asks the provider for the exact input count of a governed request (its `countTokens`) on a
+   * session's first request and whenever the calibrator has no data for the model, and feeds it
+   * to the calibrator. Returns whether the calibrator learned from it (the caller governs again,
+   * so sizing uses the exact figure). A failed or slow count never fails the turn: it emits
+   * `token_count` with the error and the estimate serves.
+   */
+  async #exactCount(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number): Promise<boolean> {
+    const { spec } = state;
+    const calibrator = spec.calibrator;
+    const estimated = state.lastPromptEstimate;
+    if (!calibrator || typeof spec.provider.countTokens !== 'function' || estimated === null || state.exactCountFailed) return false;
+    const model = this.#model(spec);
+    const sessionKey = spec.sessionKey ?? `run:${state.runId}`;
+    if (this.#countedSessions.has(sessionKey) && calibrator.ratio(model) !== null) return false;
+    this.#countedSessions.add(sessionKey);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), spec.countTokensTimeoutMs ?? 15_000);
+    const onAbort = (): void => controller.abort();
+    state.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const step = await raceSignal(spec.provider.countTokens({ messages, tools, model, signal: controller.signal }), controller.signal);
+      if (step === ABORTED) throw new Error(state.signal.aborted ? 'aborted' : 'the count timed out');
+      const learned = calibrator.observe({ model, estimated, actual: step.inputTokens });
+      state.emit({ ...state.base(), type: 'token_count', iteration, ok: true, model, estimated, inputTokens: step.inputTokens });
+      return learned;
+    } catch (error) {
+      state.exactCountFailed = true;
+      state.emit({ ...state.base(), type: 'token_count', iteration, ok: false, model, estimated, error: error instanceof Error ? error.message : String(error) });
+      return false;
+    } finally {
+      clearTimeout(timer);
+      state.signal.removeEventListener('abort', onAbort);
+    }
   }
 
   #model(spec: AgentRunSpec): string {

@@ -47,6 +47,19 @@ export type RunnerEvent =
       transcriptCount: number;
       requestCount: number;
     })
+  | (EventBase & {
+      type: 'token_count';
+      iteration: number;
+      /** Whether the provider's exact count (`countTokens`) answered; when not, the estimate served. */
+      ok: boolean;
+      model: string;
+      /** The governor's estimate of the same request. */
+      estimated: number;
+      /** The provider's count (when `ok`). */
+      inputTokens?: number;
+      /** Why the count failed (when not `ok`). */
+      error?: string;
+    })
   | (EventBase & { type: 'model_start'; iteration: number; messageCount: number; toolCount: number; purpose: ModelRequestPurpose })
   | (EventBase & { type: 'model_delta'; iteration: number; delta: string })
   | (EventBase & { type: 'reasoning_delta'; iteration: number; delta: string })
