@@ -23,3 +23,17 @@ export { checkOpenAIChat, chatRules, CHAT_VENDORS } from './openai-chat/check-op
 export type { ChatVendor } from './openai-chat/check-openai-chat.js';
 export { startOpenAIChatServer, chatErrorBody } from './openai-chat/openai-chat-server.js';
 export type { OpenAIChatServerOptions, ListedModel } from './openai-chat/openai-chat-server.js';
+
+export { ANTHROPIC_RULES, ANTHROPIC_BODY_FIELD_RULES, cacheControlPaths, anthropicBlocks } from './anthropic/anthropic-rules.js';
+export type { AnthropicCheckContext } from './anthropic/anthropic-rules.js';
+export { checkAnthropicMessages } from './anthropic/check-anthropic.js';
+export type { CheckAnthropicOptions } from './anthropic/check-anthropic.js';
+export { startAnthropicServer, sendAnthropicError } from './anthropic/anthropic-server.js';
+export type { AnthropicListedModel } from './anthropic/anthropic-server.js';
+
+export { RESPONSES_RULES, responsesItems } from './responses/responses-rules.js';
+export { checkResponses, startResponsesServer, responsesEncryptedContent } from './responses/responses-server.js';
+
+export { GEMINI_RULES, geminiContents, currentTurnStart } from './gemini/gemini-rules.js';
+export { checkGemini, startGeminiServer, sendGeminiError } from './gemini/gemini-server.js';
+export type { GeminiListedModel } from './gemini/gemini-server.js';
