@@ -8,7 +8,7 @@ import { completion } from './test-support/openai-wire.js';
 
 describe('resolveProviderConfig / createProvider', () => {
   it('falls back to OPENAI_API_KEY and OPENAI_BASE_URL', () => {
-    expect(resolveProviderConfig({ env: { OPENAI_API_KEY: 'sk-o', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' } })).toMatchObject({ provider: 'openai', backend: 'openai_compat', model: 'gpt-4o-mini', apiKey: 'sk-o', baseUrl: 'http://127.0.0.1:1/v1' });
+    expect(resolveProviderConfig({ env: { OPENAI_API_KEY: 'sk-o', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' } })).toMatchObject({ provider: 'openai', backend: 'openai_compat', model: 'gpt-5.4-mini', apiKey: 'sk-o', baseUrl: 'http://127.0.0.1:1/v1' });
   });
   it('picks Anthropic from ANTHROPIC_API_KEY alone, or from a claude model', () => {
     expect(resolveProviderConfig({ env: { ANTHROPIC_API_KEY: 'sk-a' } })).toMatchObject({ provider: 'anthropic', apiKey: 'sk-a' });

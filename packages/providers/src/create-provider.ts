@@ -44,7 +44,7 @@ export async function createResolvedProvider(resolved: ResolvedProviderConfig, r
   switch (resolved.backend) {
     case 'anthropic': {
       const { AnthropicProvider } = await loadSdkModule(() => import('./anthropic-provider.js'), '@anthropic-ai/sdk', resolved.provider);
-      return new AnthropicProvider(common);
+      return new AnthropicProvider({ ...common, publishesModelLimits: resolved.spec.modelLimitsSource === 'anthropic' });
     }
     case 'openai_responses': {
       const { OpenAIResponsesProvider } = await loadSdkModule(() => import('./openai-responses-provider.js'), 'openai', 'openai-responses');

@@ -1,5 +1,9 @@
 import OpenAI from 'openai';
-import type { LLMRequest, LLMResponse } from '@nanobot/schema';
+import type { LLMRequest, LLMResponse, ModelLimits, ModelLimitsRequest } from '@nanobot/schema';
+import { geminiNativeRequest } from './gemini-native/gemini-native-request.js';
+import type { GeminiNativeTarget } from './gemini-native/gemini-native-request.js';
+import { findListedModel, geminiNativeBase, limitsFromGeminiModel, limitsFromListedModel } from './model-limits/published-limits.js';
+import type { ModelLimitsSource } from './registry/provider-spec.js';
 import { BaseProvider } from './base-provider.js';
 import { openAIClient } from './openai-client.js';
 import type { BaseProviderOptions } from './base-provider.js';
@@ -30,6 +34,12 @@ export interface OpenAICompatProviderOptions extends BaseProviderOptions, OpenAI
    * structured ones (some local models do this; default true, as the reference).
    */
   textToolCalls?: boolean;
+  /**
+   * Where the endpoint publishes model limits (default: the spec's `modelLimitsSource`):
+   * `models_list` reads them from `GET /models` (OpenRouter, Mistral, Groq, vLLM), `gemini` from
+   * the native `models.get` beside Gemini's OpenAI-compatible base, `''` nowhere.
+   */
+  modelLimitsSource?: ModelLimitsSource;
 }
 
 function isLocalUrl(url: string | undefined): boolean {
@@ -52,6 +62,8 @@ export class OpenAICompatProvider extends BaseProvider {
   private readonly paramOptions: OpenAIParamOptions;
   private readonly responseOptions: OpenAIResponseOptions;
   private readonly localBaseUrl: string | undefined;
+  /** The model's window and largest reply as the endpoint publishes them (see `LLMProvider.modelLimits`); absent when it publishes none. */
+  readonly modelLimits?: (request: ModelLimitsRequest) => Promise<ModelLimits>;
 
   constructor(options: OpenAICompatProviderOptions) {
     super(options);
@@ -68,6 +80,29 @@ export class OpenAICompatProvider extends BaseProvider {
     this.responseOptions = { textToolCalls: options.textToolCalls ?? true, spec: options.spec };
     this.localBaseUrl = isLocalUrl(options.baseUrl) ? options.baseUrl : undefined;
     this.client = openAIClient(options);
+    const source = options.modelLimitsSource ?? options.spec?.modelLimitsSource ?? '';
+    if (source === 'models_list') this.modelLimits = (request) => this.listedModelLimits(request);
+    if (source === 'gemini') {
+      const target: GeminiNativeTarget = { base: geminiNativeBase(this.client.baseURL), provider: this.name, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.headers ? { headers: options.headers } : {}) };
+      this.modelLimits = (request) => this.geminiModelLimits(target, request);
+    }
+  }
+
+  private async listedModelLimits(request: ModelLimitsRequest): Promise<ModelLimits> {
+    const model = request.model ?? this.defaultModel;
+    let data: unknown[];
+    try {
+      data = (await this.client.models.list({ signal: request.signal })).data as unknown[];
+    } catch (error) {
+      throw toProviderError(error, this.name, request.signal);
+    }
+    return limitsFromListedModel(findListedModel({ data }, this.name, model), this.name, model);
+  }
+
+  private async geminiModelLimits(target: GeminiNativeTarget, request: ModelLimitsRequest): Promise<ModelLimits> {
+    const model = (request.model ?? this.defaultModel).replace(/^models\//, '');
+    const info = await geminiNativeRequest(target, `/models/${encodeURIComponent(model)}`, { model, ...(request.signal ? { signal: request.signal } : {}) });
+    return limitsFromGeminiModel(info, this.name, model);
   }
 
   /** The exact request body this provider would send for `request` (for inspection and tests). */

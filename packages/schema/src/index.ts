@@ -16,7 +16,7 @@ export { messageSchema, toolCallSchema } from './message.js';
 export { NanobotError, ValidationError, SchemaError, ConfigurationError } from './errors.js';
 export type { JsonSchema, ToolDefinition } from './tool-definition.js';
 export type { TokenCounter, TokenSource } from './token-counter.js';
-export type { CacheBreakpoints, LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, ProviderNotice, ResponseFormat, TokenCount, ToolCallRequest, Usage } from './provider.js';
+export type { CacheBreakpoints, LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, ModelLimits, ModelLimitsRequest, ProviderNotice, ResponseFormat, TokenCount, ToolCallRequest, Usage } from './provider.js';
 export { StructuredOutputError, isStrictCompatible, parseStructuredOutput, toResponseFormat } from './structured-output.js';
 export type { ResponseFormatInput } from './structured-output.js';
 export {

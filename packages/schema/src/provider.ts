@@ -162,6 +162,34 @@ export interface LLMProvider {
    * that a model answers, and is not retried.
    */
   countTokens?(request: LLMRequest): Promise<TokenCount>;
+  /**
+   * The model's window and largest reply as the provider publishes them on its models endpoint
+   * (Anthropic `/v1/models/{id}` `max_input_tokens` / `max_tokens`, OpenRouter `/models`
+   * `context_length` / `top_provider.max_completion_tokens`, Gemini `models.get`
+   * `inputTokenLimit` / `outputTokenLimit`). Absent when the provider publishes none. Contract:
+   * awaited; resolves with the fields the endpoint gave (none when it lists the model without
+   * limits); rejects with a `ProviderError` when the endpoint fails or does not know the model
+   * (callers fall back to the model table); not retried.
+   */
+  modelLimits?(request: ModelLimitsRequest): Promise<ModelLimits>;
+}
+
+/** What `LLMProvider.modelLimits` is asked. */
+export interface ModelLimitsRequest {
+  /** Default: the provider's `defaultModel`. */
+  model?: string;
+  signal?: AbortSignal;
+}
+
+/** A model's limits as its provider publishes them. */
+export interface ModelLimits {
+  /** Which provider and model answered. */
+  provider: string;
+  model: string;
+  /** The input window in tokens (absent: not published). */
+  contextWindow?: number;
+  /** The largest `max_tokens` the model accepts (absent: not published). */
+  maxOutput?: number;
 }
 
 /** An exact count of a request's input tokens. */

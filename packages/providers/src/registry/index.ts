@@ -1,6 +1,6 @@
 export { PROVIDER_SPECS } from './provider-specs.js';
 export { defineProviderSpec, providerLabel, titleCase, SPEC_DEFAULTS } from './provider-spec.js';
-export type { GovernorTarget, ProviderBackend, ProviderModelSpec, ProviderSpec, ProviderSpecInit, ThinkingStyle } from './provider-spec.js';
+export type { GovernorTarget, ProviderBackend, ProviderModelSpec, ProviderSpec, ProviderSpecInit, ThinkingStyle, ModelLimitsSource } from './provider-spec.js';
 export { findProviderSpec, normalizeProviderName, toSnakeCase, toCamelCase, createCustomProviderSpec } from './find-provider-spec.js';
 export type { CustomProviderSpecOptions } from './find-provider-spec.js';
 export { parseProvidersConfig, parseProviderSettings, checkHttpUrl } from './providers-config.js';

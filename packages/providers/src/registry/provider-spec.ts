@@ -15,6 +15,13 @@ export type ProviderBackend = 'openai_compat' | 'openai_responses' | 'anthropic'
 /** How a provider turns thinking on or off in the request body (`''`: it needs nothing). */
 export type ThinkingStyle = '' | 'thinking_type' | 'enable_thinking' | 'reasoning_split';
 
+/**
+ * Where a provider publishes its models' window and largest reply (`LLMProvider.modelLimits`):
+ * Anthropic's `/v1/models/{id}`, an OpenAI-compatible `/models` list whose entries carry them
+ * (OpenRouter, Mistral, Groq, vLLM), Gemini's native `models.get`; `''`: nowhere.
+ */
+export type ModelLimitsSource = '' | 'anthropic' | 'models_list' | 'gemini';
+
 /** A curated model of a provider without a model-list endpoint. */
 export interface ProviderModelSpec {
   id: string;
@@ -96,6 +103,8 @@ export interface ProviderSpec {
   readonly stripHistoryReasoningContent: boolean;
   /** The governor target this provider's requests must be legal for. */
   readonly governorTarget: GovernorTarget;
+  /** Where the provider publishes its models' limits (not a field of the reference's spec). */
+  readonly modelLimitsSource: ModelLimitsSource;
 }
 
 /** The fields a spec entry states; everything else takes `SPEC_DEFAULTS`. */
@@ -132,6 +141,7 @@ export const SPEC_DEFAULTS: Omit<ProviderSpec, 'name' | 'keywords' | 'envKey' | 
   responsesDefaultTools: [],
   extractThinkingBlocks: false,
   stripHistoryReasoningContent: false,
+  modelLimitsSource: '',
 };
 
 function deepFreeze<T>(value: T): T {

@@ -34,6 +34,7 @@ export const PROVIDER_SPECS: readonly ProviderSpec[] = Object.freeze([
     defaultApiBase: 'https://openrouter.ai/api/v1',
     supportsPromptCaching: true,
     gatewayReasoningStyle: 'reasoning_effort',
+    modelLimitsSource: 'models_list',
     governorTarget: 'openrouter',
   }),
   defineProviderSpec({ name: 'orcarouter', keywords: ['orcarouter'], envKey: 'ORCAROUTER_API_KEY', displayName: 'OrcaRouter', isGateway: true, detectByKeyPrefix: 'sk-orca-', detectByBaseKeyword: 'orcarouter', defaultApiBase: 'https://api.orcarouter.ai/v1', governorTarget: 'openai' }),
@@ -140,7 +141,7 @@ export const PROVIDER_SPECS: readonly ProviderSpec[] = Object.freeze([
     governorTarget: 'openai',
   }),
   // Standard providers, matched by model-name keywords.
-  defineProviderSpec({ name: 'anthropic', keywords: ['anthropic', 'claude'], envKey: 'ANTHROPIC_API_KEY', displayName: 'Anthropic', backend: 'anthropic', supportsPromptCaching: true, governorTarget: 'anthropic' }),
+  defineProviderSpec({ name: 'anthropic', keywords: ['anthropic', 'claude'], envKey: 'ANTHROPIC_API_KEY', displayName: 'Anthropic', backend: 'anthropic', supportsPromptCaching: true, modelLimitsSource: 'anthropic', governorTarget: 'anthropic' }),
   defineProviderSpec({ name: 'openai', keywords: ['openai', 'gpt'], envKey: 'OPENAI_API_KEY', displayName: 'OpenAI', supportsMaxCompletionTokens: true, governorTarget: 'openai' }),
   defineProviderSpec({
     name: 'openai_codex',
@@ -198,7 +199,7 @@ export const PROVIDER_SPECS: readonly ProviderSpec[] = Object.freeze([
     responsesDefaultTools: ['web_search'],
     governorTarget: 'deepseek',
   }),
-  defineProviderSpec({ name: 'gemini', keywords: ['gemini', 'gemma'], envKey: 'GEMINI_API_KEY', displayName: 'Gemini', defaultApiBase: 'https://generativelanguage.googleapis.com/v1beta/openai/', governorTarget: 'gemini' }),
+  defineProviderSpec({ name: 'gemini', keywords: ['gemini', 'gemma'], envKey: 'GEMINI_API_KEY', displayName: 'Gemini', defaultApiBase: 'https://generativelanguage.googleapis.com/v1beta/openai/', modelLimitsSource: 'gemini', governorTarget: 'gemini' }),
   defineProviderSpec({ name: 'zhipu', keywords: ['zhipu', 'glm', 'zai'], envKey: 'ZAI_API_KEY', displayName: 'Zhipu AI', envExtras: [['ZHIPUAI_API_KEY', '{api_key}']], defaultApiBase: 'https://open.bigmodel.cn/api/paas/v4', governorTarget: 'openai' }),
   defineProviderSpec({ name: 'dashscope', keywords: ['qwen', 'dashscope'], envKey: 'DASHSCOPE_API_KEY', displayName: 'DashScope', defaultApiBase: 'https://dashscope.aliyuncs.com/compatible-mode/v1', thinkingStyle: 'enable_thinking', governorTarget: 'openai' }),
   defineProviderSpec({
@@ -257,6 +258,7 @@ export const PROVIDER_SPECS: readonly ProviderSpec[] = Object.freeze([
     implicitReasoningModels: ['magistral'],
     extractThinkingBlocks: true,
     stripHistoryReasoningContent: true,
+    modelLimitsSource: 'models_list',
     governorTarget: 'mistral',
   }),
   defineProviderSpec({ name: 'stepfun', keywords: ['stepfun', 'step'], envKey: 'STEPFUN_API_KEY', displayName: 'Step Fun', defaultApiBase: 'https://api.stepfun.com/v1', reasoningAsContent: true, governorTarget: 'openai' }),
@@ -264,14 +266,14 @@ export const PROVIDER_SPECS: readonly ProviderSpec[] = Object.freeze([
   defineProviderSpec({ name: 'longcat', keywords: ['longcat'], envKey: 'LONGCAT_API_KEY', displayName: 'LongCat', defaultApiBase: 'https://api.longcat.chat/openai/v1', governorTarget: 'openai' }),
   defineProviderSpec({ name: 'ant_ling', keywords: ['ant_ling', 'ant-ling', 'ling-', 'ring-'], envKey: 'ANT_LING_API_KEY', displayName: 'Ant Ling', detectByBaseKeyword: 'ant-ling.com', defaultApiBase: 'https://api.ant-ling.com/v1', governorTarget: 'openai' }),
   // Local servers: chosen by their configured base URL.
-  defineProviderSpec({ name: 'vllm', keywords: ['vllm'], envKey: 'HOSTED_VLLM_API_KEY', displayName: 'vLLM', isLocal: true, governorTarget: 'openai' }),
+  defineProviderSpec({ name: 'vllm', keywords: ['vllm'], envKey: 'HOSTED_VLLM_API_KEY', displayName: 'vLLM', isLocal: true, modelLimitsSource: 'models_list', governorTarget: 'openai' }),
   defineProviderSpec({ name: 'ollama', keywords: ['ollama', 'nemotron'], envKey: 'OLLAMA_API_KEY', displayName: 'Ollama', isLocal: true, detectByBaseKeyword: '11434', defaultApiBase: 'http://localhost:11434/v1', governorTarget: 'openai' }),
   defineProviderSpec({ name: 'lm_studio', keywords: ['lm-studio', 'lmstudio', 'lm_studio'], envKey: 'LM_STUDIO_API_KEY', displayName: 'LM Studio', isLocal: true, detectByBaseKeyword: '1234', defaultApiBase: 'http://localhost:1234/v1', governorTarget: 'openai' }),
   defineProviderSpec({ name: 'atomic_chat', keywords: ['atomic-chat', 'atomic_chat', 'atomicchat'], envKey: 'ATOMIC_CHAT_API_KEY', displayName: 'Atomic Chat', isLocal: true, detectByBaseKeyword: '1337', defaultApiBase: 'http://localhost:1337/v1', governorTarget: 'openai' }),
   defineProviderSpec({ name: 'ovms', keywords: ['openvino', 'ovms'], envKey: '', displayName: 'OpenVINO Model Server', isDirect: true, isLocal: true, defaultApiBase: 'http://localhost:8000/v3', governorTarget: 'openai' }),
   defineProviderSpec({ name: 'nvidia', keywords: ['nvidia', 'nemotron', 'nvapi'], envKey: 'NVIDIA_NIM_API_KEY', displayName: 'NVIDIA NIM', detectByKeyPrefix: 'nvapi-', detectByBaseKeyword: 'nvidia.com', defaultApiBase: 'https://integrate.api.nvidia.com/v1', governorTarget: 'openai' }),
   // Auxiliary providers.
-  defineProviderSpec({ name: 'groq', keywords: ['groq'], envKey: 'GROQ_API_KEY', displayName: 'Groq', defaultApiBase: 'https://api.groq.com/openai/v1', governorTarget: 'openai' }),
+  defineProviderSpec({ name: 'groq', keywords: ['groq'], envKey: 'GROQ_API_KEY', displayName: 'Groq', defaultApiBase: 'https://api.groq.com/openai/v1', modelLimitsSource: 'models_list', governorTarget: 'openai' }),
   defineProviderSpec({ name: 'assemblyai', keywords: ['assemblyai'], envKey: 'ASSEMBLYAI_API_KEY', displayName: 'AssemblyAI', defaultApiBase: 'https://api.assemblyai.com/v2', isTranscriptionOnly: true, governorTarget: 'openai' }),
   defineProviderSpec({ name: 'qianfan', keywords: ['qianfan', 'ernie'], envKey: 'QIANFAN_API_KEY', displayName: 'Qianfan', defaultApiBase: 'https://qianfan.baidubce.com/v2', governorTarget: 'openai' }),
 ]);

@@ -31,7 +31,7 @@ describe('the registry holds the reference’s 46 specs', () => {
     expect(PROVIDER_SPECS).toHaveLength(46);
     expect(PROVIDER_SPECS.map((s) => s.name)).toEqual(table.specs.map((s) => s.name));
     for (const [i, reference] of table.specs.entries()) {
-      const { governorTarget, envKeyConfigures, ...ours } = PROVIDER_SPECS[i];
+      const { governorTarget, envKeyConfigures, modelLimitsSource, ...ours } = PROVIDER_SPECS[i];
       expect(ours, reference.name as string).toEqual(reference);
       expect(['openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'mistral', 'deepseek', 'openrouter', 'any']).toContain(governorTarget);
       expect(typeof envKeyConfigures).toBe('boolean');
@@ -155,7 +155,7 @@ describe('detection rules', () => {
 
   it('the three names of before keep working', () => {
     expect(resolveProviderConfig({ provider: 'openai', env: { OPENAI_API_KEY: 'o' } })).toMatchObject({ provider: 'openai', backend: 'openai_compat', governorTarget: 'openai' });
-    expect(resolveProviderConfig({ provider: 'openai-responses', env: { OPENAI_API_KEY: 'o' } })).toMatchObject({ provider: 'openai', backend: 'openai_responses', governorTarget: 'responses', model: 'gpt-5-mini' });
+    expect(resolveProviderConfig({ provider: 'openai-responses', env: { OPENAI_API_KEY: 'o' } })).toMatchObject({ provider: 'openai', backend: 'openai_responses', governorTarget: 'responses', model: 'gpt-5.4-mini' });
     expect(resolveProviderConfig({ provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'a' } })).toMatchObject({ provider: 'anthropic', backend: 'anthropic', model: 'claude-sonnet-4-6' });
   });
 });
