@@ -28,6 +28,8 @@ import type { GovernedObserver, GovernFn, RunnerGovernOptions, RunnerToolContext
 import { govern } from '@nanobot/governor';
 import { cacheBreakpointsField } from './cache-breakpoints-of.js';
 import type { CutPlan, GovernOptions, UsageCalibrator } from '@nanobot/governor';
+import type { ModelFactsSource } from '@nanobot/providers';
+import { replyReserveFor } from './model-facts/reply-reserve.js';
 import { observeUsage } from './usage-calibration-fields.js';
 import { CutPlanStore } from './cut-plan-store.js';
 import type { AccumulatedUsage, EventSink, ModelRequestPurpose, RunnerEvent, StopReason, ToolEvent, ToolEventStatus } from './runner-events.js';
@@ -99,6 +101,15 @@ export interface AgentRunSpec {
    * (default 15 000). A slower count is abandoned and the estimate serves.
    */
   countTokensTimeoutMs?: number;
+  /**
+   * Where the model's window and largest reply come from when `contextWindowTokens` is not set
+   * (e.g. `ModelFactsCache` of @nanobot/providers: the provider's models endpoint, cached, with
+   * the model table as fallback). Asked once per run before the first request; its answer
+   * sizes the governor (window, and a reply reserve of at most 16 384 tokens or a quarter of
+   * the window, unless `maxTokens` is set) and is reported as a `model_facts` event. A lookup
+   * that fails never fails the run: the event says why and the governor's defaults serve.
+   */
+  modelFacts?: ModelFactsSource;
   model?: string;
   temperature?: number;
   maxTokens?: number;
@@ -267,6 +278,9 @@ class RunState {
   lastPromptCalibrated: number | null = null;
   /** An exact count failed in this run: the estimate serves for the rest of it. */
   exactCountFailed = false;
+  /** The window and reply reserve the governor sizes with (the spec's, or the model's facts). */
+  windowTokens: number | undefined;
+  replyTokens: number | undefined;
   /** Tool-call ids present in the transcript (built on first use). */
   usedCallIds: Set<string> | null = null;
   hadInjections = false;
@@ -286,6 +300,8 @@ class RunState {
     readonly signal: AbortSignal,
   ) {
     this.transcript = [...spec.initialMessages];
+    this.windowTokens = spec.contextWindowTokens;
+    this.replyTokens = spec.maxTokens;
     this.outputFormat = spec.output === undefined ? undefined : 'type' in spec.output && spec.output.type === 'json_schema' ? spec.output : toResponseFormat(spec.output as ResponseFormatInput);
     const tracer = spec.tracer === false ? null : (spec.tracer ?? defaultTracer());
     this.spans = tracer === null ? null : new RunSpans(tracer, { runId, sessionKey: spec.sessionKey, provider: spec.provider.name, model: spec.model ?? spec.provider.defaultModel });
@@ -384,6 +400,7 @@ export class AgentRunner {
 
   async #loop(state: RunState, maxIterations: number): Promise<void> {
     const { spec } = state;
+    await this.#modelFacts(state);
     while (state.iteration < maxIterations) {
       if (state.signal.aborted) return this.#finishAborted(state, '');
       const iteration = state.iteration;
@@ -604,6 +621,42 @@ export class AgentRunner {
     }
   }
 
+  /**
+   * Sizes the run from the model's facts when it left the window unset (see
+   * `AgentRunSpec.modelFacts`) and says where they came from. A source that rejects despite its
+   * contract, or an abort, leaves the governor's defaults; nothing here fails the run.
+   */
+  async #modelFacts(state: RunState): Promise<void> {
+    const { spec } = state;
+    const source = spec.modelFacts;
+    if (!source || spec.contextWindowTokens !== undefined) return;
+    const model = this.#model(spec);
+    let facts;
+    try {
+      facts = await raceSignal(source.lookup(model, { signal: state.signal }), state.signal);
+    } catch (error) {
+      state.emit({ ...state.base(), type: 'model_facts', model, source: 'none', problem: `the model facts lookup failed: ${error instanceof Error ? error.message : String(error)}` });
+      return;
+    }
+    if (facts === ABORTED) return;
+    if (facts.contextWindow !== undefined) {
+      state.windowTokens = facts.contextWindow;
+      if (spec.maxTokens === undefined) state.replyTokens = replyReserveFor(facts.contextWindow, facts.maxOutput);
+    }
+    state.emit({
+      ...state.base(),
+      type: 'model_facts',
+      model,
+      source: facts.source,
+      ...(facts.contextWindow !== undefined ? { contextWindow: facts.contextWindow } : {}),
+      ...(facts.maxOutput !== undefined ? { maxOutput: facts.maxOutput } : {}),
+      ...(facts.fetchedAt !== undefined ? { fetchedAt: facts.fetchedAt } : {}),
+      ...(state.windowTokens !== undefined ? { windowTokens: state.windowTokens } : {}),
+      ...(state.replyTokens !== undefined ? { replyTokens: state.replyTokens } : {}),
+      ...(facts.problem !== undefined ? { problem: facts.problem } : {}),
+    });
+  }
+
   #model(spec: AgentRunSpec): string {
     return spec.model ?? spec.provider.defaultModel;
   }
@@ -624,8 +677,8 @@ export class AgentRunner {
   #govern(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number, purpose: ModelRequestPurpose): readonly Message[] {
     const { spec } = state;
     const options: RunnerGovernOptions = {
-      contextWindowTokens: spec.contextWindowTokens,
-      maxOutputTokens: spec.maxTokens,
+      contextWindowTokens: state.windowTokens,
+      maxOutputTokens: state.replyTokens,
       contextBlockLimit: spec.contextBlockLimit,
       maxToolResultChars: spec.maxToolResultChars ?? 16_000,
       inflightStartIndex: spec.initialMessages.length,

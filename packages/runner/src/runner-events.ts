@@ -60,6 +60,26 @@ export type RunnerEvent =
       /** Why the count failed (when not `ok`). */
       error?: string;
     })
+  | (EventBase & {
+      /**
+       * Where this run's window and reply reserve came from, when the run left them to the model's
+       * facts (`AgentRunSpec.modelFacts`): the provider's models endpoint, a cached answer, the
+       * model table, or nothing. Emitted once per run, before its first request.
+       */
+      type: 'model_facts';
+      model: string;
+      source: 'provider' | 'cache' | 'table' | 'none';
+      /** What the facts say (absent: unknown). */
+      contextWindow?: number;
+      maxOutput?: number;
+      /** When the provider's answer was fetched (ms since the epoch; `provider` and `cache`). */
+      fetchedAt?: number;
+      /** The window and reply reserve this run governs with (absent: the governor's own defaults). */
+      windowTokens?: number;
+      replyTokens?: number;
+      /** What went wrong on the way (endpoint failed, file unreadable, stale answer); the run goes on. */
+      problem?: string;
+    })
   | (EventBase & { type: 'model_start'; iteration: number; messageCount: number; toolCount: number; purpose: ModelRequestPurpose })
   | (EventBase & { type: 'model_delta'; iteration: number; delta: string })
   | (EventBase & { type: 'reasoning_delta'; iteration: number; delta: string })
