@@ -32,7 +32,7 @@ describe('bad input: one clear line, a non-zero exit, nothing lost', () => {
     expectRefusal(await runCli(['run', '--demo', '-m', 'x']), /either --demo or -m/);
     expectRefusal(await runCli(['chat', 'extra']), /unexpected argument "extra"/);
     expectRefusal(await runCli(['run', '-m', 'x', '--context-window', 'lots', '-w', tempDir('ws')]), /--context-window must be an integer/);
-    expectRefusal(await runCli(['run', '-m', 'x', '--provider', 'gemini', '-w', tempDir('ws')]), /unknown provider "gemini"/);
+    expectRefusal(await runCli(['run', '-m', 'x', '--provider', 'gemeni', '-w', tempDir('ws')]), /--provider: Unknown provider "gemeni"/);
   });
 
   it('a missing workspace', async () => {

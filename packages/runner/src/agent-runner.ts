@@ -28,8 +28,8 @@ import type { GovernedObserver, GovernFn, RunnerGovernOptions, RunnerToolContext
 import { govern } from '@nanobot/governor';
 import { cacheBreakpointsField } from './cache-breakpoints-of.js';
 import type { CutPlan, GovernOptions, UsageCalibrator } from '@nanobot/governor';
+import { replyReserveFor } from '@nanobot/providers';
 import type { ModelFactsSource } from '@nanobot/providers';
-import { replyReserveFor } from './model-facts/reply-reserve.js';
 import { observeUsage } from './usage-calibration-fields.js';
 import { CutPlanStore } from './cut-plan-store.js';
 import type { AccumulatedUsage, EventSink, ModelRequestPurpose, RunnerEvent, StopReason, ToolEvent, ToolEventStatus } from './runner-events.js';

@@ -13,4 +13,6 @@ export { DEFAULT_MODELS } from './default-models.js';
 export { ProviderConfigError } from './provider-config-error.js';
 export type { ProviderConfigProblem } from './provider-config-error.js';
 export { resolveProviderConfig, BASE_URL_ENV, OPENROUTER_ATTRIBUTION_HEADERS } from './resolve-provider-config.js';
+export { listProviders } from './list-providers.js';
+export type { ProviderListing, ProvidersOverview } from './list-providers.js';
 export type { ProviderSelection, ResolvedProviderConfig } from './resolve-provider-config.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GovernReport } from '@nanobot/governor';
-import { ModelFactsCache } from '@nanobot/providers';
+import { ModelFactsCache, REPLY_RESERVE_CAP, replyReserveFor } from '@nanobot/providers';
 import { AnthropicProvider } from '@nanobot/providers/anthropic';
 import { ScriptedProvider } from '@nanobot/providers/testing';
 import { ToolRegistry } from '@nanobot/registry';
@@ -20,7 +20,6 @@ import type { AgentRunSpec } from '../agent-runner.js';
 import { createAgent } from '../create-agent.js';
 import type { RunnerEvent } from '../runner-events.js';
 import { JsonModelFactsStore, defaultModelFactsFile } from './json-model-facts-store.js';
-import { REPLY_RESERVE_CAP, replyReserveFor } from './reply-reserve.js';
 
 type FactsEvent = Extract<RunnerEvent, { type: 'model_facts' }>;
 type Governance = Extract<RunnerEvent, { type: 'governance' }>;
