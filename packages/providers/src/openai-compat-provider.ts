@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
-import type { LLMRequest, LLMResponse, ModelLimits, ModelLimitsRequest } from '@nanobot/schema';
+import type { LLMRequest, LLMResponse, ModelLimits, ModelLimitsRequest, TokenCount } from '@nanobot/schema';
+import { toGeminiRequest } from './gemini-native/to-gemini-contents.js';
 import { geminiNativeRequest } from './gemini-native/gemini-native-request.js';
 import type { GeminiNativeTarget } from './gemini-native/gemini-native-request.js';
 import { findListedModel, geminiNativeBase, limitsFromGeminiModel, limitsFromListedModel } from './model-limits/published-limits.js';
@@ -64,6 +65,12 @@ export class OpenAICompatProvider extends BaseProvider {
   private readonly localBaseUrl: string | undefined;
   /** The model's window and largest reply as the endpoint publishes them (see `LLMProvider.modelLimits`); absent when it publishes none. */
   readonly modelLimits?: (request: ModelLimitsRequest) => Promise<ModelLimits>;
+  /**
+   * Gemini only (its OpenAI-compatible endpoint has no count): the exact input count from the
+   * native `models/{model}:countTokens` beside it, with the same key, of the request converted to
+   * Gemini's own shape (`toGeminiRequest`). See `LLMProvider.countTokens`.
+   */
+  readonly countTokens?: (request: LLMRequest) => Promise<TokenCount>;
 
   constructor(options: OpenAICompatProviderOptions) {
     super(options);
@@ -85,6 +92,7 @@ export class OpenAICompatProvider extends BaseProvider {
     if (source === 'gemini') {
       const target: GeminiNativeTarget = { base: geminiNativeBase(this.client.baseURL), provider: this.name, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.headers ? { headers: options.headers } : {}) };
       this.modelLimits = (request) => this.geminiModelLimits(target, request);
+      this.countTokens = (request) => this.geminiCount(target, request);
     }
   }
 
@@ -97,6 +105,16 @@ export class OpenAICompatProvider extends BaseProvider {
       throw toProviderError(error, this.name, request.signal);
     }
     return limitsFromListedModel(findListedModel({ data }, this.name, model), this.name, model);
+  }
+
+  private async geminiCount(target: GeminiNativeTarget, request: LLMRequest): Promise<TokenCount> {
+    const model = (request.model ?? this.defaultModel).replace(/^models\//, '');
+    // The messages exactly as chat would send them (the spec's message rules applied), then in Gemini's shape.
+    const sent = this.buildParams(request) as { messages: LLMRequest['messages'] };
+    const generateContentRequest = { model: `models/${model}`, ...toGeminiRequest(sent.messages, request.tools ?? []) };
+    const counted = (await geminiNativeRequest(target, `/models/${encodeURIComponent(model)}:countTokens`, { body: { generateContentRequest }, model, ...(request.signal ? { signal: request.signal } : {}) })) as { totalTokens?: unknown };
+    if (typeof counted?.totalTokens !== 'number') throw new ProviderError(`${this.name}: the count answered without totalTokens.`, { kind: 'empty_response', retryable: false, provider: this.name });
+    return { inputTokens: counted.totalTokens, provider: this.name, model };
   }
 
   private async geminiModelLimits(target: GeminiNativeTarget, request: ModelLimitsRequest): Promise<ModelLimits> {
