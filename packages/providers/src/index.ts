@@ -35,6 +35,9 @@ export { ModelFactsCache, MODEL_FACTS_TTL_MS, MODEL_FACTS_RETRY_MS, MODEL_FACTS_
 export type { ModelFactsCacheOptions } from './model-limits/model-facts-cache.js';
 export { replyReserveFor, REPLY_RESERVE_CAP } from './model-limits/reply-reserve.js';
 export type { ModelFacts, ModelFactsSource, ModelFactsStore, StoredModelFacts } from './model-limits/model-facts.js';
+export { toGeminiRequest, GEMINI_SKIP_SIGNATURE } from './gemini-native/to-gemini-contents.js';
+export type { GeminiContent, GeminiPart, GeminiRequest } from './gemini-native/to-gemini-contents.js';
+export { modelThinkingStyle } from './openai-spec-quirks.js';
 export { limitsFromAnthropicModel, limitsFromListedModel, limitsFromGeminiModel, findListedModel, geminiNativeBase } from './model-limits/published-limits.js';
 export { parseToolArguments, toolArgumentsObjectForReplay, toolArgumentsJsonForReplay } from './tool-arguments.js';
 export { parsePythonJson } from './python-json-parse.js';
