@@ -2,74 +2,8 @@ import { SchemaError } from '../errors/errors.js';
 import { pythonStr } from '../python/python-repr.js';
 import type { JsonSchema } from './tool-definition.js';
 import { matchesType, schemaTypes } from './validate-json-schema-value.js';
+import { pythonFloat, pythonInt } from '../python/python-cast.js';
 import { isRecord } from '../util/is-record.js';
-
-const DECIMAL_DIGIT = /^\p{Nd}$/u;
-
-/** Value of a Unicode decimal digit (Python `int()` accepts any \p{Nd}), or -1. */
-function digitValue(ch: string): number {
-  const code = ch.codePointAt(0)!;
-  if (code >= 0x30 && code <= 0x39) return code - 0x30;
-  if (code < 0x80 || !DECIMAL_DIGIT.test(ch)) return -1;
-  // Unicode guarantees Nd characters come in contiguous runs of 0..9 (adjacent runs, such as
-  // the mathematical digits, are back to back), so the value is the offset from the run start.
-  let start = code;
-  while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
-  return (code - start) % 10;
-}
-
-/** ASCII-fies Unicode digits and checks Python's underscore rule (only between digits). */
-function normaliseDigits(body: string): string | null {
-  let out = '';
-  let prevDigit = false;
-  const chars = [...body];
-  for (let i = 0; i < chars.length; i++) {
-    const ch = chars[i]!;
-    if (ch === '_') {
-      const next = chars[i + 1];
-      if (!prevDigit || next === undefined || digitValue(next) < 0) return null;
-      prevDigit = false;
-      continue;
-    }
-    const d = digitValue(ch);
-    if (d >= 0) {
-      out += String(d);
-      prevDigit = true;
-    } else {
-      out += ch;
-      prevDigit = false;
-    }
-  }
-  return out;
-}
-
-// Python's str.strip() whitespace.
-const PY_SPACE = /^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/gu;
-
-/** Python `int(text)` for base 10, or `undefined` when Python would raise. */
-export function pythonInt(text: string): number | undefined {
-  const stripped = text.replace(PY_SPACE, '');
-  const match = /^([+-]?)(.+)$/su.exec(stripped);
-  if (!match) return undefined;
-  const digits = normaliseDigits(match[2]!);
-  if (digits === null || !/^[0-9]+$/.test(digits)) return undefined;
-  const n = Number(digits);
-  return match[1] === '-' && n !== 0 ? -n : n;
-}
-
-/** Python `float(text)`, or `undefined` when Python would raise. */
-export function pythonFloat(text: string): number | undefined {
-  const stripped = text.replace(PY_SPACE, '');
-  const special = /^([+-]?)(nan|inf|infinity)$/i.exec(stripped);
-  if (special) {
-    if (special[2]!.toLowerCase() === 'nan') return NaN;
-    return special[1] === '-' ? -Infinity : Infinity;
-  }
-  const normalised = normaliseDigits(stripped);
-  if (normalised === null) return undefined;
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(normalised)) return undefined;
-  return Number(normalised);
-}
 
 function castBoolean(value: string): boolean | string {
   const lowered = value.toLowerCase();

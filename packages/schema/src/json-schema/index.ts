@@ -1,7 +1,7 @@
 /** Tool definitions and JSON Schema: builders, zod conversion, validation and the reference's parameter casts. */
 export type { JsonSchema, ToolDefinition } from './tool-definition.js';
 export { validateJsonSchemaValue } from './validate-json-schema-value.js';
-export { castParams, castJsonSchemaValue, pythonInt, pythonFloat } from './cast-params.js';
+export { castParams, castJsonSchemaValue } from './cast-params.js';
 export { validateParams, assertToolParametersSchema } from './validate-params.js';
 export { validateFullJsonSchema, needsFullValidation, compileJsonSchema } from './full-json-schema.js';
 export {

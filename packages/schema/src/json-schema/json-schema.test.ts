@@ -70,6 +70,15 @@ describe('tool_calls/cast_params conformance', () => {
   });
 });
 
+describe('castParams: number text as Python reads it', () => {
+  it('casts only what int() and float() accept: no U+FEFF, no U+001C–U+001F around the number', () => {
+    const schema: JsonSchema = { type: 'object', properties: { i: { type: 'integer' }, f: { type: 'number' } } };
+    expect(castParams(schema, { i: '\u3000 7\u0085', f: '\t2.5 ' })).toEqual({ i: 7, f: 2.5 });
+    expect(castParams(schema, { i: '\ufeff7', f: '2.5\ufeff' })).toEqual({ i: '\ufeff7', f: '2.5\ufeff' });
+    expect(castParams(schema, { i: '\x1c7', f: '2.5\x1f' })).toEqual({ i: '\x1c7', f: '2.5\x1f' });
+  });
+});
+
 describe('tool_calls/validate_json_schema_value conformance', () => {
   const cases = loadCases('tool_calls/validate_json_schema_value.json');
   it(`runs every case (${cases.length})`, () => {

@@ -1,17 +1,10 @@
 import { SchemaError } from '../errors/errors.js';
 import { pythonNumber } from '../python/python-json.js';
 import { pythonIn, pythonRepr } from '../python/python-repr.js';
+import { pythonTruthy } from '../python/python-truthy.js';
 import type { JsonSchema } from './tool-definition.js';
 import { codePointLength } from '../text/truncate-text.js';
 import { isRecord } from '../util/is-record.js';
-
-/** Python truthiness for schema flags such as `nullable`. */
-function truthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isRecord(value)) return Object.keys(value).length > 0;
-  return true;
-}
 
 /** Non-null type names of a schema's `type` (a name or a list of names). */
 export function schemaTypes(schema: JsonSchema): string[] {
@@ -58,7 +51,7 @@ function validate(value: unknown, schema: JsonSchema, path: string, onPath: Set<
   if (onPath.has(schema)) throw new SchemaError(`JSON Schema is cyclic at ${path || '<root>'}`);
   const label = path || 'parameter';
   const rawType = schema['type'];
-  const nullable = (Array.isArray(rawType) && rawType.includes('null')) || truthy(schema['nullable']);
+  const nullable = (Array.isArray(rawType) && rawType.includes('null')) || pythonTruthy(schema['nullable']);
   if (nullable && value === null) return [];
 
   // The reference uses only the first non-null type; a union such as ["integer", "string"]

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/errors.js';
+import { compareCodePoints } from '../text/compare-code-points.js';
 
 /** Options of {@link pythonJsonDumps}. */
 export interface PythonJsonDumpsOptions {
@@ -48,21 +49,6 @@ export function pythonNumber(value: number): string {
   }
   // Fixed notation (1e-4 ≤ |x| < 1e16, non-integral here): JS and Python agree on the digits.
   return String(value);
-}
-
-function compareCodePoints(a: string, b: string): number {
-  // Python orders str by code point; JS `<` compares UTF-16 units, which differ above U+FFFF.
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const cx = x.value.codePointAt(0)!;
-    const cy = y.value.codePointAt(0)!;
-    if (cx !== cy) return cx < cy ? -1 : 1;
-  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { extractThink, stripReasoningTags, stripThink } from './strip-think.js';
 import { safeFilename } from './safe-filename.js';
-import { hasLoneSurrogate, sanitizeSurrogates } from './sanitize-surrogates.js';
+import { hasLoneSurrogate, sanitizeSurrogates, sanitizeSurrogatesDeep } from './sanitize-surrogates.js';
 import { splitMessage } from './split-message.js';
 import { stringifyTextBlocks } from './stringify-text-blocks.js';
 import { codePointLength, truncateText, truncateTextToTokens } from './truncate-text.js';
@@ -81,6 +81,20 @@ describe('string helpers', () => {
         if (!hasLoneSurrogate(text)) expect(out).toBe(text);
       }),
     );
+  });
+
+  it("safeFilename strips with Python's whitespace (U+001C–U+001F go, U+FEFF stays), not JS trim()", () => {
+    expect(safeFilename('\x1c a/b:c \x1f')).toBe('a_b_c');
+    expect(safeFilename('\ufeffname\ufeff')).toBe('\ufeffname\ufeff');
+  });
+
+  it('sanitizeSurrogatesDeep repairs every string and key, copies only what changed, mutates nothing', () => {
+    const clean = { a: ['x', { b: 'y' }], n: 1 };
+    expect(sanitizeSurrogatesDeep(clean)).toBe(clean);
+    const input = deepFreeze({ keep: { ok: 'fine' }, list: ['\ud800', 'ok'], ['k\udc00']: 'v' });
+    const out = sanitizeSurrogatesDeep(input);
+    expect(out).toEqual({ keep: { ok: 'fine' }, list: ['\ufffd', 'ok'], ['k\ufffd']: 'v' });
+    expect(out.keep).toBe(input.keep);
   });
 
   it('stripThink handles a trailing newline like Python `$`', () => {

@@ -8,6 +8,7 @@ export {
 } from './truncate-text.js';
 export { stringifyTextBlocks } from './stringify-text-blocks.js';
 export { safeFilename } from './safe-filename.js';
-export { sanitizeSurrogates, hasLoneSurrogate } from './sanitize-surrogates.js';
+export { sanitizeSurrogates, sanitizeSurrogatesDeep, hasLoneSurrogate } from './sanitize-surrogates.js';
 export { stripThink, extractThink, stripReasoningTags } from './strip-think.js';
 export { splitMessage } from './split-message.js';
+export { compareCodePoints } from './compare-code-points.js';

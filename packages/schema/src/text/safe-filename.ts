@@ -1,8 +1,8 @@
-import { pyStrip } from '../python/python-strip.js';
+import { pythonStrip } from '../python/python-strip.js';
 
 const UNSAFE = /[<>:"/\\|?*]/g;
 
 /** Reference `safe_filename`: path-unsafe characters (`<>:"/\|?*`) become `_`, then trimmed. */
 export function safeFilename(name: string): string {
-  return pyStrip(name.replace(UNSAFE, '_'));
+  return pythonStrip(name.replace(UNSAFE, '_'));
 }

@@ -1,4 +1,4 @@
-import { pyStrip } from '../python/python-strip.js';
+import { pythonStrip } from '../python/python-strip.js';
 
 // Inline reasoning tags some models put in their text (`<think>…</think>`, `<thinking>`,
 // `<thought>`), and template leaks around them. Edge-only rules (orphan closers, channel
@@ -32,7 +32,7 @@ const R_OPEN_START = new RegExp(`^\\s*<${TAG}>\\s*`);
 const R_CLOSE_END = new RegExp(`\\s*</${TAG}>\\s*${END}`);
 const R_PARTIAL_END = new RegExp(`\\s*(?:${PARTIAL_TAG})${END}`);
 
-const strip = pyStrip;
+const strip = pythonStrip;
 
 /**
  * Reference `strip_think`: removes closed think blocks, an unclosed block that starts the

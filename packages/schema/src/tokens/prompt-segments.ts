@@ -21,7 +21,8 @@ import { detachString } from '../util/detach-string.js';
 import { messageCacheEntry, type MessageCacheEntry } from './message-cache-entry.js';
 import type { PromptSegment } from './prompt-segment.js';
 import { countTokens, getEncoder, utf8Length } from '../tokenizer/tokenizer.js';
-import { isRecord, pythonTruthy } from '../util/is-record.js';
+import { pythonTruthy } from '../python/python-truthy.js';
+import { isRecord } from '../util/is-record.js';
 
 function isWhitespace(code: number): boolean {
   if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);

@@ -6,7 +6,8 @@ import type { TokenCounter, TokenSource } from './token-counter.js';
 import { clearPieceCache, countTokens, getEncoder, utf8Length } from '../tokenizer/tokenizer.js';
 import { clearGlueCache, PromptWalker, promptSegmentOf, promptSegmentOfEntry, type WalkState } from './prompt-segments.js';
 import { messageCacheEntry } from './message-cache-entry.js';
-import { isRecord, pythonTruthy } from '../util/is-record.js';
+import { pythonTruthy } from '../python/python-truthy.js';
+import { isRecord } from '../util/is-record.js';
 import type { PromptEstimateOptions } from './estimate-options.js';
 
 /** Per-message overhead the reference adds for role/formatting tokens. */

@@ -1,3 +1,3 @@
 /** Internal helpers of this package (not exported from `@nanobot/schema`). */
-export { isRecord, pythonTruthy } from './is-record.js';
+export { isRecord } from './is-record.js';
 export { detachString } from './detach-string.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DrainableCapture } from './drainable-capture.js';
-import { clampSessionInt, formatSessionPoll, pyRepr } from './format-session-poll.js';
+import { clampSessionInt, formatSessionPoll } from './format-session-poll.js';
 
 describe('DrainableCapture', () => {
   it('keeps a prefix and a suffix within the budget and counts everything it dropped', () => {
@@ -37,10 +37,11 @@ describe('session texts', () => {
       'Error: Command timed out; session was terminated.\nExit code: -9\nElapsed: 1.2s',
     );
     expect(formatSessionPoll('abc', { ...base, waitObserved: false }, "it's")).toBe('Process running. session_id: abc\nElapsed: 1.2s\nWait target not observed: "it\'s"');
+    // Python's repr escapes what it cannot print (the former local copy passed these through).
+    expect(formatSessionPoll('abc', { ...base, waitObserved: false }, 'a\x1bb\u2028')).toBe("Process running. session_id: abc\nElapsed: 1.2s\nWait target not observed: 'a\\x1bb\\u2028'");
   });
 
-  it('clamps like clamp_session_int and quotes like repr', () => {
+  it('clamps like clamp_session_int', () => {
     expect([clampSessionInt(undefined, 1000, 0, 30_000), clampSessionInt(99_999, 1000, 0, 30_000), clampSessionInt(-5, 1000, 0, 30_000), clampSessionInt(12.7, 1000, 0, 30_000)]).toEqual([1000, 30_000, 0, 12]);
-    expect([pyRepr('abc'), pyRepr("a'b"), pyRepr('a\'b"c'), pyRepr('x\ny')]).toEqual(["'abc'", '"a\'b"', "'a\\'b\"c'", "'x\\ny'"]);
   });
 });

@@ -1,3 +1,4 @@
+import { pythonRepr } from '@nanobot/schema';
 import type { ExecSessionWriteResult } from './exec-session-manager.js';
 
 /** `yield_time_ms` default and maximum (the reference's `DEFAULT_YIELD_MS`, `MAX_YIELD_MS`). */
@@ -17,13 +18,6 @@ export function clampSessionInt(value: unknown, fallback: number, min: number, m
   return Math.min(Math.max(Math.floor(value), min), max);
 }
 
-/** Python's `repr` of a string, as the reference's messages quote ids and wait targets. Pure. */
-export function pyRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  const body = text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
-  return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
-}
-
 /**
  * The reference's `format_session_poll`: output, the truncation note, timeout / terminated /
  * stdin notes, then `Exit code: N` or `Process running. session_id: …`, then the elapsed time.
@@ -38,6 +32,6 @@ export function formatSessionPoll(sessionId: string, poll: ExecSessionWriteResul
   parts.push(poll.done ? `Exit code: ${poll.exitCode}` : `Process running. session_id: ${sessionId}`);
   parts.push(`Elapsed: ${poll.elapsedS.toFixed(1)}s`);
   let text = parts.join('\n');
-  if (waitFor !== undefined && poll.waitObserved === false) text += `\nWait target not observed: ${pyRepr(waitFor)}`;
+  if (waitFor !== undefined && poll.waitObserved === false) text += `\nWait target not observed: ${pythonRepr(waitFor)}`;
   return text;
 }

@@ -1,3 +1,4 @@
+import { pythonRepr } from '@nanobot/schema';
 import type { Tool } from '@nanobot/tools-core';
 import type { BuiltinToolSpec } from '../tool/builtin-tool.js';
 import { errorMessage, fail, ok } from '../tool/builtin-tool.js';
@@ -13,7 +14,6 @@ import {
   MAX_WAIT_FOR_MS,
   MAX_YIELD_MS,
   MIN_SESSION_OUTPUT,
-  pyRepr,
 } from './format-session-poll.js';
 import { toTool } from '../tool/to-tool.js';
 
@@ -99,7 +99,7 @@ export function createWriteStdinSpec(sessions: ExecSessionManager): BuiltinToolS
         const text = formatSessionPoll(sessionId, poll, waitFor);
         return poll.timedOut ? fail(text) : ok(text);
       } catch (error) {
-        if (error instanceof ExecSessionNotFoundError) return fail(`Error: exec session not found: ${pyRepr(sessionId)}`);
+        if (error instanceof ExecSessionNotFoundError) return fail(`Error: exec session not found: ${pythonRepr(sessionId)}`);
         return fail(`Error writing to exec session: ${errorMessage(error)}`);
       }
     },

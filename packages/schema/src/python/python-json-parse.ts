@@ -1,7 +1,7 @@
 /**
  * Parses JSON the way Python's `json.loads` does: standard JSON plus the bare tokens `NaN`,
  * `Infinity` and `-Infinity` (models and Python producers emit them). Throws a SyntaxError on
- * anything else that is not JSON. Duplicate keys keep the last value, as in Python.
+ * anything else that is not JSON. Duplicate keys keep the last value, as in Python. Pure.
  */
 export function parsePythonJson(text: string): unknown {
   try {
