@@ -201,7 +201,7 @@ export class ModelFactsCache implements ModelFactsSource {
       });
       return await Promise.race([request, aborted]);
     } catch (error) {
-      if (timedOut) throw new Error(`no answer within ${timeoutMs} ms`);
+      if (timedOut) throw new Error(`no answer within ${timeoutMs} ms`, { cause: error });
       throw error;
     } finally {
       clearTimeout(timer);

@@ -32,6 +32,7 @@ describe('the registry holds the reference’s 46 specs', () => {
     expect(PROVIDER_SPECS.map((s) => s.name)).toEqual(table.specs.map((s) => s.name));
     for (const [i, reference] of table.specs.entries()) {
       const { governorTarget, envKeyConfigures, modelLimitsSource, ...ours } = PROVIDER_SPECS[i];
+      expect(['', 'anthropic', 'models_list', 'gemini']).toContain(modelLimitsSource);
       expect(ours, reference.name as string).toEqual(reference);
       expect(['openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'mistral', 'deepseek', 'openrouter', 'any']).toContain(governorTarget);
       expect(typeof envKeyConfigures).toBe('boolean');
