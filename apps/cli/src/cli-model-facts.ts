@@ -17,6 +17,8 @@ export async function openModelFacts(settings: CliSettings, provider: LLMProvide
     store: new JsonModelFactsStore(defaultModelFactsFile(settings.sessionsDir)),
     // Two endpoints under one provider name (a proxy, a local server) keep apart.
     ...(settings.model.baseUrl ? { scope: settings.model.baseUrl } : {}),
+    // A model nothing knows (a local one) keeps the CLI's default window and reply size.
+    fallback: { contextWindow: settings.contextWindowTokens, maxOutput: settings.maxTokens ?? 4096 },
   });
 }
 

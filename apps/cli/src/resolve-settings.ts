@@ -115,7 +115,9 @@ function chooseModel(flags: CliFlags, env: ResolveSettingsInput['env'], config: 
       : error.field === 'baseUrl' ? (flags['base-url'] !== undefined ? '--base-url' : 'config baseUrl')
       : error.field.startsWith('providers') ? `config ${error.field}`
       : error.field;
-    throw new CliError('CLI_PROVIDER', `${where}: ${error.message}`, { cause: error });
+    // A missing key or endpoint is no fault of what was written: the message says what to set.
+    const said = error.problem === 'missing_key' || error.problem === 'missing_base_url' ? error.message : `${where}: ${error.message}`;
+    throw new CliError('CLI_PROVIDER', said, { cause: error });
   }
   // The environment wins over the file: the file's apiKey / baseUrl fill in only what the
   // chosen provider's own variables leave unset.

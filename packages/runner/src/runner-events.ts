@@ -68,7 +68,7 @@ export type RunnerEvent =
        */
       type: 'model_facts';
       model: string;
-      source: 'provider' | 'cache' | 'table' | 'none';
+      source: 'provider' | 'cache' | 'table' | 'default' | 'none';
       /** What the facts say (absent: unknown). */
       contextWindow?: number;
       maxOutput?: number;

@@ -88,7 +88,12 @@ export async function resolveModel(env: Record<string, string | undefined>, opti
 export async function modelWindow(model: ResolvedModel, sessionsDir: string): Promise<{ contextWindowTokens: number; maxTokens: number; facts: ModelFacts | null }> {
   if (model.offline || model.windowSet) return { contextWindowTokens: model.contextWindowTokens, maxTokens: model.maxTokens, facts: null };
   const [{ ModelFactsCache, replyReserveFor }, { JsonModelFactsStore, defaultModelFactsFile }] = await Promise.all([import('@nanobot/providers'), import('@nanobot/runner')]);
-  const cache = new ModelFactsCache({ provider: model.provider, store: new JsonModelFactsStore(defaultModelFactsFile(sessionsDir)), ...(model.resolved?.baseUrl ? { scope: model.resolved.baseUrl } : {}) });
+  const cache = new ModelFactsCache({
+    provider: model.provider,
+    store: new JsonModelFactsStore(defaultModelFactsFile(sessionsDir)),
+    ...(model.resolved?.baseUrl ? { scope: model.resolved.baseUrl } : {}),
+    fallback: { contextWindow: model.contextWindowTokens, maxOutput: model.maxTokens },
+  });
   const facts = await cache.lookup(model.model);
   if (facts.contextWindow === undefined) return { contextWindowTokens: model.contextWindowTokens, maxTokens: model.maxTokens, facts };
   return { contextWindowTokens: facts.contextWindow, maxTokens: replyReserveFor(facts.contextWindow, facts.maxOutput), facts };

@@ -105,7 +105,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
   const maxTokens = options.maxTokens ?? sized?.maxTokens ?? model.maxTokens;
   const facts = sized?.facts ?? null;
   const windowSource: ServerInfo['windowSource'] =
-    options.contextWindowTokens !== undefined || model.windowSet ? 'set' : facts?.contextWindow !== undefined ? facts.source as 'provider' | 'cache' | 'table' : 'default';
+    options.contextWindowTokens !== undefined || model.windowSet ? 'set' : facts?.contextWindow !== undefined && facts.source !== 'none' ? facts.source : 'default';
   // `GET /api/providers` lists the registry with the same choice the demo made.
   const chosenName = options.providerName ?? (env.NANOBOT_PROVIDER || undefined);
   const chosenModel = options.model ?? (env.NANOBOT_MODEL || undefined);

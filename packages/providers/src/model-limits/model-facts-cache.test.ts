@@ -151,6 +151,9 @@ describe('ModelFactsCache', () => {
     server.enqueue(replyJson(404, { type: 'error', error: { type: 'not_found_error', message: 'model: house-model' } }));
     const unknown = await new ModelFactsCache({ provider: claude('house-model') }).lookup();
     expect(unknown).toEqual({ provider: 'anthropic', model: 'house-model', source: 'none', problem: expect.stringContaining('no window is known for this model') });
+    server.enqueue(replyJson(404, { type: 'error', error: { type: 'not_found_error', message: 'model: house-model' } }));
+    const fallback = await new ModelFactsCache({ provider: claude('house-model'), fallback: { contextWindow: 65_536, maxOutput: 4096 } }).lookup();
+    expect(fallback).toMatchObject({ source: 'default', contextWindow: 65_536, maxOutput: 4096, problem: expect.stringContaining('the default window (65536 tokens) serves') });
   });
 
   it('a provider that publishes nothing gets the table without a request or a problem', async () => {

@@ -25,6 +25,11 @@ export interface ModelFactsCacheOptions {
   timeoutMs?: number;
   /** Your own model entries, checked before the built-in table (`lookupModel`'s overrides). */
   models?: readonly ModelInfo[];
+  /**
+   * What serves when neither the provider nor the model table knows the model (a local model,
+   * a house name): `source: 'default'`. Absent: `source: 'none'` without figures.
+   */
+  fallback?: { contextWindow: number; maxOutput?: number };
   /** The clock (tests). */
   now?: () => number;
 }
@@ -108,12 +113,15 @@ export class ModelFactsCache implements ModelFactsSource {
   /** The table's facts of `model`, with what went wrong before falling back to it. */
   #fromTable(model: string, problems: string[]): ModelFacts {
     const info = lookupModel(model, this.#options.models ? { overrides: this.#options.models } : {});
-    const facts: ModelFacts = { provider: this.#options.provider.name, model, source: info ? 'table' : 'none' };
-    if (info) {
-      facts.contextWindow = info.contextWindow;
-      facts.maxOutput = info.maxOutput;
+    const fallback = this.#options.fallback;
+    const known = info ?? fallback;
+    const facts: ModelFacts = { provider: this.#options.provider.name, model, source: info ? 'table' : fallback ? 'default' : 'none' };
+    if (known) {
+      facts.contextWindow = known.contextWindow;
+      if (known.maxOutput !== undefined) facts.maxOutput = known.maxOutput;
     }
-    if (problems.length > 0) facts.problem = `${problems.join('; ')}; ${info ? 'the built-in model table serves' : 'no window is known for this model'}`;
+    const served = info ? 'the built-in model table serves' : fallback ? `the default window (${fallback.contextWindow} tokens) serves` : 'no window is known for this model';
+    if (problems.length > 0) facts.problem = `${problems.join('; ')}; ${served}`;
     return facts;
   }
 

@@ -1,15 +1,15 @@
 /**
  * A model's window and largest reply as a run should use them, and where they came from:
  * `provider` (its models endpoint, just now), `cache` (an earlier answer of it, kept in memory or
- * in the facts file), `table` (the built-in model table of @nanobot/schema), `none` (nothing
- * knows the model).
+ * in the facts file), `table` (the built-in model table of @nanobot/schema), `default` (the
+ * cache's `fallback`: nothing knew the model), `none` (nothing knows it, and no fallback).
  */
 export interface ModelFacts {
   provider: string;
   model: string;
   contextWindow?: number;
   maxOutput?: number;
-  source: 'provider' | 'cache' | 'table' | 'none';
+  source: 'provider' | 'cache' | 'table' | 'default' | 'none';
   /** When the provider's answer was fetched (ms since the epoch; `provider` and `cache` only). */
   fetchedAt?: number;
   /**
