@@ -28,7 +28,7 @@ describe('nanobot chat driven through stdin', () => {
 
     const chat = new CliProcess(['chat', '--session', 'work'], { env });
     await chat.waitFor(/session work \(resume with: node \S*bin\.js chat --session work\)/);
-    expect(chat.stderr).toMatch(/^model: gpt-4o-mini \(openai at http:\/\/127\.0\.0\.1/m);
+    expect(chat.stderr).toMatch(/^model: gpt-5.4-mini \(openai at http:\/\/127\.0\.0\.1/m);
 
     // A plain answer, no tool.
     let mark = chat.mark;

@@ -28,7 +28,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (command === null || command === 'help' || flags.help) {
     const topic = command === 'help' ? positionals[0] : command;
     if (topic !== undefined && topic !== null && !Object.hasOwn(COMMAND_HELP, topic)) {
-      io.stderr.write(`nanobot: no help for "${topic}" (commands: run, chat, inspect, tools, worker)\n`);
+      io.stderr.write(`nanobot: no help for "${topic}" (commands: run, chat, inspect, tools, providers, worker)\n`);
       return EXIT_BAD_INPUT;
     }
     io.stdout.write(topic ? COMMAND_HELP[topic] : MAIN_HELP);
@@ -44,6 +44,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await (await import('./commands/inspect-command.js')).inspectCommand(flags, positionals, io);
       case 'tools':
         return await (await import('./commands/tools-command.js')).toolsCommand(flags, io);
+      case 'providers':
+        return await (await import('./commands/providers-command.js')).providersCommand(flags, io);
       case 'worker':
         return await (await import('./commands/worker-command.js')).workerCommand(flags, io);
     }

@@ -6,6 +6,8 @@ import { Session, parseSessionFile, sessionKeyFromFileName } from '@nanobot/sess
 import { buildCliAgent, openSessionStore } from '../build-cli-agent.js';
 import { CALIBRATION_FILE, readCalibrationFile } from '../calibration-file.js';
 import { CliError } from '../cli-error.js';
+import type { ModelFacts } from '@nanobot/providers';
+import { modelFactsNotice, openModelFacts } from '../cli-model-facts.js';
 import { cliGovernorSettings } from '../cli-governor-settings.js';
 import { commandName, wantsColor, type CliIo } from '../cli-io.js';
 import { inspectSession, type SessionInspection, type TimelineMark } from '../inspect-session.js';
@@ -84,7 +86,7 @@ export async function inspectCommand(flags: CliFlags, positionals: string[], io:
   // Governed as `run` governs: the same model, window, reply size and usage calibration.
   const calibrator =
     settings.model.kind === 'remote' ? readCalibrationFile(join(settings.sessionsDir, CALIBRATION_FILE), (line) => io.stderr.write(`${line}\n`)) : null;
-  const governor = cliGovernorSettings(settings, calibrator);
+  const governor = cliGovernorSettings(settings, calibrator, await inspectModelFacts(settings, io));
   // The tools come from an offline agent: nothing here talks to the model.
   const cli = await buildCliAgent({ ...settings, model: { kind: 'offline', reason: 'inspect only reads' } });
   let inspection: SessionInspection;
@@ -116,6 +118,22 @@ export async function inspectCommand(flags: CliFlags, positionals: string[], io:
   }
   io.stdout.write(renderInspection(inspection, file, new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color'], io.stdout), spinner: false })));
   return 0;
+}
+
+/**
+ * The model facts `run` would size its window with, when the window is left to the model: the
+ * facts file beside the sessions, else the provider's models endpoint (it answers no prompt).
+ * A problem is told on stderr; `null` without a window to find.
+ */
+async function inspectModelFacts(settings: CliSettings, io: CliIo): Promise<ModelFacts | null> {
+  if (!settings.windowFromModel || settings.model.kind !== 'remote') return null;
+  const { createResolvedProvider } = await import('@nanobot/providers');
+  const facts = await openModelFacts(settings, await createResolvedProvider(settings.model.resolved));
+  if (!facts) return null;
+  const known = await facts.lookup(settings.model.model);
+  const line = modelFactsNotice(known);
+  if (line) io.stderr.write(`${line}\n`);
+  return known;
 }
 
 /**

@@ -71,6 +71,13 @@ const sendButton = h('button', { class: 'btn primary', type: 'submit', 'data-tes
 const stopButton = h('button', { class: 'btn', type: 'button', 'data-testid': 'stop', onclick: () => void stop() }, 'Stop');
 const statusLine = h('div', { class: 'status-line' });
 const inspector = h('section', { class: 'inspector', 'data-testid': 'inspector-panel' });
+const WINDOW_SOURCES: Record<NonNullable<ServerInfo['windowSource']>, string> = {
+  set: 'set by --context-window or NANOBOT_CONTEXT_WINDOW',
+  provider: "read from the provider's models endpoint",
+  cache: "the provider's models endpoint, cached",
+  table: 'the built-in model table',
+  default: 'the default (nothing knew this model)',
+};
 const modelBadge = h('span', { class: 'badge' });
 const chatTitle = h('h2', { class: 'chat-title' }, 'nanobot');
 
@@ -203,7 +210,9 @@ function renderStatus(): void {
   stopButton.disabled = !state.running;
   sendButton.disabled = state.key === null;
   if (state.info) {
-    modelBadge.textContent = `${state.info.offline ? 'offline demo model' : state.info.model} · ${fmt(state.info.contextWindowTokens)} window`;
+    modelBadge.textContent = `${state.info.offline ? 'offline demo model' : `${state.info.model} via ${state.info.provider}`} · ${fmt(state.info.contextWindowTokens)} window`;
+    // Where the window came from (the provider's models endpoint, the model table, a flag).
+    if (state.info.windowSource) modelBadge.title = `window: ${WINDOW_SOURCES[state.info.windowSource]}`;
     modelBadge.className = `badge${state.info.offline ? ' offline' : ''}`;
   }
 }

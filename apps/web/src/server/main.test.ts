@@ -18,7 +18,7 @@ function temp(prefix: string): string {
 /** The machine's environment without provider keys or NANOBOT_* settings, and a temp HOME. */
 function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(OPENAI_|ANTHROPIC_|NANOBOT_)/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(OPENAI_|ANTHROPIC_|NANOBOT_|AZURE_OPENAI_)|_API_KEY$|^HF_TOKEN$|^AWS_BEARER_TOKEN_BEDROCK$/.test(k)) env[k] = v;
   return { ...env, HOME: temp('home'), ...extra };
 }
 
@@ -70,9 +70,11 @@ describe('node dist/server/main.js', () => {
     expect(existsSync(sessions)).toBe(false);
   });
 
-  it('refuses a model configuration the providers refuse', async () => {
-    const run = await runMain(['--port', '0', '--workspace', temp('ws'), '--sessions', join(temp('s'), 'x')], cleanEnv({ OPENAI_API_KEY: 'sk-test', NANOBOT_MODEL: 'claude-test' }));
-    expectRefused(run, /ANTHROPIC_API_KEY/);
+  it('refuses a model configuration the providers refuse, naming the field', async () => {
+    const unknown = await runMain(['--port', '0', '--workspace', temp('ws'), '--sessions', join(temp('s'), 'x'), '--provider', 'nope'], cleanEnv({ OPENAI_API_KEY: 'sk-test' }));
+    expectRefused(unknown, /--provider: Unknown provider "nope"/);
+    const keyless = await runMain(['--port', '0', '--workspace', temp('ws'), '--sessions', join(temp('s'), 'x')], cleanEnv({ NANOBOT_PROVIDER: 'deepseek' }));
+    expectRefused(keyless, /DEEPSEEK_API_KEY/);
   });
 
   it('refuses a busy port', async () => {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `node apps/web/dist/server/main.js [--port 8765] [--host 127.0.0.1] [--workspace DIR]
-// [--sessions DIR] [--database-url URL] [--context-window N] [--offline]`: starts the web demo and prints its URL.
+// [--sessions DIR] [--database-url URL] [--context-window N] [--provider NAME] [--model ID] [--offline]`: starts the web demo and prints its URL.
 // Bad input (an unknown flag, a bad number, a missing workspace, a refused model configuration,
 // a busy port) is one line on stderr and exit 2, before anything is created or started.
 import { parseArgs } from 'node:util';
@@ -16,8 +16,12 @@ const HELP = `nanobot web demo
   --database-url URL   keep sessions and the message bus in PostgreSQL (postgres://…, env
                        NANOBOT_DATABASE_URL); the demo is then one worker of that database
   --context-window N   context window in tokens (env NANOBOT_CONTEXT_WINDOW)
+  --provider NAME      any provider of \`nanobot providers\` (env NANOBOT_PROVIDER; default: chosen
+                       from the model and what is configured, as the CLI)
+  --model ID           model id (env NANOBOT_MODEL)
   --offline            use the offline scripted model even if an API key is set
-Model: OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and NANOBOT_MODEL, as the CLI.`;
+Model: every provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY,
+GEMINI_API_KEY, …), OPENAI_BASE_URL for a local server; GET /api/providers lists them.`;
 
 function refuse(message: string): never {
   process.stderr.write(`nanobot-web: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
@@ -42,6 +46,8 @@ try {
       'database-url': { type: 'string' },
       'context-window': { type: 'string' },
       offline: { type: 'boolean' },
+      provider: { type: 'string' },
+      model: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -68,6 +74,8 @@ try {
     ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     ...(contextWindowTokens ? { contextWindowTokens } : {}),
     ...(values.offline ? { offline: true } : {}),
+    ...(values.provider !== undefined ? { providerName: values.provider } : {}),
+    ...(values.model !== undefined ? { model: values.model } : {}),
     onError: (error, where) => console.error(`[nanobot-web] ${where}:`, error),
   });
 } catch (error) {
@@ -89,4 +97,5 @@ process.on('SIGTERM', shutdown);
 
 const info = demo.host.provider;
 console.log(`nanobot web demo on ${demo.url}  (model: ${info.defaultModel} via ${info.name}; workspace: ${demo.workspace})`);
-if (info.name === 'offline') console.log('Offline scripted model: set OPENAI_API_KEY, OPENAI_BASE_URL or ANTHROPIC_API_KEY (and NANOBOT_MODEL) for a real one.');
+for (const line of demo.notices) console.error(`nanobot-web: ${line}`);
+if (info.name === 'offline') console.log("Offline scripted model: set a provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY, …) or OPENAI_BASE_URL, and NANOBOT_MODEL or --model, for a real one.");

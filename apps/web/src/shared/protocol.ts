@@ -130,9 +130,15 @@ export interface SessionView {
 /** What the server says about itself. */
 export interface ServerInfo {
   model: string;
+  /** The registry name of the provider (`deepseek`), `offline`, or a test provider's name. */
   provider: string;
   offline: boolean;
   contextWindowTokens: number;
+  /**
+   * Where the window came from: `set` (flag or `NANOBOT_CONTEXT_WINDOW`), the provider's models
+   * endpoint (`provider`, `cache`), the model table (`table`), or `default` (nothing knew it).
+   */
+  windowSource?: 'set' | 'provider' | 'cache' | 'table' | 'default';
 }
 
 /** Server-sent events on `/api/sessions/:key/events`; the SSE event name is `type`. */
