@@ -123,3 +123,15 @@ describe('a directory written by an older version', () => {
     expect((await store.load('ag')).session.messages[0].content).toBe('ag');
   });
 });
+
+describe('locate', () => {
+  it('names the file a session is read from: its own name, an older one, or none', async () => {
+    writeSession(referenceSessionFileName('cli:direct'), 'cli:direct', 'old');
+    writeSession(sessionFileName('ag'), 'ag', 'ag');
+    const store = new JsonlSessionStore({ dir, fsync: 'never' });
+    expect(await store.locate('cli:direct')).toBe(join(dir, referenceSessionFileName('cli:direct')));
+    expect(await store.locate('ag')).toBe(join(dir, 'ag.jsonl'));
+    expect(await store.locate('j')).toBeNull(); // ag.jsonl is its base64url name, but it is ag's file
+    expect(await store.locate('nothing')).toBeNull();
+  });
+});

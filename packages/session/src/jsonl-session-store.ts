@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Message } from '@nanobot/schema';
 import { withFileLock, removeAbandonedLockFiles, type FileLockOptions } from './file-lock.js';
 import { SessionConflictError, SessionStoreError, SessionWriteError } from './errors.js';
@@ -197,6 +197,20 @@ export class JsonlSessionStore implements SessionStore {
   pathFor(key: string): string {
     if (typeof key !== 'string' || key === '') throw new SessionStoreError('SESSION_KEY_INVALID', 'A session key must be a non-empty string');
     return join(this.dir, this.fileName(key));
+  }
+
+  /**
+   * The file that holds `key` now: its own name, or an older name it is still read from (see
+   * `fileNames`); null when the session is not stored. Reads only.
+   */
+  async locate(key: string): Promise<string | null> {
+    const own = this.pathFor(key);
+    for (const path of [own, ...this.otherNames(key).map((name) => join(this.dir, name))]) {
+      const found = await this.readWhole(path).catch(() => null);
+      if (found === null) continue;
+      if (belongsTo(parseSessionFile(found.bytes).key, basename(path), key)) return path;
+    }
+    return null;
   }
 
   private lock<T>(file: string, fn: () => Promise<T>): Promise<T> {
