@@ -11,6 +11,7 @@
 //   handles Ctrl-C itself (run the script with `exec`, so no shell in between turns a clean exit
 //   into `ELIFECYCLE Command failed`).
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -24,7 +25,7 @@ if (!pkg) {
 const tty = process.stderr.isTTY === true;
 const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
 const started = Date.now();
-const state = { total: null, cachedTotal: null, packages: null, done: 0, cached: 0, last: '' };
+const state = { total: null, packages: null, done: 0, cached: 0, last: '' };
 let shown = false;
 let drawn = '';
 
@@ -35,7 +36,7 @@ function seconds() {
 function draw() {
   if (!tty) return;
   const total = state.total ?? state.packages;
-  const how = total === null ? 'starting' : `${Math.min(state.done, total)} of ${total} packages${state.cached > 0 ? ` (${state.cached} cached)` : ''}`;
+  const how = total === null ? 'checking what needs building' : `${Math.min(state.done, total)} of ${total} packages${state.cached > 0 ? ` (${state.cached} cached)` : ''}`;
   const last = state.last ? ` · ${state.last.replace(/^@nanobot\//, '')} done` : '';
   const columns = process.stderr.columns || 80;
   let line = `building ${pkg} · ${how} · ${seconds()} s${last}`;
@@ -76,49 +77,62 @@ function run(args, onLine) {
 }
 
 const build = ['run', 'build', '--concurrency=2', `--filter=${pkg}...`];
-// Turbo prints a task's whole log when the task is over (grouped order): its first line says
-// whether it came from the cache, which is how far the build is.
-const real = run([...build, '--output-logs=full', '--log-order=grouped'], (line) => {
-  const scope = /Running build in (\d+) packages?/.exec(line);
-  if (scope) state.packages = Number(scope[1]);
-  const task = /^(\S+):build: (cache hit|cache miss|cache bypass)/.exec(line);
-  if (task) {
-    state.done += 1;
-    if (task[2] === 'cache hit') state.cached += 1;
-    state.last = task[1];
-  }
-  draw();
-});
-// The dry run knows the exact number of build tasks (packages without a build script have none).
-const dry = run([...build, '--dry=json']);
-void dry.done.then(({ status, output }) => {
-  if (status !== 0) return;
-  try {
-    const tasks = JSON.parse(output.slice(output.indexOf('{'))).tasks.filter((t) => t.command !== '<NONEXISTENT>');
-    state.total = tasks.length;
-    state.cachedTotal = tasks.filter((t) => t.cache?.status === 'HIT').length;
-    draw();
-  } catch {
-    // The count from turbo's own header stays.
-  }
-});
-
+// The dry run says which build tasks there are and their input hashes. When every task's hash is
+// the one this script last built (or restored) and its outputs are there, nothing is built:
+// turbo would only replay its cache over the same files (which rewrites them under a running
+// program, and takes as long as the check).
+const stampFile = join(root, 'node_modules', '.cache', 'quiet-build', `${pkg.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+let tasks = null;
 let interrupted = false;
 const onInterrupt = () => {
   // The terminal sent Ctrl-C to turbo too: wait for it to stop, then leave quietly.
   interrupted = true;
 };
 process.on('SIGINT', onInterrupt);
-process.on('SIGTERM', () => {
-  real.child.kill('SIGTERM');
-  dry.child.kill('SIGTERM');
-  interrupted = true;
-});
 const timer = tty ? setInterval(draw, 1000) : null;
 draw();
-const result = await real.done;
+const dry = run([...build, '--dry=json']);
+process.on('SIGTERM', () => {
+  dry.child.kill('SIGTERM');
+  real?.child.kill('SIGTERM');
+  interrupted = true;
+});
+let real = null;
+const planned = await dry.done;
+if (planned.status === 0) {
+  try {
+    tasks = JSON.parse(planned.output.slice(planned.output.indexOf('{'))).tasks.filter((t) => t.command !== '<NONEXISTENT>');
+    state.total = tasks.length;
+  } catch {
+    tasks = null;
+  }
+}
+const stamp = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
+const fresh =
+  tasks !== null &&
+  tasks.length > 0 &&
+  tasks.every((t) => stamp[t.taskId] === t.hash && (t.outputs ?? []).every((o) => !o.endsWith('/**') || existsSync(join(root, t.directory, o.slice(0, -3)))));
+let result = { status: 0, output: '' };
+if (!fresh && !interrupted) {
+  draw();
+  real = run([...build, '--output-logs=full', '--log-order=grouped'], (line) => {
+    const scope = /Running build in (\d+) packages?/.exec(line);
+    if (scope) state.packages = Number(scope[1]);
+    const task = /^(\S+):build: (cache hit|cache miss|cache bypass)/.exec(line);
+    if (task) {
+      state.done += 1;
+      if (task[2] === 'cache hit') state.cached += 1;
+      state.last = task[1];
+    }
+    draw();
+  });
+  result = await real.done;
+  if (result.status === 0 && tasks !== null) {
+    mkdirSync(join(stampFile, '..'), { recursive: true });
+    writeFileSync(stampFile, JSON.stringify(Object.fromEntries(tasks.map((t) => [t.taskId, t.hash])), null, 2));
+  }
+}
 if (timer) clearInterval(timer);
-dry.child.kill();
 clear();
 if (interrupted) process.exit(0);
 if (result.status !== 0) {
@@ -127,7 +141,7 @@ if (result.status !== 0) {
 }
 const cached = /Cached:\s+(\d+) cached, (\d+) total/.exec(result.output);
 if (!tty) {
-  const what = cached ? ` (${cached[1]} of ${cached[2]} packages cached)` : '';
+  const what = fresh ? ' (up to date)' : cached ? ` (${cached[1]} of ${cached[2]} packages cached)` : '';
   process.stderr.write(`built ${pkg}${what} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 process.removeListener('SIGINT', onInterrupt);

@@ -8,6 +8,7 @@ import { CALIBRATION_FILE, readCalibrationFile } from '../calibration-file.js';
 import { CliError } from '../cli-error.js';
 import { cliGovernorSettings } from '../cli-governor-settings.js';
 import { columnsOf, hintCommand, wantsColor, writeNotice, type CliIo } from '../cli-io.js';
+import { carriedFlags } from '../command-hint.js';
 import { inspectSession, type SessionInspection, type TimelineMark } from '../inspect-session.js';
 import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings, type CliSettings } from '../resolve-settings.js';
@@ -36,7 +37,7 @@ function looksLikePath(arg: string): boolean {
 }
 
 /** Loads the session named on the command line (a key or a file), refusing corrupt files. */
-async function loadTarget(arg: string | undefined, settings: Awaited<ReturnType<typeof resolveSettings>>, cwd: string, io: CliIo): Promise<{ key: string; session: Session; file: string }> {
+async function loadTarget(arg: string | undefined, settings: Awaited<ReturnType<typeof resolveSettings>>, cwd: string, io: CliIo, flags: CliFlags): Promise<{ key: string; session: Session; file: string }> {
   if (arg !== undefined && looksLikePath(arg)) {
     const file = resolve(cwd, arg);
     let text: string;
@@ -60,7 +61,7 @@ async function loadTarget(arg: string | undefined, settings: Awaited<ReturnType<
   }
   const store = await openSessionStore(settings);
   const key = arg ?? (await latestSessionKey(store));
-  if (key === null) throw new CliError('CLI_SESSION', `no stored sessions in ${settings.sessionsDir} (start one with: ${hintCommand(io, ['chat'])})`);
+  if (key === null) throw new CliError('CLI_SESSION', `no stored sessions in ${settings.sessionsDir} (start one with: ${hintCommand(io, ['chat', ...carriedFlags(flags)])})`);
   const file = await storedLocation(store, key);
   if (file === null) throw new CliError('CLI_SESSION', `no session named "${key}" in ${settings.sessionsDir}`);
   const { session } = await loadSessionStrictly(store, key);
@@ -80,7 +81,7 @@ function archivedSummary(session: Session): { text: string; lastActive: string }
  */
 export async function inspectCommand(flags: CliFlags, positionals: string[], io: CliIo): Promise<number> {
   const settings = await inspectSettings(flags, io);
-  const { key, session, file } = await loadTarget(positionals[0] ?? flags.session, settings, io.cwd, io);
+  const { key, session, file } = await loadTarget(positionals[0] ?? flags.session, settings, io.cwd, io, flags);
   for (const line of malformedToolCallNotes(key, session.messages)) writeNotice(io, line);
   // Governed as `run` governs: the same model, window, reply size and usage calibration.
   const calibrator =
