@@ -16,6 +16,8 @@ const HELP = `nanobot web demo
   --database-url URL   keep sessions and the message bus in PostgreSQL (postgres://…, env
                        NANOBOT_DATABASE_URL); the demo is then one worker of that database
   --context-window N   context window in tokens (env NANOBOT_CONTEXT_WINDOW)
+  --no-exec            leave out the exec tools (exec, write_stdin, list_exec_sessions)
+  --no-web             leave out the web tools (web_fetch, web_search)
   --offline            use the offline scripted model even if an API key is set
 Model: OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and NANOBOT_MODEL, as the CLI.`;
 
@@ -42,6 +44,8 @@ try {
       'database-url': { type: 'string' },
       'context-window': { type: 'string' },
       offline: { type: 'boolean' },
+      'no-exec': { type: 'boolean' },
+      'no-web': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -68,6 +72,8 @@ try {
     ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     ...(contextWindowTokens ? { contextWindowTokens } : {}),
     ...(values.offline ? { offline: true } : {}),
+    ...(values['no-exec'] ? { exec: false } : {}),
+    ...(values['no-web'] ? { web: false } : {}),
     onError: (error, where) => console.error(`[nanobot-web] ${where}:`, error),
   });
 } catch (error) {
@@ -87,6 +93,18 @@ const shutdown = (): void => {
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
 
+// What a person needs: the URL first, then the model and workspace, each line fitted to the terminal.
 const info = demo.host.provider;
-console.log(`nanobot web demo on ${demo.url}  (model: ${info.defaultModel} via ${info.name}; workspace: ${demo.workspace})`);
-if (info.name === 'offline') console.log('Offline scripted model: set OPENAI_API_KEY, OPENAI_BASE_URL or ANTHROPIC_API_KEY (and NANOBOT_MODEL) for a real one.');
+const columns = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 80;
+const wrap = (text: string): string => {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && last.length + 1 + word.length <= columns) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(lines.length === 0 ? word : `  ${word}`);
+  }
+  return lines.join('\n');
+};
+console.log(`nanobot web demo: ${demo.url}`);
+console.log(wrap(info.name === 'offline' ? 'model: the offline scripted model (set OPENAI_API_KEY, OPENAI_BASE_URL or ANTHROPIC_API_KEY for a real one)' : `model: ${info.defaultModel} via ${info.name}`));
+console.log(wrap(`workspace: ${demo.workspace}`));
