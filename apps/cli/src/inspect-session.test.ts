@@ -95,12 +95,15 @@ describe('inspectSession', () => {
     expect(tight.tools.tokens).toBeGreaterThan(tight.budget.budget / 4);
     // From an MCP server: that server's enabledTools.
     const mcp = withServers(() => 'fs');
-    expect(mcp).toMatch(/^the 48 tool definitions take [\d,]+ tokens \(48 from MCP server "fs": [\d,]+\), \d+% of the 6,880-token budget, on every request; /);
+    expect(mcp).toMatch(/^the 48 tool definitions of MCP server "fs" take [\d,]+ tokens, \d+% of the 6,880-token budget, on every request; /);
     expect(mcp).toContain('"enabledTools" in the entry "fs" of "mcpServers" in /ws/.nanobot/config.json');
     expect(mcp).not.toContain('"tools"');
     // Built in: how to turn their groups off in the config file; no MCP server to point at.
     const builtin = withServers();
-    expect(builtin).toMatch(/\(48 built-in: [\d,]+\)/);
+    expect(builtin).toMatch(/^the 48 built-in tool definitions take [\d,]+ tokens, /);
+    // Both: how much each source takes.
+    const mixed = withServers((name) => (name.endsWith('_1') ? 'fs' : undefined));
+    expect(mixed).toMatch(/^the 48 tool definitions take [\d,]+ tokens \(\d+ built-in: [\d,]+; 1 from MCP server "fs": [\d,]+\), /);
     expect(builtin).not.toContain('enabledTools');
     const execs = deepFreeze([...many.slice(2), ...['exec', 'web_fetch'].map((name) => ({ ...many[0], function: { ...many[0].function, name } }))]);
     const grouped = inspectSession({

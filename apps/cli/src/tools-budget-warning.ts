@@ -59,5 +59,12 @@ export function toolsBudgetWarning(input: ToolsBudgetInput): string | null {
   }
   fixes.push('or raise --context-window');
   const share = Math.round((total / budget) * 100);
-  return `the ${tools.length} tool definitions take ${n(total)} tokens (${parts.join('; ')}), ${share}% of the ${n(budget)}-token budget, on every request; ${fixes.join('; ')}`;
+  // One source: say it in the subject; several: how much each takes.
+  const what =
+    parts.length > 1
+      ? `the ${tools.length} tool definitions take ${n(total)} tokens (${parts.join('; ')})`
+      : builtins.length > 0
+        ? `the ${tools.length} built-in tool definitions take ${n(total)} tokens`
+        : `the ${tools.length} tool definitions of MCP server "${heavy[0].server}" take ${n(total)} tokens`;
+  return `${what}, ${share}% of the ${n(budget)}-token budget, on every request; ${fixes.join('; ')}`;
 }

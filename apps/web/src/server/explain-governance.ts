@@ -7,6 +7,7 @@ import type { MarkAction, RemovalReason } from '../shared/protocol.js';
 // reason this file does not know yet still gets a sentence naming it, never an empty one.
 
 const n = (v: number): string => v.toLocaleString('en-US');
+const cap = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The API the copy was made legal for, as a reader names it. */
 function targetName(report: GovernReport): string {
@@ -124,7 +125,7 @@ export function markWhy(step: GovernStepReport, added: ReportedMessage, result: 
   }
   switch (step.step) {
     case 'backfillMissingToolResults':
-      return `${added.name ?? 'The tool'} (call ${added.toolCallId ?? '?'}) has no result in the history: the turn was interrupted or the result lost. ${api} refuses a call without its result, so the governor sent a stand-in: "${BACKFILL_CONTENT}".`;
+      return `${added.name ?? 'The tool'} (call ${added.toolCallId ?? '?'}) has no result in the history: the turn was interrupted or the result lost. ${cap(api)} refuses a call without its result, so the governor sent a stand-in: "${BACKFILL_CONTENT}".`;
     case 'stripMalformedToolCalls':
       return `Tool calls without a usable name or id were removed from this message (${api} would refuse them); the rest was sent.`;
     case 'enforceRoleAlternation':

@@ -93,13 +93,13 @@ describe('inspectRequest', () => {
     const tight = describe(12_000, many);
     expect(tight.tools).toBeGreaterThan(tight.limit / 4);
     // MCP tools: the server named, and its enabledTools; no built-in switch (none of them is built in).
-    expect(tight.toolsWarning).toMatch(/^The 48 tool definitions take [\d,]+ tokens \(48 from MCP server "fs": [\d,]+\), \d+% of the [\d,]+-token budget, on every request/);
+    expect(tight.toolsWarning).toMatch(/^The 48 tool definitions of MCP server "fs" take [\d,]+ tokens, \d+% of the [\d,]+-token budget, on every request/);
     expect(tight.toolsWarning).toContain('"enabledTools" in "fs"');
     expect(tight.toolsWarning).not.toContain('--no-');
     // Built-in tools: how to leave them out, never enabledTools (there is no MCP server).
     const builtins: ToolDefinition[] = deepFreeze(many.map((t, i) => ({ ...t, function: { ...t.function, name: i === 0 ? 'grep' : `builtin_${i}` } })));
     const plain = describe(12_000, builtins);
-    expect(plain.toolsWarning).toMatch(/\(48 built-in: [\d,]+\)/);
+    expect(plain.toolsWarning).toMatch(/^The 48 built-in tool definitions take [\d,]+ tokens, /);
     expect(plain.toolsWarning).toContain('--no-web (grep: ');
     expect(plain.toolsWarning).not.toContain('enabledTools');
     expect(describe(200_000, many).toolsWarning).toBeNull();

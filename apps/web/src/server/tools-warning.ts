@@ -46,5 +46,12 @@ export function toolsWarning(input: ToolsWarningInput): string | null {
   if (servers.size > 0) fixes.push(`list only the MCP tools you need with "enabledTools" in ${[...servers.keys()].map((s) => `"${s}"`).join(', ')}'s server config`);
   fixes.push('give it a larger context window (--context-window)');
   const share = Math.round((total / budget) * 100);
-  return `The ${tools.length} tool definitions take ${n(total)} tokens (${sources.join('; ')}), ${share}% of the ${n(budget)}-token budget, on every request: they are sent every time and never cut. To free room, ${fixes.join(', or ')}.`;
+  // One source: say it in the subject; several: how much each takes.
+  const what =
+    sources.length > 1
+      ? `The ${tools.length} tool definitions take ${n(total)} tokens (${sources.join('; ')})`
+      : builtins.length > 0
+        ? `The ${tools.length} built-in tool definitions take ${n(total)} tokens`
+        : `The ${tools.length} tool definitions of MCP server "${[...servers.keys()][0]}" take ${n(total)} tokens`;
+  return `${what}, ${share}% of the ${n(budget)}-token budget, on every request: they are sent every time and never cut. To free room, ${fixes.join(', or ')}.`;
 }
