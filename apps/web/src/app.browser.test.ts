@@ -212,7 +212,8 @@ describe('the web demo in Chromium', { timeout: 120_000 }, () => {
       await opened;
       await send('Which session gets this?');
       await page.click('[data-testid=sessions] .session:has-text("What is in the workspace?")');
-      await waitOrExplain('[data-testid=status]:has-text("The session changed before the message was sent.")');
+      await waitOrExplain('[data-testid=status][data-state=error]');
+      await waitOrExplain('[data-testid=status-details]:has-text("The session changed before the message was sent.")');
     } finally {
       release();
       await page.unroute('**/events');

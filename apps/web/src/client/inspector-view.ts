@@ -64,17 +64,21 @@ export function budgetBar(budget: BudgetView): HTMLElement {
       SEGMENTS.map((s) => h('span', { class: 'legend-item' }, h('i', { class: `dot seg-${s.key}` }), `${s.label} `, h('b', null, fmt(budget[s.key])))),
       budget.overhead > 0 ? h('span', { class: 'legend-item', 'data-testid': 'overhead' }, 'Reply priming ', h('b', null, fmt(budget.overhead))) : null,
     ),
-    // Shown only when the request differs from the transcript, in the same units as the bar.
-    budget.transcriptTokens !== budget.used
-      ? h('div', { class: 'budget-note', 'data-testid': 'transcript-vs-sent' }, `As given to the governor the transcript is ${fmt(budget.transcriptTokens)} tokens; it sent ${fmt(budget.used)}.`)
-      : null,
     h(
       'div',
-      { class: 'budget-counted', 'data-testid': 'tokenizer' },
-      `Counted with ${budget.tokenizer}` +
-        (budget.tokensCalibrated !== undefined && budget.inputBudget !== undefined && budget.inputBudget !== budget.limit
-          ? `; the usage calibration expects ${fmt(budget.tokensCalibrated)} of ${fmt(budget.inputBudget)} billed input tokens.`
-          : '.'),
+      { class: 'budget-counted' },
+      h(
+        'span',
+        { 'data-testid': 'tokenizer' },
+        `Counted with ${budget.tokenizer}` +
+          (budget.tokensCalibrated !== undefined && budget.inputBudget !== undefined && budget.inputBudget !== budget.limit
+            ? `; the usage calibration expects ${fmt(budget.tokensCalibrated)} of ${fmt(budget.inputBudget)} billed input tokens.`
+            : '.'),
+      ),
+      // Shown only when the request differs from the transcript, in the same units as the bar.
+      budget.transcriptTokens !== budget.used
+        ? [' ', h('span', { 'data-testid': 'transcript-vs-sent' }, `As given to the governor the transcript is ${fmt(budget.transcriptTokens)} tokens; it sent ${fmt(budget.used)}.`)]
+        : null,
     ),
     budget.toolsWarning ? h('div', { class: 'budget-note warn', 'data-testid': 'tools-warning' }, budget.toolsWarning) : null,
   );
@@ -97,9 +101,8 @@ function actionList(snapshot: InspectorSnapshot): HTMLElement {
         h(
           'li',
           { class: `action mark-${a.action}`, 'data-action': a.action },
-          h('span', { class: `chip mark-${a.action}` }, h('b', null, fmt(a.count)), ` ${MARK_LABEL[a.action] ?? a.action}`),
-          h('span', { class: 'action-text' }, a.text),
-          h('p', { class: 'why', 'data-testid': 'why' }, a.why),
+          h('span', { class: `chip mark-${a.action}`, 'aria-label': `${a.count} ${a.text}` }, h('b', null, fmt(a.count)), ` ${MARK_LABEL[a.action] ?? a.action}`),
+          h('span', { class: 'why', 'data-testid': 'why' }, a.why),
         ),
       ),
     ),
@@ -148,7 +151,7 @@ function messageRow(row: Extract<TimelineRow, { kind: 'message' }>): HTMLElement
 
 const COLLAPSE_AFTER = 8;
 const KEEP_HEAD = 2;
-const KEEP_TAIL = 3;
+const KEEP_TAIL = 2;
 
 /** Long runs of history sent unchanged fold into one expandable row, so the actions stand out. */
 function foldUnchanged(rows: HTMLElement[], run: Extract<TimelineRow, { kind: 'message' }>[]): void {
