@@ -205,10 +205,20 @@ export class JsonlSessionStore implements SessionStore {
    */
   async locate(key: string): Promise<string | null> {
     const own = this.pathFor(key);
-    for (const path of [own, ...this.otherNames(key).map((name) => join(this.dir, name))]) {
-      const found = await this.readWhole(path).catch(() => null);
-      if (found === null) continue;
-      if (belongsTo(parseSessionFile(found.bytes).key, basename(path), key)) return path;
+    const found = await this.readWhole(own).catch(() => null);
+    if (found !== null && belongsTo(parseSessionFile(found.bytes).key, basename(own), key)) return own;
+    return (await this.readUnderOtherName(key))?.path ?? null;
+  }
+
+  /** The session's file under an older (or the other) name, read; null when there is none of its own. */
+  private async readUnderOtherName(key: string): Promise<{ path: string; read: { bytes: Buffer; identity: FileIdentity }; parsed: ReturnType<typeof parseSessionFile> } | null> {
+    for (const name of this.otherNames(key)) {
+      const path = join(this.dir, name);
+      const read = await this.readWhole(path).catch(() => null);
+      if (read === null) continue;
+      const parsed = parseSessionFile(read.bytes);
+      // Another key's file may carry this name (`cli_direct.jsonl` is also the legacy name of `cli:direct`).
+      if (belongsTo(parsed.key, name, key)) return { path, read, parsed };
     }
     return null;
   }
@@ -238,18 +248,8 @@ export class JsonlSessionStore implements SessionStore {
       let loadedFrom: string | null = null;
       if (read === null) {
         // Read as it is under an older name; only a rewrite moves it to this store's name.
-        for (const name of this.otherNames(key)) {
-          const other = join(this.dir, name);
-          const found = await this.readWhole(other).catch(() => null);
-          if (found === null) continue;
-          const candidate = parseSessionFile(found.bytes);
-          // Another key's file may carry this name (`cli_direct.jsonl` is also the legacy name of `cli:direct`).
-          if (!belongsTo(candidate.key, name, key)) continue;
-          read = found;
-          parsed = candidate;
-          loadedFrom = other;
-          break;
-        }
+        const other = await this.readUnderOtherName(key);
+        if (other !== null) ({ read, parsed, path: loadedFrom } = other);
       }
       if (read === null || parsed === null) {
         const session = new Session({ key }, this.now);
