@@ -170,6 +170,11 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
     // With a database this process is a worker too: turns arrive as jobs (serial per session
     // across all workers), and `ask` goes through them.
     const { databaseAsk } = await import('./cli-database.js');
+    // A turn that lost its session (taken over, or its lease ran out) stops at once.
+    const running = agent;
+    database.bus.onEvent((event) => {
+      if (event.type === 'turn_fenced') running.abort(event.sessionKey);
+    });
     agent.start();
     await database.bus.startWorker();
     agent = { ...agent, ask: databaseAsk(agent, database.bus) };

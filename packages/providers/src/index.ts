@@ -14,12 +14,12 @@ export { createProvider, resolveProviderConfig } from './create-provider.js';
 export { MissingSdkError } from './missing-sdk-error.js';
 export type { ProviderConfig, ProviderKind, ResolvedProviderConfig } from './create-provider.js';
 export { parseToolArguments, toolArgumentsObjectForReplay, toolArgumentsJsonForReplay } from './tool-arguments.js';
-export { parsePythonJson } from './python-json-parse.js';
+// Python-compatible helpers live in @nanobot/schema; re-exported here so existing imports keep working.
+export { parsePythonJson, sanitizeSurrogates, sanitizeSurrogatesDeep } from '@nanobot/schema';
 export { hasValidToolName, toOpenAIToolCall } from './tool-call-request.js';
 export { finishToolCalls } from './finish-tool-calls.js';
 export { sanitizeEmptyContent, EMPTY_CONTENT_PLACEHOLDER } from './sanitize-empty-content.js';
 export { sanitizeRequestMessages, OPENAI_MESSAGE_KEYS } from './sanitize-request-messages.js';
-export { sanitizeSurrogates, sanitizeSurrogatesDeep } from './sanitize-surrogates.js';
 export { stripImageContent, containsImageContent, IMAGE_NOT_DELIVERED_TEXT } from './strip-image-content.js';
 export { moveToolAttachmentsToUser, toolAttachmentLabel, toolAttachmentPlaceholder } from './move-tool-attachments.js';
 export { toolName, toolCacheMarkerIndices } from './tool-cache-markers.js';

@@ -4,8 +4,10 @@ import type { OutboundMessage as ToolOutboundMessage } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
 import { KeyedScheduler } from './keyed-scheduler.js';
-import { inboundSessionKey, isUserInput } from './message-bus.js';
-import type { AgentBus, InboundMessage, OutboundMessage } from './message-bus.js';
+import { inboundSessionKey, isUserInput } from './bus/bus-messages.js';
+import type { AgentBus } from './bus/agent-bus.js';
+import type { InboundMessage, OutboundMessage } from './bus/bus-messages.js';
+import type { TurnOutcome } from './bus/turn-outcome.js';
 import type { EventSink } from './runner-events.js';
 import type { RunnerHooks } from './runner-hooks.js';
 import type { RunnerToolRegistry } from './runner-ports.js';
@@ -102,17 +104,6 @@ interface ActiveTurn {
   deliveredToOrigin: boolean;
   /** The latest `message` tool delivery to the turn's own chat (returned as the turn's reply). */
   delivery?: OutboundMessage;
-}
-
-/** How the turn that handled a submitted message ended. */
-export interface TurnOutcome {
-  sessionKey: string;
-  /** The runner's result; null for commands and for messages dropped by `/stop`. */
-  result: AgentRunResult | null;
-  /** What the turn sent back to the message's chat (null when suppressed, aborted or dropped). */
-  reply: OutboundMessage | null;
-  /** Set when the turn failed with an exception (e.g. its session could not be saved). */
-  error?: unknown;
 }
 
 /** The loop's slash commands. */

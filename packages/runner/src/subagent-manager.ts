@@ -3,7 +3,8 @@ import type { LLMProvider, Message } from '@nanobot/schema';
 import type { SpawnOutcome, SpawnRequest } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
-import type { AgentBus, InboundMessage } from './message-bus.js';
+import type { AgentBus } from './bus/agent-bus.js';
+import type { InboundMessage } from './bus/bus-messages.js';
 import type { EventSink } from './runner-events.js';
 import type { RunnerToolRegistry } from './runner-ports.js';
 

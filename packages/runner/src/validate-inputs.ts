@@ -1,5 +1,5 @@
 import { ConfigurationError, ValidationError } from '@nanobot/schema';
-import type { InboundMessage } from './message-bus.js';
+import type { InboundMessage } from './bus/bus-messages.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
