@@ -66,6 +66,8 @@ export interface BuildCliAgentOptions {
   onMcpProgress?: (progress: McpProgress) => void;
   /** Receives MCP and session-store notices (one line each; called synchronously, must not throw). */
   notice?: (line: string) => void;
+  /** How the user starts the demo in their shell, for the offline model's hint (default `nanobot run --demo`). */
+  demoCommand?: string;
 }
 
 /**
@@ -104,7 +106,7 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
   const choice = settings.model;
   if (choice.kind === 'offline') {
     const [{ ScriptedProvider }, { offlineModelStep }] = await Promise.all([import('@nanobot/providers/testing'), import('./offline-model.js')]);
-    provider = new ScriptedProvider((request) => offlineModelStep(request, { demo: options.demo ?? false }), {
+    provider = new ScriptedProvider((request) => offlineModelStep(request, { demo: options.demo ?? false, ...(options.demoCommand ? { demoCommand: options.demoCommand } : {}) }), {
       name: 'offline',
       model: 'nanobot-offline',
       ...(options.offlineDelayMs ? { deltaDelayMs: options.offlineDelayMs } : {}),

@@ -37,7 +37,7 @@ function runMain(args: string[], env = cleanEnv()): Promise<Run> {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     // A refused start exits by itself; one that started would hang: stop it so the test fails, not times out.
     child.stdout.on('data', () => {
-      if (stdout.includes('nanobot web demo on')) child.kill('SIGTERM');
+      if (stdout.includes('workspace: ')) child.kill('SIGTERM');
     });
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
@@ -90,7 +90,7 @@ describe('node dist/server/main.js', () => {
 
   it('starts on 127.0.0.1 with good input (the offline model says so) and exits 0 on SIGTERM', async () => {
     const run = await runMain(['--port', '0', '--workspace', temp('ws'), '--sessions', join(temp('s'), 'x'), '--offline']);
-    expect(run.stdout).toMatch(/^nanobot web demo on http:\/\/127\.0\.0\.1:\d+ {2}\(model: \S+ via offline;/);
+    expect(run.stdout).toMatch(/^nanobot web demo: http:\/\/127\.0\.0\.1:\d+\nmodel: the offline scripted model/);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
   });

@@ -19,6 +19,8 @@ const HELP = `nanobot web demo
   --provider NAME      any provider of \`nanobot providers\` (env NANOBOT_PROVIDER; default: chosen
                        from the model and what is configured, as the CLI)
   --model ID           model id (env NANOBOT_MODEL)
+  --no-exec            leave out the exec tools (exec, write_stdin, list_exec_sessions)
+  --no-web             leave out the web tools (web_fetch, web_search)
   --offline            use the offline scripted model even if an API key is set
 Model: every provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY,
 GEMINI_API_KEY, …), OPENAI_BASE_URL for a local server; GET /api/providers lists them.`;
@@ -48,6 +50,8 @@ try {
       offline: { type: 'boolean' },
       provider: { type: 'string' },
       model: { type: 'string' },
+      'no-exec': { type: 'boolean' },
+      'no-web': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -76,6 +80,8 @@ try {
     ...(values.offline ? { offline: true } : {}),
     ...(values.provider !== undefined ? { providerName: values.provider } : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(values['no-exec'] ? { exec: false } : {}),
+    ...(values['no-web'] ? { web: false } : {}),
     onError: (error, where) => console.error(`[nanobot-web] ${where}:`, error),
   });
 } catch (error) {
@@ -95,7 +101,19 @@ const shutdown = (): void => {
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
 
+// What a person needs: the URL first, then the model and workspace, each line fitted to the terminal.
 const info = demo.host.provider;
-console.log(`nanobot web demo on ${demo.url}  (model: ${info.defaultModel} via ${info.name}; workspace: ${demo.workspace})`);
-for (const line of demo.notices) console.error(`nanobot-web: ${line}`);
-if (info.name === 'offline') console.log("Offline scripted model: set a provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY, …) or OPENAI_BASE_URL, and NANOBOT_MODEL or --model, for a real one.");
+const columns = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 80;
+const wrap = (text: string): string => {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && last.length + 1 + word.length <= columns) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(lines.length === 0 ? word : `  ${word}`);
+  }
+  return lines.join('\n');
+};
+console.log(`nanobot web demo: ${demo.url}`);
+console.log(wrap(info.name === 'offline' ? "model: the offline scripted model (set a provider's key — OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY, … — or OPENAI_BASE_URL, and NANOBOT_MODEL or --model, for a real one)" : `model: ${info.defaultModel} via ${info.name}`));
+console.log(wrap(`workspace: ${demo.workspace}`));
+for (const line of demo.notices) console.error(wrap(`nanobot-web: ${line}`));

@@ -40,8 +40,10 @@ export interface StartDemoOptions {
   deltaDelayMs?: number;
   contextWindowTokens?: number;
   maxTokens?: number;
-  /** Include the exec tool (default true). */
+  /** Include the exec tools (exec, write_stdin, list_exec_sessions; default true). */
   exec?: boolean;
+  /** Include the web tools (web_fetch, web_search; default true). */
+  web?: boolean;
   /**
    * PostgreSQL URL: sessions and the message bus live there (@nanobot/postgres) and the demo is one
    * worker of that database; the page's own turns still run here so they stream.
@@ -120,6 +122,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     contextWindowTokens,
     maxTokens,
     ...(options.exec !== undefined ? { exec: options.exec } : {}),
+    ...(options.web !== undefined ? { web: options.web } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
   let server: RunningWebServer;

@@ -268,8 +268,7 @@ export function createWebServer(options: WebServerOptions, bound: () => { hostna
       case 'stop':
         allow(req, ['POST']);
         await readJsonBody(req);
-        host.stop(key);
-        sendJson(res, 202, { stopping: true });
+        sendJson(res, 202, { stopping: true, stopped: host.stop(key) });
         return;
       default: {
         allow(req, ['POST']);
