@@ -3,13 +3,36 @@
 // `new Function` ajv compiles with). Its findings are turned into what ajv reports for the same
 // value — ajv's keywords, parameters and English, in ajv's order — so that the messages a model
 // reads are the same whichever validator ran (differential tests against ajv hold it to that).
-import { dereference, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { deepCompareStrict, dereference, format as cfworkerFormats, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { JsonSchema } from './tool-definition.js';
 import type { JsonSchemaBackend, JsonSchemaDraft } from './full-json-schema.js';
 import { describeIssues, type SchemaIssue } from './schema-issues.js';
 import { isRecord } from '../util/is-record.js';
 
 type Node = Record<string, unknown>;
+
+// cfworker reports a `false` subschema without its schema location (it writes the instance's
+// there), so the copy it validates has `{ not: {} }` in place of every `false` subschema,
+// marked with this key (cfworker ignores unknown keys): same verdict, a located error.
+const FALSE_MARK = 'x-nanobot-false';
+const isFalse = (schema: unknown): boolean => isRecord(schema) && schema[FALSE_MARK] === true;
+
+// Keywords whose value is a schema, a list of schemas, or a map of schemas (the rest are data).
+const SCHEMA_VALUED = new Set(['additionalItems', 'unevaluatedItems', 'items', 'contains', 'additionalProperties', 'unevaluatedProperties', 'propertyNames', 'not', 'if', 'then', 'else']);
+const SCHEMA_LISTS = new Set(['prefixItems', 'items', 'allOf', 'anyOf', 'oneOf']);
+const SCHEMA_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
+
+function markFalse(schema: unknown): unknown {
+  if (schema === false) return { not: {}, [FALSE_MARK]: true };
+  if (!isRecord(schema)) return schema;
+  for (const [key, value] of Object.entries(schema)) {
+    if (SCHEMA_LISTS.has(key) && Array.isArray(value)) schema[key] = value.map(markFalse);
+    else if (SCHEMA_VALUED.has(key)) schema[key] = markFalse(value);
+    else if (SCHEMA_MAPS.has(key) && isRecord(value)) for (const [name, sub] of Object.entries(value)) value[name] = Array.isArray(sub) ? sub : markFalse(sub);
+  }
+  return schema;
+}
 
 // ajv evaluates a schema's keywords group by group (those for any type, then number, string,
 // array and object keywords), in this order within a group (its RULES, draft 2020-12; draft-07
@@ -194,39 +217,47 @@ function limitMessage(keyword: string, limit: unknown, what: string): string {
 
 const LIMIT_COMPARISON: Record<string, string> = { maximum: '<=', minimum: '>=', exclusiveMaximum: '<', exclusiveMinimum: '>' };
 
-/** ajv's `uniqueItems` search: the last duplicate pair, found from the end as ajv's loops do. */
-function duplicatePair(items: unknown[], itemSchema: unknown): [number, number] {
+/**
+ * ajv's `uniqueItems` search: the first duplicate pair its loops meet, scanning from the end.
+ * With scalar item types it skips items of other types (so two `null`s under `type: string`
+ * items are no duplicate); `null` when it finds none.
+ */
+function duplicatePair(items: unknown[], itemSchema: unknown): [number, number] | null {
   const types = isRecord(itemSchema) ? itemSchema['type'] : undefined;
-  const itemTypes = types === undefined ? [] : Array.isArray(types) ? types : [types];
+  const itemTypes: unknown[] = types === undefined ? [] : Array.isArray(types) ? types : [types];
   if (itemTypes.length > 0 && !itemTypes.some((t) => t === 'object' || t === 'array')) {
     const indices = new Map<unknown, number>();
     for (let i = items.length - 1; i >= 0; i--) {
-      let item = items[i];
+      const item = items[i];
       if (!itemTypes.includes(dataType(item)) && !(itemTypes.includes('integer') && Number.isInteger(item))) continue;
-      if (itemTypes.length > 1 && typeof item === 'string') item = `${item}_`;
       const j = indices.get(item);
       if (j !== undefined) return [i, j];
       indices.set(item, i);
     }
-    return [0, 0];
+    return null;
   }
   for (let i = items.length - 1; i >= 0; i--) {
-    for (let j = i - 1; j >= 0; j--) if (JSON.stringify(items[i]) === JSON.stringify(items[j])) return [i, j];
+    for (let j = i - 1; j >= 0; j--) if (deepCompareStrict(items[i], items[j])) return [i, j];
   }
-  return [0, 0];
+  return null;
 }
 
 /** One cfworker unit as ajv's error, or `null` for a unit that only wraps its subschema's errors. */
 function toIssue(unit: OutputUnit, compiled: Compiled, value: unknown): SchemaIssue | null {
   const schemaPath = unit.keywordLocation.includes('/$ref/') ? `#/${unit.keywordLocation.slice(unit.keywordLocation.lastIndexOf('/$ref/') + 6)}` : unit.keywordLocation;
-  const base = { keyword: unit.keyword, instancePath: instancePath(unit.instanceLocation), schemaPath };
+  // A property name's own errors: ajv reports them at the object, cfworker at the key.
+  const location = unit.keywordLocation.includes('/propertyNames/') ? unit.instanceLocation.slice(0, unit.instanceLocation.lastIndexOf('/')) : unit.instanceLocation;
+  const base = { keyword: unit.keyword, instancePath: instancePath(location), schemaPath };
   const parentLocation = unit.keywordLocation.slice(0, unit.keywordLocation.lastIndexOf('/'));
   const parent = schemaAt(parentLocation, compiled);
   const schema = schemaAt(unit.keywordLocation, compiled);
   const data = schemaAtData(value, unit.instanceLocation);
+  if (unit.keyword === 'not' && isFalse(parent)) {
+    // A `false` subschema: ajv reports the parent keyword itself where it has an error of its own.
+    if (FALSE_REPORTED_BY_PARENT.has(parentLocation.slice(parentLocation.lastIndexOf('/') + 1))) return null;
+    return { keyword: 'false schema', instancePath: base.instancePath, schemaPath: parentLocation, params: {}, message: 'boolean schema is false' };
+  }
   switch (unit.keyword) {
-    case 'false':
-      return { keyword: 'false schema', instancePath: base.instancePath, schemaPath: unit.keywordLocation, params: {}, message: 'boolean schema is false' };
     case 'type':
       return { ...base, params: { type: typeParam(schema) }, message: `must be ${typeParam(schema)}` };
     case 'const':
@@ -270,7 +301,9 @@ function toIssue(unit: OutputUnit, compiled: Compiled, value: unknown): SchemaIs
     case 'format':
       return { ...base, params: { format: schema }, message: `must match format "${String(schema)}"` };
     case 'uniqueItems': {
-      const [i, j] = Array.isArray(data) ? duplicatePair(data, isRecord(parent) ? parent['items'] : undefined) : [0, 0];
+      const pair = Array.isArray(data) ? duplicatePair(data, isRecord(parent) ? parent['items'] : undefined) : null;
+      if (pair === null) return null;
+      const [i, j] = pair;
       return { ...base, params: { i, j }, message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)` };
     }
     case 'contains':
@@ -293,17 +326,17 @@ function toIssue(unit: OutputUnit, compiled: Compiled, value: unknown): SchemaIs
       return { ...base, params: { property, missingProperty, depsCount: deps.length, deps: deps.join(', ') }, message: `must have ${word} ${deps.join(', ')} when property ${property} is present` };
     }
     case 'additionalProperties':
-      if (schema !== false) return null;
+      if (!isFalse(schema)) return null;
       return { ...base, params: { additionalProperty: quoted(unit.error) }, message: 'must NOT have additional properties' };
     case 'unevaluatedProperties':
-      if (schema !== false) return null;
+      if (!isFalse(schema)) return null;
       return { ...base, params: { unevaluatedProperty: quoted(unit.error) }, message: 'must NOT have unevaluated properties' };
     case 'propertyNames':
       return { ...base, params: { propertyName: quoted(unit.error) }, message: 'property name must be valid' };
     case 'items':
     case 'additionalItems':
     case 'unevaluatedItems': {
-      if (schema !== false || !isRecord(parent)) return null;
+      if (!isFalse(schema) || !isRecord(parent)) return null;
       const prefix = unit.keyword === 'additionalItems' ? parent['items'] : parent['prefixItems'];
       const limit = Array.isArray(prefix) ? prefix.length : 0;
       return { ...base, params: { limit }, message: `must NOT have more than ${limit} items` };
@@ -325,23 +358,87 @@ function schemaAtData(value: unknown, location: string): unknown {
   return node;
 }
 
-const FALSE_REPORTED_BY_PARENT = new Set(['additionalProperties', 'unevaluatedProperties', 'items', 'additionalItems', 'unevaluatedItems']);
+const CONTAINS = new Set(['contains', 'minContains', 'maxContains']);
 
 /**
- * Drops the `false` unit that follows a keyword whose subschema is `false` and which ajv reports
- * itself (`additionalProperties: false` → "must NOT have additional properties"): ajv does not
- * report the boolean schema there, as it does under `properties` or `anyOf`.
+ * ajv's `contains` on one array: it validates items in order and stops as soon as the outcome
+ * is settled (the first match when only one is needed, one match too many), and when the
+ * keyword fails it reports why each item it checked and that did not match failed, before its
+ * own error. cfworker checks every item and keeps none of their errors. `null`: ajv passes.
  */
-function dropFalseUnder(units: OutputUnit[]): OutputUnit[] {
+function containsAsAjv(items: unknown[], schema: unknown, node: Node, itemLocation: (j: number) => string, schemaLocation: string, compiled: Compiled, data: unknown): OutputUnit[] | null {
+  const min = typeof node['minContains'] === 'number' ? node['minContains'] : 1;
+  const max = typeof node['maxContains'] === 'number' ? node['maxContains'] : undefined;
+  if (max === undefined && min === 0) return null;
+  if (max !== undefined && min > max) return [];
+  if (schema === true || (isRecord(schema) && Object.keys(schema).length === 0)) return items.length >= min && (max === undefined || items.length <= max) ? null : [];
+  const units: OutputUnit[] = [];
+  let count = 0;
+  let valid = min === 0;
+  if (min === 0 && items.length === 0) return null;
+  for (let j = 0; j < items.length; j++) {
+    const result = validate(items[j], schema as Schema, '2020-12', compiled.lookup, false, null, itemLocation(j), schemaLocation);
+    if (!result.valid) {
+      units.push(...withContainsItems(result.errors, compiled, data));
+      continue;
+    }
+    count++;
+    if (max === undefined) {
+      if (count >= min) return null;
+    } else if (count > max) {
+      valid = false;
+      break;
+    } else if (count >= min) valid = true;
+  }
+  return valid ? null : units;
+}
+
+/**
+ * cfworker's `contains` failures as ajv reports them (containsAsAjv): the item errors first,
+ * then the keyword's own unit; nothing where ajv passes.
+ */
+function withContainsItems(units: OutputUnit[], compiled: Compiled, data: unknown): OutputUnit[] {
+  // cfworker keeps some item errors of its own (too few matches): the ones ajv reports replace them.
+  const failed = units.filter((u) => CONTAINS.has(u.keyword)).map((u) => ({ schema: `${u.keywordLocation.slice(0, u.keywordLocation.lastIndexOf('/'))}/contains/`, instance: `${u.instanceLocation}/` }));
   const out: OutputUnit[] = [];
-  for (let k = 0; k < units.length; k++) {
-    const unit = units[k]!;
-    out.push(unit);
-    const next = units[k + 1];
-    if (next !== undefined && next.keyword === 'false' && FALSE_REPORTED_BY_PARENT.has(unit.keyword) && next.instanceLocation.startsWith(`${unit.instanceLocation}/`)) k++;
+  for (const unit of units) {
+    if (failed.some((f) => unit.keywordLocation.startsWith(f.schema) && unit.instanceLocation.startsWith(f.instance))) continue;
+    if (!CONTAINS.has(unit.keyword)) {
+      out.push(unit);
+      continue;
+    }
+    const parentLocation = unit.keywordLocation.slice(0, unit.keywordLocation.lastIndexOf('/'));
+    const items = schemaAtData(data, unit.instanceLocation);
+    const node = schemaAt(parentLocation, compiled);
+    if (!Array.isArray(items) || !isRecord(node)) continue;
+    const itemUnits = containsAsAjv(items, node['contains'], node, (j) => `${unit.instanceLocation}/${j}`, `${parentLocation}/contains`, compiled, data);
+    if (itemUnits === null) continue;
+    out.push(...itemUnits, unit);
   }
   return out;
 }
+
+/**
+ * ajv stops evaluating a `oneOf` at its second matching branch (it fails then): drops the
+ * errors cfworker found in the branches after it, which ajv never looked at.
+ */
+function oneOfAsAjv(units: OutputUnit[], compiled: Compiled): OutputUnit[] {
+  let out = units;
+  for (const unit of units) {
+    if (unit.keyword !== 'oneOf' || unit.error.includes('(0 matches)')) continue;
+    const branches = `${unit.keywordLocation}/`;
+    const branchOf = (u: OutputUnit): number => (u.keywordLocation.startsWith(branches) ? Number(u.keywordLocation.slice(branches.length).split('/')[0]) : -1);
+    const schema = schemaAt(unit.keywordLocation, compiled);
+    const count = Array.isArray(schema) ? schema.length : 0;
+    // Branches with no error under them matched; the second of those is where ajv stopped.
+    const failing = new Set(out.map(branchOf));
+    const stop = [...Array(count).keys()].filter((i) => !failing.has(i))[1];
+    if (stop !== undefined) out = out.filter((u) => branchOf(u) <= stop);
+  }
+  return out;
+}
+
+const FALSE_REPORTED_BY_PARENT = new Set(['additionalProperties', 'unevaluatedProperties', 'items', 'additionalItems', 'unevaluatedItems']);
 
 function walkSchema(node: unknown, visit: (node: Node) => void): void {
   if (Array.isArray(node)) {
@@ -362,10 +459,47 @@ function checkCompilable(compiled: Compiled): void {
   walkSchema(compiled.root, (node) => {
     if (typeof node['pattern'] === 'string') new RegExp(node['pattern'], 'u');
     if (isRecord(node['patternProperties'])) for (const pattern of Object.keys(node['patternProperties'])) new RegExp(pattern, 'u');
-    if (typeof node['$ref'] === 'string' && resolveRef(node, compiled) === undefined) {
-      throw new Error(`can't resolve reference ${node['$ref']} from id #`);
+    if (typeof node['$ref'] !== 'string') return;
+    // A chain of `$ref`s that comes back to where it started never reaches a keyword: ajv's
+    // compiler recurses until the stack overflows; say so at compile time as it does.
+    const seen = new Set<unknown>([node]);
+    for (let at: unknown = node; isRecord(at) && typeof at['$ref'] === 'string'; ) {
+      at = resolveRef(at, compiled);
+      if (at === undefined) throw new Error(`can't resolve reference ${String(node['$ref'])} from id #`);
+      if (seen.has(at)) throw new RangeError('Maximum call stack size exceeded');
+      seen.add(at);
     }
   });
+}
+
+// ajv-formats' checks of string formats ("full" mode, as the Node entry adds them to ajv), so a
+// format means the same in every runtime; its numeric formats (int32, int64) apply to numbers,
+// which cfworker never checks formats of.
+const STRING_FORMATS: Record<string, (text: string) => boolean> = {};
+for (const [name, definition] of Object.entries(fullFormats as Record<string, unknown>)) {
+  const check = isRecord(definition) && !(definition instanceof RegExp) ? definition['validate'] : definition;
+  if (isRecord(definition) && definition['type'] === 'number') continue;
+  if (check instanceof RegExp) STRING_FORMATS[name] = (text) => check.test(text);
+  else if (typeof check === 'function') STRING_FORMATS[name] = (text) => (check as (t: string) => boolean)(text);
+  else if (check === true) STRING_FORMATS[name] = () => true;
+}
+
+/**
+ * Runs `fn` with cfworker's format table holding ajv-formats' checks, and puts cfworker's back
+ * after. cfworker reads formats from that one exported object; the swap lasts one synchronous
+ * validation, so nothing else ever sees it.
+ */
+function withAjvFormats<T>(fn: () => T): T {
+  const table = cfworkerFormats as Record<string, unknown>;
+  const saved = { ...table };
+  for (const key of Object.keys(table)) delete table[key];
+  Object.assign(table, STRING_FORMATS);
+  try {
+    return fn();
+  } finally {
+    for (const key of Object.keys(table)) delete table[key];
+    Object.assign(table, saved);
+  }
 }
 
 /** The validator that needs no code generation (@cfworker/json-schema, messages as ajv's). */
@@ -375,16 +509,17 @@ export const interpretedBackend: JsonSchemaBackend = {
     // cfworker annotates the schema objects it is given: validate a copy. Draft 2020-12 for both
     // drafts, as ajv: keywords beside a `$ref` are evaluated too (cfworker's draft-07 mode
     // ignores them), and array-form `items` works in every draft there.
-    const root = JSON.parse(JSON.stringify(schema)) as Node;
+    const root = markFalse(JSON.parse(JSON.stringify(schema))) as Node;
     const compiled: Compiled = { root, lookup: dereference(root as Schema) };
     checkCompilable(compiled);
     return (value) => {
       // cfworker refuses `undefined` anywhere; as JSON (what tool arguments are) it is absent.
       const data: unknown = value === undefined ? null : JSON.parse(JSON.stringify(value));
-      const result = validate(data, root as Schema, '2020-12', compiled.lookup, false);
+      const result = withAjvFormats(() => validate(data, root as Schema, '2020-12', compiled.lookup, false));
       if (result.valid) return [];
+      const units = withAjvFormats(() => withContainsItems(result.errors, compiled, data));
       const issues: { issue: SchemaIssue; key: number[] }[] = [];
-      for (const unit of dropFalseUnder(result.errors)) {
+      for (const unit of oneOfAsAjv(units, compiled)) {
         const issue = toIssue(unit, compiled, data);
         if (issue !== null) issues.push({ issue, key: orderKey(unit, compiled, data) });
       }
