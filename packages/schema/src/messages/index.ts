@@ -15,3 +15,18 @@ export type {
 } from './message.js';
 export { messageSchema, toolCallSchema } from './message.js';
 export { parseMessage, parseMessages } from './parse-message.js';
+export {
+  FAILURE_FIELD,
+  FAILURE_DETAIL_MAX_CHARS,
+  TURN_INTERRUPTED_NOTE,
+  MODEL_ERROR_NOTE,
+  TOOL_INTERRUPTED_NOTE,
+  LEGACY_FAILURE_TEXTS,
+  failureOf,
+  turnFailureRow,
+  toolFailureRow,
+  failureReplayRow,
+  isFailureNote,
+  replayFailures,
+} from './message-failure.js';
+export type { MessageFailure, MessageFailureKind, StoredFailure } from './message-failure.js';
