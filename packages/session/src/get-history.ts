@@ -131,7 +131,7 @@ function rowTokens(source: Message, row: Message): number {
 }
 
 // A failure note is not a user turn: a window never starts at one, so the model never reads
-// "the message above" with nothing above it.
+// "the turn above" with nothing above it.
 function firstUserStart(messages: readonly Message[]): number {
   for (let i = 0; i < messages.length; i += 1) {
     if (messages[i].role === 'user' && !isFailureNote(messages[i])) return i > 0 && messages[i - 1]._channel_delivery ? i - 1 : i;

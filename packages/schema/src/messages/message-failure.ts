@@ -33,9 +33,9 @@ export const FAILURE_FIELD = '_failure';
 export const FAILURE_DETAIL_MAX_CHARS = 500;
 
 /** What the model reads after a user turn whose run was interrupted before any reply. */
-export const TURN_INTERRUPTED_NOTE = '[nanobot note: the run for the message above was interrupted before a reply was generated; no reply was given.]';
+export const TURN_INTERRUPTED_NOTE = '[nanobot note: the turn above was interrupted before a reply was generated; no reply was given.]';
 /** What the model reads after a user turn whose model request failed. */
-export const MODEL_ERROR_NOTE = '[nanobot note: the model request for the message above failed, so no reply was generated.]';
+export const MODEL_ERROR_NOTE = '[nanobot note: the model request for the turn above failed, so no reply was generated.]';
 /** What the model reads as the result of a call the run did not let finish. */
 export const TOOL_INTERRUPTED_NOTE =
   '[nanobot note: the run was interrupted before this tool call finished; no result was recorded and its effects, if any, are unknown.]';
