@@ -6,6 +6,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ContextBuilder } from '@nanobot/context-builder';
 import { checkLegality } from '@nanobot/governor';
 import { JsonlSessionStore, Session, sessionFileName } from '@nanobot/session';
 import { ToolRegistry } from '@nanobot/registry';
@@ -112,6 +113,25 @@ describe.each(TARGETS)('continuing after a failure (target %s)', (target) => {
     await loop.idle();
     const request = expectHonestRequest(model, target, ['Hello!']);
     expect(JSON.stringify(request)).toContain(TURN_INTERRUPTED_NOTE.slice(1, -1));
+  });
+
+  it('with the context builder: the next message is stored as written, the note stays its own row', async () => {
+    const sessions = new JsonlSessionStore({ dir: tempDir(), fsync: 'never' });
+    const contextBuilder = new ContextBuilder({ workspace: tempDir(), runtime: 'Linux x86_64, Node v20.0.0', platform: 'posix', skillEnvironment: { env: {}, hasBinary: () => true } });
+    const model = scripted([{ content: 'upstream returned 500', finishReason: 'error' }, textStep('Here it is.')]);
+    const loop = new AgentLoop({ bus: new MessageBus(), provider: model, tools: new ToolRegistry(), sessions, contextBuilder, governOptions: { target } });
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'summarise' });
+    await loop.idle();
+    loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'try again' });
+    await loop.idle();
+    const request = expectHonestRequest(model, target, []);
+    expect(JSON.stringify(request)).toContain(MODEL_ERROR_NOTE.slice(1, -1));
+    const stored = (await sessions.load('cli:c')).session.messages;
+    const users = stored.filter((m) => m.role === 'user').map((m) => textOf(m.content));
+    expect(users).toHaveLength(2);
+    expect(users[0].startsWith('summarise')).toBe(true);
+    expect(users[1].startsWith('try again')).toBe(true);
+    for (const text of users) expect(text).not.toContain(MODEL_ERROR_NOTE);
   });
 
   for (const [file, channel, chatId, spoken] of [
