@@ -1,3 +1,4 @@
+import type { ModelFactsSource } from '@nanobot/providers';
 import { failureOf, toolFailureRow, turnFailureRow, type LLMProvider, type Message } from '@nanobot/schema';
 import type { Session, SessionStore } from '@nanobot/session';
 import type { OutboundMessage as ToolOutboundMessage } from '@nanobot/tools';
@@ -73,6 +74,8 @@ export interface AgentLoopOptions extends Pick<AgentRunSpec, 'govern' | 'governO
   temperature?: number;
   maxTokens?: number;
   contextWindowTokens?: number;
+  /** Sizes each turn's governor from the model's facts when `contextWindowTokens` is unset (see `AgentRunSpec.modelFacts`). */
+  modelFacts?: ModelFactsSource;
   maxIterations?: number;
   maxToolResultChars?: number;
   /** Sessions running turns at once (0 or less: unlimited). Default 3, as the reference. */
@@ -487,6 +490,7 @@ export class AgentLoop {
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
         ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
         ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
+        ...(options.modelFacts !== undefined ? { modelFacts: options.modelFacts } : {}),
         ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
         ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),

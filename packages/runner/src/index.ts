@@ -71,6 +71,7 @@ export type { Agent, AskOptions, CreateAgentOptions } from './create-agent.js';
 export { CronService } from './cron-service.js';
 export type { CronRun, CronServiceOptions } from './cron-service.js';
 export { JsonCronStore, CronStoreError } from './json-cron-store.js';
+export { JsonModelFactsStore, MODEL_FACTS_FILE, defaultModelFactsFile } from './model-facts/json-model-facts-store.js';
 export type { CronStore } from './json-cron-store.js';
 export { nextCronRun } from './next-cron-run.js';
 export type { CronJob, CronJobSpec, CronSchedule } from '@nanobot/tools';

@@ -1,3 +1,4 @@
+import type { ModelFactsSource } from '@nanobot/providers';
 import { randomUUID } from 'node:crypto';
 import type { LLMProvider, Message } from '@nanobot/schema';
 import type { SpawnOutcome, SpawnRequest } from '@nanobot/tools';
@@ -34,6 +35,8 @@ export interface SubagentManagerOptions extends Pick<AgentRunSpec, 'govern' | 'g
   maxIterations?: number;
   maxToolResultChars?: number;
   contextWindowTokens?: number;
+  /** Sizes each subagent run from the model's facts when `contextWindowTokens` is unset (see `AgentRunSpec.modelFacts`). */
+  modelFacts?: ModelFactsSource;
   /** Stop at the first failing tool (default true, as the reference's subagents). */
   failOnToolError?: boolean;
   /** Running subagents allowed per origin session (default 1). */
@@ -213,6 +216,7 @@ export class SubagentManager {
         ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
         ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
         ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
+        ...(options.modelFacts !== undefined ? { modelFacts: options.modelFacts } : {}),
         ...(options.events !== undefined ? { events: options.events } : {}),
       });
       return subagentResultText(result);

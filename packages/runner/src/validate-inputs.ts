@@ -31,6 +31,10 @@ export function validateRunSpec(spec: unknown): void {
   if (calibrator !== undefined && calibrator !== null && (typeof calibrator.observe !== 'function' || typeof calibrator.calibrate !== 'function')) {
     throw new ConfigurationError('AgentRunner.run: calibrator must have observe() and calibrate() (createUsageCalibrator from @nanobot/governor)');
   }
+  const facts = spec.modelFacts as { lookup?: unknown } | undefined;
+  if (facts !== undefined && (!isObject(facts) || typeof facts.lookup !== 'function')) {
+    throw new ConfigurationError('AgentRunner.run: modelFacts must have lookup() (ModelFactsCache from @nanobot/providers)');
+  }
 }
 
 /** Rejects inbound messages a channel adapter built wrongly (clear `ValidationError`, nothing half-processed). */

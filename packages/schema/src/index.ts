@@ -1,14 +1,9 @@
 /**
  * `@nanobot/schema`: the message model, tool definitions and JSON Schema helpers, token
- * estimation, the provider interface and typed errors. One folder per sub-domain; each folder's
- * `index.ts` lists its public exports.
+ * estimation, the provider interface and typed errors. This main entry runs in every runtime
+ * (no `node:*` import, no `createRequire`): token counts there need `await loadTokenizer()`
+ * first, and full JSON Schema validation interprets schemas. Node, Bun and Deno get ./node.ts
+ * instead, through the `node` export condition.
  */
-export * from './messages/index.js';
-export * from './errors/index.js';
-export * from './json-schema/index.js';
-export * from './provider/index.js';
-export * from './tokens/index.js';
-export * from './tokenizer/index.js';
-export * from './models/index.js';
-export * from './python/index.js';
-export * from './text/index.js';
+export * from './core.js';
+export { messageSchema, toolCallSchema, parseMessage, parseMessages } from './messages/zod-bound.js';

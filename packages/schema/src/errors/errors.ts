@@ -35,3 +35,18 @@ export class ConfigurationError extends NanobotError {
     super('CONFIGURATION_ERROR', message, options);
   }
 }
+
+/**
+ * A token count needed an encoding whose rank data is not loaded, and this runtime cannot load
+ * it synchronously: call `await loadTokenizer(encoding)` once before counting. Never a silent
+ * fallback to counting bytes.
+ */
+export class TokenizerNotLoadedError extends NanobotError {
+  /** The encoding that was needed (`'cl100k_base'`, `'o200k_base'`). */
+  readonly encoding: string;
+
+  constructor(encoding: string, message: string, options: { cause?: unknown } = {}) {
+    super('TOKENIZER_NOT_LOADED', message, options);
+    this.encoding = encoding;
+  }
+}

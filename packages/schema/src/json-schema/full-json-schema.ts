@@ -1,17 +1,23 @@
 // Full JSON Schema validation for the keywords the reference's mini validator ignores
-// (anyOf/oneOf/allOf/not, $ref, const, pattern, format, if/then/else, tuples, …).
+// (anyOf/oneOf/allOf/not, $ref, const, pattern, format, if/then/else, tuples, …), in the
+// reference's message style.
 //
-// Why ajv and not zod's converter: zod 4.6's `z.fromJSONSchema` is documented as
-// semi-experimental and throws on `not`, `if`/`then`/`else`, `dependentRequired`/
-// `dependentSchemas` and `unevaluated*` — exactly the keywords MCP servers' schemas use, so
-// such a tool would end up not enforced at all. ajv implements draft-07 and 2020-12 fully, is
-// the most used validator on npm, and its errors carry instance paths we turn into the
-// reference's path-qualified messages. It is loaded on first use (import time stays small).
-import { createRequire } from 'node:module';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+// Two validators behind one interface, chosen per runtime:
+// - ajv (draft-07 and 2020-12 in full, the most used validator on npm) where the Node entry
+//   registers it: Node, Bun and Deno. It compiles each schema to JavaScript with `new Function`
+//   and costs ~100 ms to import, so the Node entry requires it on first use (ajv-backend.ts).
+// - @cfworker/json-schema everywhere else: an interpreter (no code generation, which Cloudflare
+//   Workers, Vercel's edge runtime and pages with a strict CSP forbid), the validator the MCP
+//   SDK uses on Workers, small, imported statically so every bundler sees it (and drops it when
+//   nothing validates). Its results are mapped to ajv's messages and order
+//   (interpreted-backend.ts); differential tests hold both to the same output.
+// Why not zod's converter: zod 4.6's `z.fromJSONSchema` is documented as semi-experimental and
+// throws on `not`, `if`/`then`/`else`, `dependentRequired`/`dependentSchemas` and `unevaluated*`
+// — exactly the keywords MCP servers' schemas use, so such a tool would end up not enforced.
 import { SchemaError } from '../errors/errors.js';
 import type { JsonSchema } from './tool-definition.js';
 import { isRecord } from '../util/is-record.js';
+import { interpretedBackend } from './interpreted-backend.js';
 
 // What the mini validator enforces, plus annotations that never affect validity.
 const COVERED = new Set([
@@ -55,29 +61,33 @@ export function needsFullValidation(schema: JsonSchema): boolean {
   return needs;
 }
 
-interface AjvLike {
-  compile(schema: unknown): ValidateFunction;
+/** The JSON Schema drafts the validators are asked for. */
+export type JsonSchemaDraft = '2020' | '07';
+
+/**
+ * A full JSON Schema validator. Contract: `compile` gets a schema without `$schema` (never
+ * mutated) and its draft, may throw (any error: it becomes a {@link SchemaError}), and returns
+ * a function giving `[]` for a valid value, else short path-qualified messages.
+ */
+export interface JsonSchemaBackend {
+  readonly name: string;
+  compile(schema: JsonSchema, draft: JsonSchemaDraft): (value: unknown) => string[];
 }
 
-let ajv2020: AjvLike | undefined;
-let ajv07: AjvLike | undefined;
+let registered: JsonSchemaBackend | null = null;
+const compiled = new WeakMap<object, { backend: JsonSchemaBackend; validate: (value: unknown) => string[] }>();
 
-function createAjv(draft: '2020' | '07'): AjvLike {
-  const require = createRequire(import.meta.url);
-  const mod = require(draft === '2020' ? 'ajv/dist/2020' : 'ajv') as { default: new (opts: object) => AjvLike };
-  const formats = require('ajv-formats') as { default: (ajv: AjvLike) => void };
-  const instance = new mod.default({
-    allErrors: true,
-    strict: false,
-    validateSchema: false,
-    addUsedSchema: false,
-    // Never touch the caller's data: no defaults, no coercion, no removal.
-    useDefaults: false,
-    coerceTypes: false,
-    removeAdditional: false,
-  });
-  formats.default(instance);
-  return instance;
+/**
+ * Makes `backend` the full validator (the Node entry registers ajv; `null` restores the
+ * interpreter). Compiled schemas are kept per validator, so switching never mixes them.
+ */
+export function setJsonSchemaBackend(backend: JsonSchemaBackend | null): void {
+  registered = backend;
+}
+
+/** The full validator in use: `'ajv'` (Node, Bun, Deno) or `'interpreted'` (@cfworker/json-schema). */
+export function jsonSchemaBackendName(): string {
+  return (registered ?? interpretedBackend).name;
 }
 
 /** Walks the whole schema once: throws on cycles, reports whether tuple-form `items` occurs. */
@@ -103,84 +113,25 @@ function draftOf(schema: JsonSchema): '2020' | '07' {
   return tuple ? '07' : '2020';
 }
 
-const compiled = new WeakMap<object, ValidateFunction>();
-
 /**
- * Compiles `schema` for full validation (cached per schema object). Throws
- * {@link SchemaError} when the schema cannot be compiled (bad regex, unresolvable `$ref`, …).
+ * Compiles `schema` for full validation (cached per schema object) and returns its validator:
+ * `[]` for a valid value, else short path-qualified messages. Throws {@link SchemaError} when
+ * the schema cannot be compiled (bad regex, unresolvable `$ref`, …) or is cyclic.
  */
-export function compileJsonSchema(schema: JsonSchema): ValidateFunction {
+export function compileJsonSchema(schema: JsonSchema): (value: unknown) => string[] {
+  const backend = registered ?? interpretedBackend;
   const hit = compiled.get(schema);
-  if (hit !== undefined) return hit;
-  const draft = draftOf(schema); // also rejects cyclic objects before ajv recurses into them
+  if (hit !== undefined && hit.backend === backend) return hit.validate;
+  const draft = draftOf(schema); // also rejects cyclic objects before a validator recurses into them
   const { $schema: _ignored, ...rest } = schema;
-  let validate: ValidateFunction;
+  let validate: (value: unknown) => string[];
   try {
-    if (draft === '2020') validate = (ajv2020 ??= createAjv('2020')).compile(rest);
-    else validate = (ajv07 ??= createAjv('07')).compile(rest);
+    validate = backend.compile(rest, draft);
   } catch (cause) {
     throw new SchemaError(`JSON Schema cannot be compiled: ${(cause as Error).message}`, { cause });
   }
-  compiled.set(schema, validate);
+  compiled.set(schema, { backend, validate });
   return validate;
-}
-
-function decodePointer(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** `/meta/flags/0` → `meta.flags[0]` (array indices in brackets, as the reference writes them). */
-function instancePathLabel(pointer: string, value: unknown): string {
-  if (pointer === '') return '';
-  let path = '';
-  let node: unknown = value;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = decodePointer(raw);
-    if (Array.isArray(node)) {
-      path += `[${key}]`;
-      node = node[Number(key)];
-    } else {
-      path = path ? `${path}.${key}` : key;
-      node = isRecord(node) ? node[key] : undefined;
-    }
-  }
-  return path;
-}
-
-function subpath(path: string, key: string): string {
-  return path ? `${path}.${key}` : key;
-}
-
-/** ajv errors → short, path-qualified messages in the reference's style. */
-function describe(errors: readonly ErrorObject[], value: unknown): string[] {
-  const out: string[] = [];
-  for (const error of errors) {
-    // Branch failures of anyOf/oneOf are noise next to the combinator's own error.
-    if (/\/(anyOf|oneOf)\/\d+\//.test(error.schemaPath)) continue;
-    if (error.keyword === 'if') continue; // the failing then/else branch is reported itself
-    const path = instancePathLabel(error.instancePath, value);
-    const label = path || 'parameter';
-    const params = error.params as Record<string, unknown>;
-    let message: string;
-    switch (error.keyword) {
-      case 'required':
-        message = `missing required ${subpath(path, String(params['missingProperty']))}`;
-        break;
-      case 'additionalProperties':
-        message = `unexpected parameter ${subpath(path, String(params['additionalProperty']))}`;
-        break;
-      case 'type':
-        message = `${label} should be ${String(params['type']).split(',').join(' or ')}`;
-        break;
-      case 'const':
-        message = `${label} must be ${JSON.stringify(params['allowedValue'])}`;
-        break;
-      default:
-        message = `${label} ${error.message ?? 'is invalid'}`;
-    }
-    if (!out.includes(message)) out.push(message);
-  }
-  return out;
 }
 
 /**
@@ -189,7 +140,5 @@ function describe(errors: readonly ErrorObject[], value: unknown): string[] {
  * `value`. Throws {@link SchemaError} for a cyclic or uncompilable schema.
  */
 export function validateFullJsonSchema(schema: JsonSchema, value: unknown): string[] {
-  const validate = compileJsonSchema(schema);
-  if (validate(value)) return [];
-  return describe(validate.errors ?? [], value);
+  return compileJsonSchema(schema)(value);
 }

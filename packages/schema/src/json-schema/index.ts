@@ -3,7 +3,7 @@ export type { JsonSchema, ToolDefinition } from './tool-definition.js';
 export { validateJsonSchemaValue } from './validate-json-schema-value.js';
 export { castParams, castJsonSchemaValue } from './cast-params.js';
 export { validateParams, assertToolParametersSchema } from './validate-params.js';
-export { validateFullJsonSchema, needsFullValidation, compileJsonSchema } from './full-json-schema.js';
+export { validateFullJsonSchema, needsFullValidation, compileJsonSchema, jsonSchemaBackendName } from './full-json-schema.js';
 export {
   SchemaBuilder,
   StringSchema,

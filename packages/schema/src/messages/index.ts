@@ -1,4 +1,4 @@
-/** The message model: message and content-part types, their zod schemas, and parsing of stored records. */
+/** The message model: message and content-part types (their zod schemas and parsers are bound per entry). */
 export type {
   Message,
   MessageContent,
@@ -12,9 +12,11 @@ export type {
   UserMessage,
   AssistantMessage,
   ToolMessage,
+  MessageSchema,
+  ToolCallSchema,
 } from './message.js';
-export { messageSchema, toolCallSchema } from './message.js';
-export { parseMessage, parseMessages } from './parse-message.js';
+// `messageSchema`, `toolCallSchema`, `parseMessage` and `parseMessages` are bound to a zod import
+// by each entry: ./zod-bound.ts (main entry), ../node/zod-bound.ts (Node entry).
 export {
   FAILURE_FIELD,
   FAILURE_DETAIL_MAX_CHARS,

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { z as Z } from 'zod';
 
 /** A text part of a multimodal message content list. */
@@ -68,16 +67,8 @@ export type AssistantMessage = Message & { role: 'assistant' };
 /** A tool result answering `tool_call_id`. */
 export type ToolMessage = Message & { role: 'tool'; tool_call_id: string };
 
-type ZodNamespace = typeof Z;
-
-// zod costs ~100 ms to import, more than the rest of this package together; only parsing
-// records needs it, so it is required on first use of a schema (the exported schemas are lazy
-// views). zod keeps its registries on globalThis, so mixing with the caller's zod is safe.
-let zod: ZodNamespace | undefined;
-function zodNamespace(): ZodNamespace {
-  zod ??= (createRequire(import.meta.url)('zod') as { z: ZodNamespace }).z;
-  return zod;
-}
+/** The zod namespace (`z`) the schemas are built with. */
+export type ZodNamespace = typeof Z;
 
 /** A stand-in that builds the real value on first use and then forwards everything to it. */
 function lazy<T extends object>(build: () => T): T {
@@ -99,8 +90,7 @@ function lazy<T extends object>(build: () => T): T {
   });
 }
 
-function buildToolCallSchema() {
-  const z = zodNamespace();
+function buildToolCallSchema(z: ZodNamespace) {
   return z
     .object({
       id: z.string(),
@@ -110,8 +100,7 @@ function buildToolCallSchema() {
     .passthrough();
 }
 
-function buildMessageSchema() {
-  const z = zodNamespace();
+function buildMessageSchema(z: ZodNamespace, toolCallSchema: ToolCallSchema) {
   const contentPartSchema = z
     .object({ type: z.string() })
     .passthrough()
@@ -142,8 +131,22 @@ function buildMessageSchema() {
     });
 }
 
-/** zod schema of one tool call as persisted (built on first use). */
-export const toolCallSchema: ReturnType<typeof buildToolCallSchema> = lazy(buildToolCallSchema);
+/** The zod schema of one persisted tool call. */
+export type ToolCallSchema = ReturnType<typeof buildToolCallSchema>;
+/** The zod schema of one persisted message record. */
+export type MessageSchema = ReturnType<typeof buildMessageSchema>;
 
-/** zod schema of one persisted message record; errors name the wrong field (built on first use). */
-export const messageSchema: ReturnType<typeof buildMessageSchema> = lazy(buildMessageSchema);
+// zod costs ~100 ms to import, more than the rest of this package together, and only parsing
+// records needs it: the schemas are lazy views, built on first use with the zod namespace that
+// `zod()` returns (a static import for bundlers, a require on first use in the Node entry). zod
+// keeps its registries on globalThis, so mixing with the caller's zod is safe.
+
+/** The tool-call schema, built with `zod()` on first use. Pure until used. */
+export function lazyToolCallSchema(zod: () => ZodNamespace): ToolCallSchema {
+  return lazy(() => buildToolCallSchema(zod()));
+}
+
+/** The message schema around `toolCallSchema`, built with `zod()` on first use. Pure until used. */
+export function lazyMessageSchema(zod: () => ZodNamespace, toolCallSchema: ToolCallSchema): MessageSchema {
+  return lazy(() => buildMessageSchema(zod(), toolCallSchema));
+}

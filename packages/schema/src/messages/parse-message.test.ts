@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValidationError } from '../errors/errors.js';
-import { parseMessage, parseMessages } from './parse-message.js';
+import { parseMessage, parseMessages } from './zod-bound.js';
+import * as nodeBound from '../node/zod-bound.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
 
 function thrown(fn: () => unknown): ValidationError {
@@ -58,13 +59,33 @@ describe('parseMessage', () => {
   });
 });
 
-describe('messageSchema', () => {
+describe.each([
+  ['main entry (static zod import)', () => import('./zod-bound.js')],
+  ['Node entry (zod required on first use)', () => import('../node/zod-bound.js')],
+])('messageSchema of the %s', (_name, load) => {
   it('is a usable zod schema (lazy) that composes with the caller’s zod', async () => {
     const { z } = await import('zod');
-    const { messageSchema } = await import('./message.js');
+    const { messageSchema } = await load();
     const history = z.array(messageSchema);
     expect(history.safeParse([{ role: 'user', content: 'hi' }]).success).toBe(true);
     expect(history.safeParse([{ role: 'user', content: 5 }]).success).toBe(false);
     expect(messageSchema.parse({ role: 'assistant', content: null, extra: 1 })).toEqual({ role: 'assistant', content: null, extra: 1 });
+  });
+});
+
+describe('both entries parse alike', () => {
+  it('gives the same records and the same errors', () => {
+    const records = [{ role: 'user', content: 'hi' }, { role: 'tool', content: 'x' }, { role: 'wizard' }, { role: 'assistant', tool_calls: [{ id: 1 }] }];
+    for (const record of records) {
+      const outcome = (parse: (r: unknown) => unknown) => {
+        try {
+          return { ok: parse(record) };
+        } catch (error) {
+          return { error: (error as Error).message, path: (error as ValidationError).path };
+        }
+      };
+      expect(outcome((r) => nodeBound.parseMessage(r))).toEqual(outcome((r) => parseMessage(r)));
+    }
+    expect(nodeBound.parseMessages([{ role: 'user', content: 'a' }])).toEqual(parseMessages([{ role: 'user', content: 'a' }]));
   });
 });

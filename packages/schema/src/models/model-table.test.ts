@@ -16,11 +16,36 @@ describe('lookupModel', () => {
     ['claude-sonnet-4-5-20250929', 'claude-sonnet', 'claude'],
     ['anthropic/claude-3-7-sonnet-latest', 'claude-sonnet', 'claude'],
     ['claude-opus-4-1', 'claude-opus-4', 'claude'],
-    ['claude-opus-4-6', 'claude-opus', 'claude'],
+    ['claude-opus-4-6', 'claude-opus-4-6', 'claude'],
+    ['claude-opus-4-7', 'claude-opus-4-6', 'claude'],
+    ['anthropic/claude-opus-4.7', 'claude-opus-4-6', 'claude'],
+    ['us.anthropic.claude-sonnet-4-6-v1:0', 'claude-sonnet-4-6', 'claude'],
+    ['claude-opus-4-5-20251101', 'claude-opus-4-5', 'claude'],
+    ['gpt-5.4-mini', 'gpt-5.4-mini', 'o200k_base'],
+    ['gpt-5.5', 'gpt-5.5', 'o200k_base'],
+    ['openai/gpt-5.4', 'gpt-5.4', 'o200k_base'],
+    ['gpt-5.1', 'gpt-5', 'o200k_base'],
+    ['gemini-3-flash-preview', 'gemini-3-flash', 'cl100k_base'],
+    ['google/gemini-3.1-pro-preview', 'gemini-3-pro', 'cl100k_base'],
+    ['gemini-2.5-flash-lite', 'gemini-2.5-flash-lite', 'cl100k_base'],
+    ['deepseek-v4-flash', 'deepseek-v4', 'cl100k_base'],
+    ['deepseek-chat', 'deepseek-chat', 'cl100k_base'],
+    ['moonshotai/kimi-k2.6', 'kimi-k2', 'cl100k_base'],
+    ['mistral-large-latest', 'mistral', 'cl100k_base'],
     ['claude-haiku-4-5', 'claude-haiku', 'claude'],
     ['openrouter/anthropic/claude-sonnet-4', 'claude-sonnet', 'claude'],
   ])('%s → %s (%s)', (model, id, tokenizer) => {
     expect(lookupModel(model)).toMatchObject({ id, tokenizer });
+  });
+
+  it('the windows and replies the providers publish for the models served today', () => {
+    expect(lookupModel('claude-opus-4-7')).toMatchObject({ contextWindow: 1_000_000, maxOutput: 128_000 });
+    expect(lookupModel('claude-sonnet-4-6')).toMatchObject({ contextWindow: 1_000_000, maxOutput: 64_000 });
+    expect(lookupModel('claude-haiku-4-5')).toMatchObject({ contextWindow: 200_000, maxOutput: 64_000 });
+    expect(lookupModel('claude-sonnet-4-5')).toMatchObject({ contextWindow: 200_000, maxOutput: 64_000 });
+    expect(lookupModel('gpt-5.4')).toMatchObject({ contextWindow: 1_050_000, maxOutput: 128_000 });
+    expect(lookupModel('gemini-2.5-flash')).toMatchObject({ contextWindow: 1_048_576, maxOutput: 65_536 });
+    expect(lookupModel('deepseek-v4-pro')).toMatchObject({ contextWindow: 1_048_576, maxOutput: 384_000 });
   });
 
   it('unknown models are undefined; overrides win', () => {

@@ -68,6 +68,12 @@ export interface LLMResponse {
   thinkingBlocks?: { type: string; [key: string]: unknown }[] | null;
   /** Opaque continuation state for providers that have one. */
   providerState?: unknown;
+  /**
+   * Provider fields of the answer that belong on the stored assistant message and must go back
+   * to that provider unmodified on later requests (OpenRouter's `reasoning_details`). The runner
+   * copies them onto the assistant message as they are.
+   */
+  messageFields?: Record<string, unknown>;
   /** The validated JSON value when the request asked for a `responseFormat`. */
   parsed?: unknown;
   /** Which provider/model answered (every provider fills these; FallbackProvider keeps the answering one's). */
@@ -148,4 +154,48 @@ export interface LLMProvider {
   stream(request: LLMRequest): AsyncIterable<LLMStreamEvent>;
   /** Optional exact counter for this provider's tokenizer. */
   readonly tokenCounter?: TokenCounter;
+  /**
+   * The exact input-token count of `request` as the provider bills it, from the API's own count
+   * endpoint (Anthropic `count_tokens`, OpenAI Responses `input_tokens`, Bedrock `CountTokens`,
+   * Gemini `countTokens`). Absent when the API has none. Contract: awaited; rejects with a
+   * `ProviderError` when the count fails (callers fall back to their estimate); sends nothing
+   * that a model answers, and is not retried.
+   */
+  countTokens?(request: LLMRequest): Promise<TokenCount>;
+  /**
+   * The model's window and largest reply as the provider publishes them on its models endpoint
+   * (Anthropic `/v1/models/{id}` `max_input_tokens` / `max_tokens`, OpenRouter `/models`
+   * `context_length` / `top_provider.max_completion_tokens`, Gemini `models.get`
+   * `inputTokenLimit` / `outputTokenLimit`). Absent when the provider publishes none. Contract:
+   * awaited; resolves with the fields the endpoint gave (none when it lists the model without
+   * limits); rejects with a `ProviderError` when the endpoint fails or does not know the model
+   * (callers fall back to the model table); not retried.
+   */
+  modelLimits?(request: ModelLimitsRequest): Promise<ModelLimits>;
+}
+
+/** What `LLMProvider.modelLimits` is asked. */
+export interface ModelLimitsRequest {
+  /** Default: the provider's `defaultModel`. */
+  model?: string;
+  signal?: AbortSignal;
+}
+
+/** A model's limits as its provider publishes them. */
+export interface ModelLimits {
+  /** Which provider and model answered. */
+  provider: string;
+  model: string;
+  /** The input window in tokens (absent: not published). */
+  contextWindow?: number;
+  /** The largest `max_tokens` the model accepts (absent: not published). */
+  maxOutput?: number;
+}
+
+/** An exact count of a request's input tokens. */
+export interface TokenCount {
+  inputTokens: number;
+  /** Which provider and model counted. */
+  provider: string;
+  model: string;
 }

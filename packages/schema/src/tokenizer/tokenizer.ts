@@ -1,14 +1,9 @@
-import { createRequire } from 'node:module';
 import { bytePairMerge } from './byte-pair-merge.js';
 import { detachString } from '../util/detach-string.js';
+import { loadedEncoding, encodingLoaded, type Encoder } from './encoder-store.js';
 
-/** The slice of js-tiktoken's `Tiktoken` we use. */
-export interface Encoder {
-  encode(text: string, allowedSpecial?: string[] | 'all', disallowedSpecial?: string[] | 'all'): number[];
-  decode(tokens: number[]): string;
-  /** js-tiktoken's rank table (bytes joined by "," → rank); marked internal there, so optional here. */
-  rankMap?: Map<string, number>;
-}
+export type { Encoder } from './encoder-store.js';
+export { setTokenizerUnavailableForTesting } from './encoder-store.js';
 
 // Pieces longer than this go through our O(n log n) merge: js-tiktoken's is quadratic.
 const LONG_PIECE = 64;
@@ -20,47 +15,18 @@ function encodePiece(encoder: Encoder, piece: string): number[] {
   return bytePairMerge(utf8.encode(piece), (key) => ranks.get(key));
 }
 
-type LoadState = { kind: 'unloaded' } | { kind: 'loaded'; encoder: Encoder; pieces: RegExp } | { kind: 'unavailable'; reason: unknown };
-
-let state: LoadState = { kind: 'unloaded' };
-let forcedUnavailable = false;
-
-// The cl100k ranks are ~1 MB of base64 that take a few hundred ms to parse, so they are loaded
-// on the first count, never at import. `require` keeps counting synchronous (the governor's
-// hot path is synchronous) without a top-level import.
-function load(): LoadState {
-  if (forcedUnavailable) return { kind: 'unavailable', reason: new Error('tiktoken disabled') };
-  if (state.kind !== 'unloaded') return state;
-  try {
-    const require = createRequire(import.meta.url);
-    const lite = require('js-tiktoken/lite') as { Tiktoken: new (ranks: unknown) => Encoder };
-    const ranksModule = require('js-tiktoken/ranks/cl100k_base') as { default?: unknown };
-    const ranks = (ranksModule.default ?? ranksModule) as { pat_str: string };
-    // The same pre-split pattern js-tiktoken uses, for counting piece by piece.
-    state = { kind: 'loaded', encoder: new lite.Tiktoken(ranks), pieces: new RegExp(ranks.pat_str, 'gu') };
-  } catch (reason) {
-    state = { kind: 'unavailable', reason };
-  }
-  return state;
-}
-
-/** The cl100k_base encoder, loading its ranks on first use; `null` when unavailable. */
-export function getEncoder(): Encoder | null {
-  const s = load();
-  return s.kind === 'loaded' ? s.encoder : null;
-}
-
-/** Whether the ranks have been loaded (import-time checks and benchmarks read this). */
-export function tokenizerLoaded(): boolean {
-  return state.kind === 'loaded';
-}
-
 /**
- * Test hook: pretend tiktoken is missing (`true`) so the byte-heuristic fallback can be
- * exercised, or restore it (`false`).
+ * The cl100k_base encoder, loading its ranks on first use where that can be done synchronously
+ * (encoder-store.ts); `null` only when tiktoken is switched off for tests. Throws
+ * `TokenizerNotLoadedError` where the ranks need `await loadTokenizer()` first.
  */
-export function setTokenizerUnavailableForTesting(unavailable: boolean): void {
-  forcedUnavailable = unavailable;
+export function getEncoder(): Encoder | null {
+  return loadedEncoding('cl100k_base')?.encoder ?? null;
+}
+
+/** Whether the cl100k ranks have been loaded (import-time checks and benchmarks read this). */
+export function tokenizerLoaded(): boolean {
+  return encodingLoaded('cl100k_base');
 }
 
 const SPECIAL_TOKENS = ['<|endoftext|>', '<|fim_prefix|>', '<|fim_middle|>', '<|fim_suffix|>', '<|endofprompt|>'];
@@ -110,12 +76,13 @@ function countPieces(encoder: Encoder, pieces: RegExp, text: string): number {
 
 /**
  * cl100k token count of `text` with special-token text counted as plain text (as providers
- * bill it), or `null` when the encoder is unavailable. Shares {@link countTokens}' piece cache.
+ * bill it), or `null` when tiktoken is switched off for tests. Shares {@link countTokens}' piece
+ * cache. Throws `TokenizerNotLoadedError` where the ranks need `await loadTokenizer()` first.
  */
 export function countPlainTokens(text: string): number | null {
   if (text.length === 0) return 0;
-  const s = load();
-  return s.kind === 'loaded' ? countPieces(s.encoder, s.pieces, text) : null;
+  const enc = loadedEncoding('cl100k_base');
+  return enc === null ? null : countPieces(enc.encoder, enc.pieces, text);
 }
 
 /** Drops the per-piece count cache (benchmarks measure cold counts with it). */
@@ -125,15 +92,17 @@ export function clearPieceCache(): void {
 
 /**
  * cl100k token count of `text` as the reference's `len(encode(text))`, or `null` when the
- * encoder refuses it (special-token text) or is unavailable — callers then fall back to bytes.
+ * encoder refuses it (special-token text; or tiktoken is switched off for tests) — callers then
+ * fall back to bytes, as the reference does. Throws `TokenizerNotLoadedError` where the
+ * ranks need `await loadTokenizer()` first: never bytes for want of the ranks.
  * Counts piece by piece with a per-piece cache, which equals a full encode (BPE never merges
  * across pre-split pieces) at a fraction of the cost.
  */
 export function countTokens(text: string): number | null {
   if (text.length === 0) return 0;
-  const s = load();
-  if (s.kind !== 'loaded' || containsSpecialToken(text)) return null;
-  return countPieces(s.encoder, s.pieces, text);
+  const enc = loadedEncoding('cl100k_base');
+  if (enc === null || containsSpecialToken(text)) return null;
+  return countPieces(enc.encoder, enc.pieces, text);
 }
 
 /** UTF-8 byte length, as Python's `len(text.encode("utf-8"))` (lone surrogates count as U+FFFD). */
@@ -156,9 +125,9 @@ export function utf8Length(text: string): number {
 
 /** Encodes with the same refusal rule as {@link countTokens}; `null` when refused/unavailable. */
 export function encodeTokens(text: string): number[] | null {
-  const encoder = getEncoder();
-  if (encoder === null || containsSpecialToken(text)) return null;
-  const pieces = (load() as { pieces: RegExp }).pieces;
+  const enc = loadedEncoding('cl100k_base');
+  if (enc === null || containsSpecialToken(text)) return null;
+  const { encoder, pieces } = enc;
   // Piece by piece equals a whole encode (BPE never merges across pre-split pieces).
   const out: number[] = [];
   pieces.lastIndex = 0;

@@ -94,7 +94,10 @@ export function providerMessageView(message: Record<string, unknown>, claude: bo
   return { texts, fixed };
 }
 
-/** `[tokens, heuristic]`: texts counted in `encoding`, or as UTF-8 bytes when it cannot load. */
+/**
+ * `[tokens, heuristic]`: texts counted in `encoding` (UTF-8 bytes only when tiktoken is switched
+ * off for tests). Throws `TokenizerNotLoadedError` where the ranks need `await loadTokenizer()`.
+ */
 export function countTexts(encoding: EncodingName, texts: readonly string[]): [number, boolean] {
   let total = 0;
   let heuristic = false;

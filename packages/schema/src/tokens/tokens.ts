@@ -53,8 +53,9 @@ function messageEstimatePayload(message: Record<string, unknown>): string {
  * Estimated tokens of one message (reference `estimate_message_tokens`): content (non-text
  * blocks as their JSON, images included), name, tool_call_id, tool_calls JSON and
  * reasoning_content joined by newlines, cl100k-encoded, plus 4; at least 4. Falls back to UTF-8
- * bytes + 4 when the text holds special-token text or tiktoken is unavailable. Cached per
- * message object. Throws {@link ValidationError} for a non-object message or a cyclic value.
+ * bytes + 4 when the text holds special-token text (as the reference). Cached per message
+ * object. Throws {@link ValidationError} for a non-object message or a cyclic value, and
+ * `TokenizerNotLoadedError` where the ranks need `await loadTokenizer()` first (never bytes).
  */
 export function estimateMessageTokens(message: Message): number {
   const record = asMessageRecord(message, 'estimateMessageTokens');
