@@ -89,10 +89,11 @@ describe.each(TARGETS)('continuing after a failure (target %s)', (target) => {
   it('a failed request', async () => {
     const sessions = new JsonlSessionStore({ dir: tempDir(), fsync: 'never' });
     const model = scripted([{ content: 'upstream returned 500', finishReason: 'error' }, textStep('Here it is.')]);
-    const loop = loopFor(model, new ToolRegistry(), sessions, target);
+    const bus = new MessageBus();
+    const loop = new AgentLoop({ bus, provider: model, tools: new ToolRegistry(), sessions, systemPrompt: 'You are nanobot.', governOptions: { target } });
     loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'summarise' });
     await loop.idle();
-    expect(loop.bus.drainOutbound().map((m) => m.content)).toEqual(['upstream returned 500']);
+    expect(bus.drainOutbound().map((m) => m.content)).toEqual(['upstream returned 500']);
     const stored = (await sessions.load('cli:c')).session.messages;
     expect(stored.at(-1)).toMatchObject({ role: 'assistant', content: '', _failure: { kind: 'model_error', detail: 'upstream returned 500' } });
     loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'try again' });
