@@ -1,4 +1,5 @@
 import { govern, type GovernOptions, type GovernReport } from '@nanobot/governor';
+import { dialectMemoOf } from '@nanobot/governor/dialect';
 import type { ModelMessage } from 'ai';
 import type { AiMessage } from './internal/ai-message.js';
 import { fromGovernorView } from './internal/from-governor-messages.js';
@@ -30,8 +31,9 @@ export interface GovernModelMessagesResult {
  * `@nanobot/schema`) for input that is not a list of AI SDK messages or for bad options.
  */
 export function governModelMessages(messages: readonly ModelMessage[], options: GovernModelMessagesOptions = {}): GovernModelMessagesResult {
-  const view = toGovernorView(messages, 'governModelMessages');
+  const memo = dialectMemoOf();
+  const view = toGovernorView(messages, 'governModelMessages', memo);
   const { messages: governed, report } = govern(view.messages, options);
-  const out = fromGovernorView(messages as readonly unknown[] as readonly AiMessage[], view, governed, 'model-messages');
+  const out = fromGovernorView(messages as readonly unknown[] as readonly AiMessage[], view, governed, 'model-messages', memo);
   return { messages: out as unknown[] as ModelMessage[], report };
 }
