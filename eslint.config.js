@@ -52,6 +52,13 @@ export default tseslint.config(
     },
   },
   {
+    // The provider stand-ins are proven against the real SDKs (tests only, never published).
+    files: ['tooling/provider-wire/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: deepImportPatterns }],
+    },
+  },
+  {
     // Type tests of the governor compile its README examples against the real SDK types.
     files: ['packages/governor/test/types/**'],
     rules: {

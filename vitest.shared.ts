@@ -16,13 +16,15 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
       if (!existsSync(pkgFile)) continue;
       const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as {
         name: string;
-        exports?: Record<string, { source?: string } | string>;
+        exports?: Record<string, { source?: string; node?: { source?: string } } | string>;
       };
       for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
-        if (typeof target !== 'object' || !target.source) continue;
+        // Tests run on Node: an entry with a `node` condition resolves to its Node source, as Node does.
+        const source = typeof target === 'object' ? (target.node?.source ?? target.source) : undefined;
+        if (!source) continue;
         const spec = subpath === '.' ? pkg.name : `${pkg.name}/${subpath.replace(/^\.\//, '')}`;
         const escaped = spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-        aliases.push({ find: new RegExp(`^${escaped}$`), replacement: resolve(dir, name, target.source) });
+        aliases.push({ find: new RegExp(`^${escaped}$`), replacement: resolve(dir, name, source) });
       }
     }
   }

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Runs every benchmark (`packages/*/bench/*.bench.ts`, `apps/*/bench/*.bench.ts`) one after the
+// Runs every benchmark (`packages/*/bench/*.bench.ts`, `apps/*/bench/*.bench.ts`,
+// `tooling/*/bench/*.bench.ts`: e.g. tooling/runtimes' bundle sizes, tooling/wire-measure's
+// `provider-rules`, issue 25's rejection measurement) one after the
 // other with tsx and the "source" export condition, so benchmarks measure the TypeScript sources
 // in one run each. Benchmarks print ratios; nothing here gates on absolute time.
 // Usage: node scripts/bench.mjs [substring-filter]
@@ -10,7 +12,7 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const filter = process.argv[2] ?? '';
 const files = [];
-for (const group of ['packages', 'apps']) {
+for (const group of ['packages', 'apps', 'tooling']) {
   for (const name of existsSync(join(root, group)) ? readdirSync(join(root, group)) : []) {
     const dir = join(root, group, name, 'bench');
     if (!existsSync(dir)) continue;

@@ -3,11 +3,13 @@
 // `node` package (`npx -y node@<major>`), first on PATH so child processes use it too. Writes
 // `.vitest-report.node<major>.json` per package for scripts/sum-test-reports.mjs.
 // Browser tests (apps/web `*.browser.test.ts`) are left to the main run on Node 20: they exercise
-// Chromium, not Node, and skipping them keeps CI under its time budget.
+// Chromium, not Node, and leaving them out keeps CI under its time budget. bubblewrap, which the
+// exec sandbox tests need, is installed first when missing (scripts/provision-test-deps.mjs).
 // Usage: node scripts/test-on-node.mjs <major> [package-dir-substring]  (needs a prior build)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { provisionTestDeps, ProvisionError } from './provision-test-deps.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const major = process.argv[2];
@@ -21,20 +23,31 @@ const version = execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim(
 console.log(`::: unit tests on Node ${version} (${nodeBin})`);
 const env = { ...process.env, PATH: `${dirname(nodeBin)}:${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-let failed = 0;
+const targets = [];
 for (const group of ['packages', 'apps', 'tooling']) {
   for (const name of readdirSync(join(root, group)).sort()) {
     const dir = join(root, group, name);
     if (!existsSync(join(dir, 'package.json')) || !`${group}/${name}`.includes(filter)) continue;
-    if (!JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.test) continue;
-    const report = `.vitest-report.node${major}.json`;
-    const res = spawnSync(nodeBin, [vitest, 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`, '--exclude=**/*.browser.test.ts', '--exclude=**/node_modules/**'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-    const summary = (res.stdout.match(/Tests\s+.*$/m)?.[0] ?? '').replace(/\x1b\[[0-9;]*m/g, '');
-    console.log(`${res.status === 0 ? '✓' : '✗'} ${group}/${name} on Node ${major}: ${summary}`);
-    if (res.status !== 0) {
-      failed += 1;
-      console.log((res.stdout + res.stderr).replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => /FAIL|Error|×|✗/.test(l)).slice(0, 30).join('\n'));
-    }
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    if (manifest.scripts?.test) targets.push({ group, name, dir, packageName: manifest.name });
+  }
+}
+try {
+  provisionTestDeps({ only: ['bubblewrap'], packages: targets.map((t) => t.packageName) });
+} catch (error) {
+  if (!(error instanceof ProvisionError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+let failed = 0;
+for (const { group, name, dir } of targets) {
+  const report = `.vitest-report.node${major}.json`;
+  const res = spawnSync(nodeBin, [vitest, 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`, '--exclude=**/*.browser.test.ts', '--exclude=**/node_modules/**'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const summary = (res.stdout.match(/Tests\s+.*$/m)?.[0] ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+  console.log(`${res.status === 0 ? '✓' : '✗'} ${group}/${name} on Node ${major}: ${summary}`);
+  if (res.status !== 0) {
+    failed += 1;
+    console.log((res.stdout + res.stderr).replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => /FAIL|Error|×|✗/.test(l)).slice(0, 30).join('\n'));
   }
 }
 process.exit(failed ? 1 : 0);

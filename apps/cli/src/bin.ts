@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `nanobot` executable: wires the real process into runCli and exits with its status once
 // stdout and stderr have been flushed (a pipe reader must get every line).
-import { invocationName } from './invocation-name.js';
+import { invocationWords } from './invocation-name.js';
 import { runCli } from './main.js';
 
 // A reader that went away (`nanobot run --json | head`) ends the program quietly with status 0,
@@ -26,7 +26,7 @@ const code = await runCli(process.argv.slice(2), {
   env: process.env,
   // The root `pnpm nanobot` script runs in the repository root; the user's directory is INIT_CWD.
   cwd: process.env.npm_lifecycle_event === 'nanobot' && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd(),
-  invokedAs: invocationName(process.env, process.argv[1], process.env.INIT_CWD ?? process.cwd()),
+  invokedAs: invocationWords(process.env, process.argv[1], process.env.INIT_CWD ?? process.cwd()),
   onInterrupt(handler) {
     listeners.add(handler);
     return () => listeners.delete(handler);

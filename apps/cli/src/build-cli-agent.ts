@@ -4,6 +4,7 @@ import type { LLMProvider } from '@nanobot/schema';
 import type { McpToolSource } from '@nanobot/mcp';
 import { CliError } from './cli-error.js';
 import { cliGovernorSettings } from './cli-governor-settings.js';
+import { modelFactsNotices, openModelFacts } from './cli-model-facts.js';
 import type { CliDatabase } from './cli-database.js';
 import type { CliSessionStore } from './session-selection.js';
 import { plural } from './plural.js';
@@ -65,6 +66,8 @@ export interface BuildCliAgentOptions {
   onMcpProgress?: (progress: McpProgress) => void;
   /** Receives MCP and session-store notices (one line each; called synchronously, must not throw). */
   notice?: (line: string) => void;
+  /** How the user starts the demo in their shell, for the offline model's hint (default `nanobot run --demo`). */
+  demoCommand?: string;
 }
 
 /**
@@ -103,29 +106,24 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
   const choice = settings.model;
   if (choice.kind === 'offline') {
     const [{ ScriptedProvider }, { offlineModelStep }] = await Promise.all([import('@nanobot/providers/testing'), import('./offline-model.js')]);
-    provider = new ScriptedProvider((request) => offlineModelStep(request, { demo: options.demo ?? false }), {
+    provider = new ScriptedProvider((request) => offlineModelStep(request, { demo: options.demo ?? false, ...(options.demoCommand ? { demoCommand: options.demoCommand } : {}) }), {
       name: 'offline',
       model: 'nanobot-offline',
       ...(options.offlineDelayMs ? { deltaDelayMs: options.offlineDelayMs } : {}),
     });
     modelLine = options.demo
-      ? `offline: ${choice.reason}; the built-in scripted model answers and the tools it calls are real. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real model.`
-      : `offline: ${choice.reason}; the built-in scripted model answers in words and runs no tools. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real model.`;
+      ? `offline: ${choice.reason}; the built-in scripted model answers and the tools it calls are real. Set a provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY, …; \`nanobot providers\` lists them) or OPENAI_BASE_URL for a real model.`
+      : `offline: ${choice.reason}; the built-in scripted model answers in words and runs no tools. Set a provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY, …; \`nanobot providers\` lists them) or OPENAI_BASE_URL for a real model.`;
   } else {
-    const { createProvider } = await import('@nanobot/providers');
+    const { createResolvedProvider } = await import('@nanobot/providers');
     try {
-      provider = await createProvider({
-        provider: choice.provider,
-        model: choice.model,
-        ...(choice.apiKey ? { apiKey: choice.apiKey } : {}),
-        ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}),
-        env: {},
-      });
+      provider = await createResolvedProvider(choice.resolved);
     } catch (error) {
       throw new CliError('CLI_PROVIDER', (error as Error).message, { cause: error });
     }
     modelLine = `model: ${choice.model} (${choice.provider}${choice.baseUrl ? ` at ${choice.baseUrl}` : ''})`;
   }
+  const modelFacts = await openModelFacts(settings, provider);
   if (!settings.stream) {
     const { nonStreamingProvider } = await import('./non-streaming-provider.js');
     provider = nonStreamingProvider(provider);
@@ -136,9 +134,12 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
   // the offline model reports no usage).
   const calibrationFile = choice.kind === 'remote' ? await import('./calibration-file.js') : null;
   const calibration = calibrationFile ? calibrationFile.openCalibrationFile(join(settings.sessionsDir, calibrationFile.CALIBRATION_FILE), options.notice) : null;
-  const events: EventSink[] | undefined = calibration
-    ? [...(options.events ?? []), (event) => { if (event.type === 'turn_end') calibration.save(); }]
-    : options.events;
+  const sinks: EventSink[] = [...(options.events ?? [])];
+  if (calibration) sinks.push((event) => { if (event.type === 'turn_end') calibration.save(); });
+  if (modelFacts && options.notice) sinks.push(modelFactsNotices(options.notice));
+  const events: EventSink[] | undefined = sinks.length > 0 ? sinks : options.events;
+  // The same governor settings `inspect` governs with; a window left to the model comes from its facts.
+  const { contextWindowTokens, ...governor } = cliGovernorSettings(settings, calibration?.calibrator ?? null);
   let agent: Agent;
   try {
     agent = createAgent({
@@ -146,8 +147,8 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
       provider,
       sessions: store,
       ...(database ? { bus: database.bus } : {}),
-      // The same governor settings `inspect` governs with.
-      ...cliGovernorSettings(settings, calibration?.calibrator ?? null),
+      ...governor,
+      ...(modelFacts ? { modelFacts } : { contextWindowTokens }),
       ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
       ...(settings.maxIterations !== undefined ? { maxIterations: settings.maxIterations } : {}),
       restrictToWorkspace: settings.restrictToWorkspace,
@@ -168,6 +169,11 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
     // With a database this process is a worker too: turns arrive as jobs (serial per session
     // across all workers), and `ask` goes through them.
     const { databaseAsk } = await import('./cli-database.js');
+    // A turn that lost its session (taken over, or its lease ran out) stops at once.
+    const running = agent;
+    database.bus.onEvent((event) => {
+      if (event.type === 'turn_fenced') running.abort(event.sessionKey);
+    });
     agent.start();
     await database.bus.startWorker();
     agent = { ...agent, ask: databaseAsk(agent, database.bus) };

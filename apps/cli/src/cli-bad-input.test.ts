@@ -32,7 +32,7 @@ describe('bad input: one clear line, a non-zero exit, nothing lost', () => {
     expectRefusal(await runCli(['run', '--demo', '-m', 'x']), /either --demo or -m/);
     expectRefusal(await runCli(['chat', 'extra']), /unexpected argument "extra"/);
     expectRefusal(await runCli(['run', '-m', 'x', '--context-window', 'lots', '-w', tempDir('ws')]), /--context-window must be an integer/);
-    expectRefusal(await runCli(['run', '-m', 'x', '--provider', 'gemini', '-w', tempDir('ws')]), /unknown provider "gemini"/);
+    expectRefusal(await runCli(['run', '-m', 'x', '--provider', 'gemeni', '-w', tempDir('ws')]), /--provider: Unknown provider "gemeni"/);
   });
 
   it('a missing workspace', async () => {
@@ -86,7 +86,7 @@ describe('bad input: one clear line, a non-zero exit, nothing lost', () => {
 
   it('a provider named without a key, and sessions inside the workspace', async () => {
     const workspace = tempDir('ws');
-    expectRefusal(await runCli(['run', '-m', 'hi', '--provider', 'anthropic', '-w', workspace, '--sessions-dir', tempDir('s')]), /needs an API key \(ANTHROPIC_API_KEY/);
+    expectRefusal(await runCli(['run', '-m', 'hi', '--provider', 'anthropic', '-w', workspace, '--sessions-dir', tempDir('s')]), /^nanobot: Provider "anthropic" \(Anthropic\) needs an API key: set providers\.anthropic\.apiKey \(or the ANTHROPIC_API_KEY environment variable\)/);
     expectRefusal(await runCli(['run', '-m', 'hi', '-w', workspace, '--sessions-dir', join(workspace, 'sessions')]), /Refusing to store sessions inside the workspace/);
     expect(readdirSync(workspace)).toEqual([]);
   });

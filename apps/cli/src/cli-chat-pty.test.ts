@@ -1,13 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionFile, sessionFileName } from '@nanobot/session';
 import type { FakeOpenAiServer } from './test-support/fake-openai-server.js';
+import { requireScript } from './test-support/pty.js';
 import { CLI_BIN, cleanEnv, tempDir } from './test-support/spawn-cli.js';
 import { startToolFollowingServer } from './test-support/tool-following-server.js';
 
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+beforeAll(() => requireScript());
 let server: FakeOpenAiServer | null = null;
 afterEach(async () => {
   await server?.close();
@@ -24,7 +25,7 @@ function strayEchoes(out: string, text: string, allowed: string[]): number {
   return count;
 }
 
-describe.skipIf(!hasScript)('nanobot chat start-up and typing in a pseudo-terminal (util-linux script)', () => {
+describe('nanobot chat start-up and typing in a pseudo-terminal (util-linux script)', () => {
   it('shows MCP start-up progress, keeps typed-ahead input, and puts text typed during a turn in the scrollback, not on the spinner line', async () => {
     server = await startToolFollowingServer();
     const workspace = tempDir('ws');

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkLegality } from '@nanobot/governor';
 import { parseSessionFile, sessionFileName } from '@nanobot/session';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './test-support/fake-openai-server.js';
+import { requireScript } from './test-support/pty.js';
 import { CLI_BIN, CliProcess, cleanEnv, tempDir } from './test-support/spawn-cli.js';
 import { startToolFollowingServer } from './test-support/tool-following-server.js';
 
@@ -46,9 +46,9 @@ describe('nanobot chat on a streaming OpenAI-compatible server', () => {
   });
 });
 
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+describe('nanobot chat in a pseudo-terminal (util-linux script)', () => {
+  beforeAll(() => requireScript());
 
-describe.skipIf(!hasScript)('nanobot chat in a pseudo-terminal (util-linux script)', () => {
   it('Ctrl-C typed in the terminal stops the turn, a second one quits', async () => {
     const sessions = tempDir('sessions');
     server = await startToolFollowingServer();

@@ -27,8 +27,8 @@ describe('nanobot chat driven through stdin', () => {
     const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, NANOBOT_WORKSPACE: workspace, OPENAI_BASE_URL: model.url });
 
     const chat = new CliProcess(['chat', '--session', 'work'], { env });
-    await chat.waitFor(/session work \(resume with: node \S*bin\.js chat --session work\)/);
-    expect(chat.stderr).toMatch(/^model: gpt-4o-mini \(openai at http:\/\/127\.0\.0\.1/m);
+    await chat.waitFor(/session work; resume with:\s+node \S*bin\.js chat --session work\n/);
+    expect(chat.stderr).toMatch(/^model: gpt-5.4-mini \(openai at http:\/\/127\.0\.0\.1/m);
 
     // A plain answer, no tool.
     let mark = chat.mark;

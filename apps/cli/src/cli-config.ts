@@ -13,7 +13,8 @@ export const CONFIG_FILE_PATH = join('.nanobot', 'config.json');
  */
 export const cliConfigSchema = z
   .object({
-    provider: z.enum(['openai', 'openai-responses', 'anthropic', 'offline']).optional(),
+    /** A registry name (`nanobot providers`), `openai-responses`, `offline`, or a provider added under `providers`; checked when resolved. */
+    provider: z.string().min(1).optional(),
     model: z.string().min(1).optional(),
     baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL' }).optional(),
     apiKey: z.string().min(1).optional(),
@@ -27,6 +28,8 @@ export const cliConfigSchema = z
     restrictToWorkspace: z.boolean().optional(),
     tools: z.object({ exec: z.boolean().optional(), web: z.boolean().optional() }).strict().optional(),
     mcpServers: z.record(z.string(), z.unknown()).optional(),
+    /** The reference's `providers` section (`{ <name>: { apiKey, apiBase, extraHeaders, … } }`), checked by @nanobot/providers. */
+    providers: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 
@@ -68,6 +71,15 @@ export async function loadCliConfig(path: string, explicit: boolean): Promise<Cl
     throw new CliError('CLI_CONFIG', `config file ${path} is invalid: ${issues.join('; ')}`);
   }
   const { mcpServers, ...rest } = parsed.data;
+  if (rest.providers !== undefined) {
+    // Checked now, so a misspelt field is named before anything runs (`providers.deepseek.apikey`).
+    const { parseProvidersConfig } = await import('@nanobot/providers');
+    try {
+      parseProvidersConfig(rest.providers);
+    } catch (error) {
+      throw new CliError('CLI_CONFIG', `config file ${path} is invalid: ${(error as Error).message}`, { cause: error });
+    }
+  }
   if (mcpServers === undefined) return rest;
   const { parseMcpServersConfig } = await import('@nanobot/mcp');
   try {

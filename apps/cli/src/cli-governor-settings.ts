@@ -1,4 +1,6 @@
 import type { UsageCalibrator } from '@nanobot/governor';
+import { replyReserveFor } from '@nanobot/providers';
+import type { ModelFacts } from '@nanobot/providers';
 import type { CliSettings } from './resolve-settings.js';
 
 /**
@@ -15,13 +17,19 @@ export interface CliGovernorSettings {
   calibrator?: UsageCalibrator;
 }
 
-/** The governor settings of `settings`, with `calibrator` when there is one (only a real model reports usage). Pure. */
-export function cliGovernorSettings(settings: CliSettings, calibrator: UsageCalibrator | null): CliGovernorSettings {
+/**
+ * The governor settings of `settings`, with `calibrator` when there is one (only a real model
+ * reports usage). With the window left to the model (`windowFromModel`) and its `facts` known,
+ * the window and reply reserve are the ones the runner takes from the same facts. Pure.
+ */
+export function cliGovernorSettings(settings: CliSettings, calibrator: UsageCalibrator | null, facts?: ModelFacts | null): CliGovernorSettings {
   const choice = settings.model;
+  const fromFacts = settings.windowFromModel && facts?.contextWindow !== undefined ? facts.contextWindow : undefined;
+  const maxTokens = settings.maxTokens ?? (fromFacts !== undefined ? replyReserveFor(fromFacts, facts?.maxOutput) : undefined);
   return {
     ...(choice.kind === 'remote' ? { model: choice.model } : {}),
-    contextWindowTokens: settings.contextWindowTokens,
-    ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+    contextWindowTokens: fromFacts ?? settings.contextWindowTokens,
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(settings.maxToolResultChars !== undefined ? { maxToolResultChars: settings.maxToolResultChars } : {}),
     ...(calibrator && choice.kind === 'remote' ? { calibrator } : {}),
   };

@@ -17,6 +17,11 @@ function setup() {
   return { workspace, sessions, file, text, env: cleanEnv({ NANOBOT_WORKSPACE: workspace, NANOBOT_SESSIONS_DIR: sessions }) };
 }
 
+/** Text with wrapped lines joined again (a continued line starts with spaces). */
+function unwrap(text: string): string {
+  return text.replace(/\n {2,}(?![↳#])/g, ' ');
+}
+
 describe('nanobot inspect governs as run does', () => {
   it('uses the configured model (its tokenizer) and the saved usage calibration, and changes neither', async () => {
     const { sessions, env } = setup();
@@ -45,8 +50,9 @@ describe('nanobot inspect governs as run does', () => {
     const text = await runCli(['inspect', 'fixture', '--context-window', '20000'], { env: withModel });
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^model {4}gpt-4o; tokens counted with o200k_base$/m);
-    expect(text.stdout).toMatch(/= 14,880 input tokens \([\d,]+ estimated, by the usage calibration\)/);
-    expect(text.stdout).toMatch(/→ [\d,]+ sent \([\d,]+ calibrated\)/);
+    expect(unwrap(text.stdout)).toMatch(/^budget {3}14,880 tokens for the request: the 20,000-token window less 4,096 for the reply and a 1,024-token safety margin the provider has billed about [\d.]+ tokens for each token we count, so that is [\d,]+ of ours$/m);
+    expect(unwrap(text.stdout)).toMatch(/^request {2}[\d,]+ tokens, about [\d,]+ billed/m);
+    for (const line of text.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(readFileSync(calibration, 'utf8')).toBe(saved);
   }, 60_000);
 });
@@ -95,8 +101,10 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     expect(result.code).toBe(0);
     for (const mark of ['STRIPPED', 'BACKFILLED', 'OFFLOADED', 'COMPACTED', 'SNIPPED', 'NOT-REPLAYED']) expect(result.stdout).toContain(mark);
     expect(result.stdout).toMatch(/^session {2}fixture/m);
-    expect(result.stdout).toMatch(/budget {3}window 20,000 − reply 4,096 − safety 1,024 = 14,880 input tokens/);
-    expect(result.stdout).toMatch(/governance .*snipped \d+.*stripped 5/);
+    expect(unwrap(result.stdout)).toMatch(/budget {3}14,880 tokens for the request: the 20,000-token window less 4,096 for the reply and a 1,024-token safety margin/);
+    expect(unwrap(result.stdout)).toMatch(/^summary {2}.*\d+ snipped.*5 stripped/m);
+    // Piped: laid out for 80 columns.
+    for (const line of result.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });
 
   it('with a roomy budget nothing is compacted or snipped; a session file can be named by path', async () => {
@@ -127,7 +135,9 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     expect(readdirSync(sessions).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
     const result = await runCli(['inspect'], { env });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('nothing to do: the history is sent as stored');
+    expect(result.stdout).toContain('nothing to change: the history is sent as stored');
+    // The run finished its turn: its reply is history, not in flight.
+    expect(result.stdout).not.toContain('IN-FLIGHT');
     expect(result.stdout).toMatch(/tool list_dir/);
   });
 
@@ -135,10 +145,11 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     const { env } = setup();
     const result = await runCli(['inspect', '--context-window', '4096'], { env });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^estimate .*NO BUDGET: the window is smaller than the reply reserve \(4,096\)/m);
+    expect(unwrap(result.stdout)).toMatch(/^budget {3}none: the 4,096-token window is not larger than the 4,096 tokens kept for the reply plus the 1,024-token safety margin/m);
+    expect(result.stdout).toMatch(/^request .*NO BUDGET/m);
     expect(result.stdout).not.toMatch(/\bfits\b/);
-    // Every mark the timeline can show is explained, IN-FLIGHT included.
-    expect(result.stdout).toMatch(/^Timeline \(.*IN-FLIGHT = part of the latest turn/m);
+    // Every mark the timeline can show is explained, IN-FLIGHT included (the fixture's last turn is unfinished).
+    expect(unwrap(result.stdout)).toMatch(/^Timeline: .*IN-FLIGHT: part of the unfinished latest turn/m);
     const json = JSON.parse((await runCli(['inspect', '--json', '--context-window', '4096'], { env })).stdout) as SessionInspection;
     expect(json.budget).toMatchObject({ budget: 0, windowTooSmall: true, fits: false });
   });

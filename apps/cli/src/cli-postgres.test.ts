@@ -64,9 +64,12 @@ describe('nanobot with --database-url (a real PostgreSQL)', () => {
     mkdirSync(join(workspace, 'notes'));
     const worker = new CliProcess(['worker', '-w', workspace, '--database-url', url], { env: cleanEnv({ OPENAI_BASE_URL: model.url }) });
     await worker.waitFor(/worker \S+ ready on 127\.0\.0\.1:\d+\/cli_test/);
+    // Its bus's health, logged at start (and when it changes, and once a minute).
+    await worker.waitFor(/health ok: 0 job\(s\) taken, .*lease renewed .* ago, runner running/);
     await withStore(async (_store, bus) => {
       const id = await bus.publishInboundDurable({ channel: 'telegram', chatId: '7', senderId: 'ann', content: 'write notes/w.md: from a worker' });
       const out = await bus.awaitTurn(id, AbortSignal.timeout(60_000));
+      expect(bus.health().status).toBe('idle');
       expect(out.map((m) => m.chatId)).toEqual(['7']);
       expect(out[0]!.content).toMatch(/notes\/w\.md/);
     });

@@ -90,7 +90,8 @@ describe('nanobot run -m (offline)', () => {
     const result = await runCli(['run', '-m', 'read hello.txt', '-w', workspace, '--sessions-dir', tempDir('s')], { env: cleanEnv() });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^offline: no model provider is configured/m);
-    expect(result.stdout).toContain('nanobot run --demo');
+    // The demo as this process was started (a hint that runs as printed).
+    expect(result.stdout).toMatch(/run `node \S*bin\.js run --demo`/);
     expect(result.stdout).not.toContain('1|hi there');
   });
 

@@ -27,7 +27,7 @@ describe('nanobot tools', () => {
     const text = await runCli(['tools'], { env });
     expect(text.stderr).toBe('');
     expect(text.code).toBe(0);
-    // bubblewrap is installed by .ci/run, so the default 'auto' mode boxes commands.
+    // bubblewrap is installed by the test command (scripts/provision-test-deps.mjs), so the default 'auto' mode boxes commands.
     expect(text.stdout).toMatch(/^exec sandbox: bubblewrap \(auto\)$/m);
     expect(text.stdout).toMatch(/^read_file +Read /m);
     expect(text.stdout).toMatch(/scopes: core,subagent,memory · read-only · concurrent/);

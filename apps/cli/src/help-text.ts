@@ -14,6 +14,8 @@ Usage:
   nanobot chat                       interactive chat (Ctrl-C stops a turn, twice exits)
   nanobot inspect [session]          what the governor would send for a session, and why
   nanobot tools                      the registered tools (--json: definitions as sent)
+  nanobot providers                  the model providers: which are configured, the key variable
+                                     each reads, its base URL, what a run would use (--json)
   nanobot worker --database-url <url>  a worker process: runs turns of a PostgreSQL-backed agent
   nanobot help [command]             help for one command
 
@@ -21,7 +23,9 @@ Options (all commands):
   -w, --workspace <dir>     where the tools work (env NANOBOT_WORKSPACE; default: the current
                             directory; run --demo: always a fresh temp workspace)
   -c, --config <file>       config file (env NANOBOT_CONFIG; default <workspace>/.nanobot/config.json)
-      --provider <name>     openai | openai-responses | anthropic | offline (env NANOBOT_PROVIDER)
+      --provider <name>     any provider of \`nanobot providers\` (deepseek, gemini, openrouter, ollama…),
+                            openai-responses or offline (env NANOBOT_PROVIDER; default: chosen from
+                            the model and what is configured)
       --model <id>          model id (env NANOBOT_MODEL)
       --base-url <url>      the provider's endpoint: an OpenAI-compatible server, e.g.
                             http://127.0.0.1:11434/v1 (env OPENAI_BASE_URL), or the Anthropic API
@@ -32,7 +36,8 @@ Options (all commands):
       --database-url <url>  keep sessions and the message bus in PostgreSQL (postgres://…; env
                             NANOBOT_DATABASE_URL): run/chat go through it and this process is
                             one worker of it; any number of \`nanobot worker\`s share the load
-      --context-window <n>  the model's context window in tokens (env NANOBOT_CONTEXT_WINDOW; default 65536)
+      --context-window <n>  the model's context window in tokens (env NANOBOT_CONTEXT_WINDOW; default: the
+                            model's, from its provider's models endpoint or the model table, else 65536)
       --max-iterations <n>  model calls per turn (default 200)
       --no-stream           ask the model for whole answers instead of a stream
       --no-color            plain output (env NO_COLOR)
@@ -45,11 +50,13 @@ Options of inspect: [session] (name or path to a .jsonl file; default: the lates
 Options of tools:   --json
 
 Environment:
-  OPENAI_API_KEY        use an OpenAI-compatible model (default model gpt-4o-mini)
+  OPENAI_API_KEY        use an OpenAI model (default model gpt-5.4-mini)
   OPENAI_BASE_URL       OpenAI-compatible server (Ollama, vLLM, LM Studio…); no key needed
-  ANTHROPIC_API_KEY     use an Anthropic model (default model claude-sonnet-5-5)
+  ANTHROPIC_API_KEY     use an Anthropic model (default model claude-sonnet-4-6)
+  DEEPSEEK_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, …  every provider's own key variable
+                        (\`nanobot providers\` lists them)
   ANTHROPIC_BASE_URL    Anthropic API root (a proxy or gateway); used only for the anthropic provider
-  NANOBOT_PROVIDER      openai | openai-responses | anthropic | offline
+  NANOBOT_PROVIDER      a provider name (see --provider)
   NANOBOT_MODEL         model id
   NANOBOT_WORKSPACE     workspace directory
   NANOBOT_CONFIG        config file path
@@ -66,6 +73,7 @@ Config file (<workspace>/.nanobot/config.json), every field optional:
     "temperature": 0.2, "maxTokens": 4096, "contextWindowTokens": 65536, "maxIterations": 200,
     "maxToolResultChars": 16000, "sessionsDir": "…", "databaseUrl": "postgres://…", "restrictToWorkspace": true,
     "tools": { "exec": true, "web": true },
+    "providers": { "<name>": { "apiKey": "…", "apiBase": "…", "extraHeaders": {} } },
     "mcpServers": { "<name>": { "command": "…", "args": [] } | { "url": "http://…" } } }
 
 Exit codes: 0 ok, 1 the turn failed, 2 bad input (flags, workspace, config, session), 130 interrupted.
@@ -83,6 +91,15 @@ Runs one turn and exits. The reply streams to stdout; tool activity and notices 
   -s, --session <name>   continue this stored session (default: a new one, printed on stderr)
       --json             print every event as one JSON object per line on stdout
 Plus the options of \`nanobot --help\`.
+`,
+  providers: `Usage: nanobot providers [--json] [options]
+
+Lists every model provider nanobot can use: the ones configured now marked ✓ (by their key
+variable, OPENAI_BASE_URL / ANTHROPIC_BASE_URL, or the config file's "providers" section), the
+variable each reads its key from, its base URL, and which provider and model a run with the same
+options would use. OAuth-only and transcription-only providers are listed and marked ✗.
+      --json             the same as JSON
+Plus the options of \`nanobot --help\` (--provider and --model change what a run would use).
 `,
   chat: `Usage: nanobot chat [-s <session>] [options]
 

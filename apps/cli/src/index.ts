@@ -7,7 +7,7 @@ export type { CliConfig } from './cli-config.js';
 export { resolveSettings, DEFAULT_CONTEXT_WINDOW } from './resolve-settings.js';
 export type { CliSettings, ModelChoice, ResolveSettingsInput } from './resolve-settings.js';
 export { CliError } from './cli-error.js';
-export { offlineModelStep, OFFLINE_HELP_REPLY, DEMO_NOTE_PATH } from './offline-model.js';
+export { offlineModelStep, offlineHelpReply, OFFLINE_HELP_REPLY, DEMO_NOTE_PATH } from './offline-model.js';
 export { inspectSession } from './inspect-session.js';
 export type { SessionInspection, TimelineEntry, TimelineMark } from './inspect-session.js';
 export { formatToolArgs, formatDuration } from './format-tool-args.js';

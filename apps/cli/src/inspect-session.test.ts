@@ -47,10 +47,16 @@ describe('inspectSession', () => {
     expect(x.budget.fits).toBe(true);
   });
 
-  it('a clean history is sent as stored', () => {
+  it('a clean history is sent as stored; a finished turn is history, not in flight', () => {
     const x = inspect([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }], 65_536);
-    expect(x.counts).toEqual({ 'in-flight': 1 });
-    expect(x.timeline.map((e) => `${e.index}:${e.role}:${e.sent}`)).toEqual(['0:system:true', '1:user:true', '2:assistant:true']);
+    expect(x.counts).toEqual({});
+    expect(x.timeline.map((e) => `${e.index}:${e.role}:${e.sent}:${e.marks.join(',')}`)).toEqual(['0:system:true:', '1:user:true:', '2:assistant:true:']);
+  });
+
+  it('marks the messages of an unfinished latest turn as in flight', () => {
+    const call = { id: 'c1', type: 'function' as const, function: { name: 'read_file', arguments: '{"path":"a"}' } };
+    const x = inspect([{ role: 'user', content: 'read a' }, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'c1', name: 'read_file', content: 'A' }], 65_536);
+    expect(x.timeline.filter((e) => e.marks.includes('in-flight')).map((e) => e.role)).toEqual(['assistant', 'tool']);
   });
 
   it('a window no larger than the reply reserve has no budget and never "fits"', () => {
@@ -64,16 +70,55 @@ describe('inspectSession', () => {
     expect(roomy.budget).toMatchObject({ budget: 500, windowTooSmall: false });
   });
 
-  it('says when the tool definitions alone take more than a quarter of the budget, and points to enabledTools', () => {
+  it('says when the tool definitions alone take more than a quarter of the budget, naming where they come from and the fix for each', () => {
     const many = deepFreeze(
       Array.from({ length: 48 }, (_, i) => ({
         type: 'function' as const,
         function: { name: `mcp_fs_tool_${i}`, description: `Tool number ${i}: ${'does a thing with files and directories. '.repeat(6)}`, parameters: { type: 'object', properties: { path: { type: 'string', description: 'a path' } }, required: ['path'] } },
       })),
     );
+    const withServers = (mcpServerOf?: (name: string) => string | undefined) =>
+      inspectSession({
+        key: 'k',
+        storedMessages: deepFreeze([{ role: 'user', content: 'hi' }]),
+        history: deepFreeze([{ role: 'user', content: 'hi' }]),
+        lastConsolidated: 0,
+        sections: [{ name: 'identity', text: '# nanobot' }],
+        separator: '\n\n---\n\n',
+        tools: many,
+        contextWindowTokens: 12_000,
+        artifactStore: new MemoryArtifactStore({ root: '/ws' }),
+        configPath: '/ws/.nanobot/config.json',
+        ...(mcpServerOf ? { mcpServerOf } : {}),
+      }).toolsWarning;
     const tight = inspect([{ role: 'user', content: 'hi' }], 12_000, many);
     expect(tight.tools.tokens).toBeGreaterThan(tight.budget.budget / 4);
-    expect(tight.toolsWarning).toMatch(/^the 48 tool definitions take [\d,]+ tokens, \d+% of the 6,880-token budget, on every request; .*"enabledTools"/);
+    // From an MCP server: that server's enabledTools.
+    const mcp = withServers(() => 'fs');
+    expect(mcp).toMatch(/^the 48 tool definitions of MCP server "fs" take [\d,]+ tokens, \d+% of the 6,880-token budget, on every request; /);
+    expect(mcp).toContain('"enabledTools" in the entry "fs" of "mcpServers" in /ws/.nanobot/config.json');
+    expect(mcp).not.toContain('"tools"');
+    // Built in: how to turn their groups off in the config file; no MCP server to point at.
+    const builtin = withServers();
+    expect(builtin).toMatch(/^the 48 built-in tool definitions take [\d,]+ tokens, /);
+    // Both: how much each source takes.
+    const mixed = withServers((name) => (name.endsWith('_1') ? 'fs' : undefined));
+    expect(mixed).toMatch(/^the 48 tool definitions take [\d,]+ tokens \(\d+ built-in: [\d,]+; 1 from MCP server "fs": [\d,]+\), /);
+    expect(builtin).not.toContain('enabledTools');
+    const execs = deepFreeze([...many.slice(2), ...['exec', 'web_fetch'].map((name) => ({ ...many[0], function: { ...many[0].function, name } }))]);
+    const grouped = inspectSession({
+      key: 'k',
+      storedMessages: [{ role: 'user', content: 'hi' }],
+      history: [{ role: 'user', content: 'hi' }],
+      lastConsolidated: 0,
+      sections: [{ name: 'identity', text: '# nanobot' }],
+      separator: '\n',
+      tools: execs,
+      contextWindowTokens: 12_000,
+      artifactStore: new MemoryArtifactStore({ root: '/ws' }),
+      configPath: '/ws/.nanobot/config.json',
+    }).toolsWarning;
+    expect(grouped).toMatch(/turn off built-in tools you do not use with "tools": \{ "exec": false \([\d,]+ tokens\), "web": false \([\d,]+ tokens\) \} in \/ws\/.nanobot\/config.json/);
     expect(inspect([{ role: 'user', content: 'hi' }], 200_000, many).toolsWarning).toBeNull();
     expect(inspect([{ role: 'user', content: 'hi' }], 12_000).toolsWarning).toBeNull();
   });

@@ -2,6 +2,7 @@ import { BACKFILL_CONTENT, govern, withModelDefaults } from '@nanobot/governor';
 import type { ArtifactStore, GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult, ModelOptions, TokenCalibration } from '@nanobot/governor';
 import { createEstimator } from '@nanobot/schema';
 import type { Message, TokenEstimator, TokenizerName, ToolDefinition } from '@nanobot/schema';
+import { toolsBudgetWarning } from './tools-budget-warning.js';
 
 /** What happened to one message on its way to the model. */
 export type TimelineMark =
@@ -99,6 +100,10 @@ export interface InspectSessionInput {
   calibrator?: TokenCalibration | null;
   /** Where an oversized result would be offloaded; use an in-memory store so nothing is written. */
   artifactStore: ArtifactStore;
+  /** The MCP server a tool came from (undefined: built-in); default: none. Must not throw. */
+  mcpServerOf?: (toolName: string) => string | undefined;
+  /** The config file named in the tools warning's fixes (default `.nanobot/config.json`). */
+  configPath?: string;
 }
 
 const STEP_MARK: Partial<Record<GovernStepName, { mark: TimelineMark; why: string }>> = {
@@ -198,7 +203,11 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
       break;
     }
   }
-  const inflightStartIndex = lastUser >= 0 ? lastUser + 1 : messages.length;
+  // A finished turn (it ends with an answer that calls no tool) is history for the next request:
+  // only an unfinished one (a tool loop that was cut off) is still in flight.
+  const last = messages[messages.length - 1];
+  const finished = messages.length > 1 && last.role === 'assistant' && !(Array.isArray(last.tool_calls) && last.tool_calls.length > 0);
+  const inflightStartIndex = finished ? messages.length + 1 : lastUser >= 0 ? lastUser + 1 : messages.length;
   // Options exactly as the runner passes them for `run` (no cut plan: a new process has none yet).
   const modelOptions: ModelOptions = withModelDefaults<ModelOptions>({
     ...(input.model !== undefined ? { model: input.model } : {}),
@@ -237,10 +246,13 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
   const tokensBefore = report.tokensBefore ?? estimator.promptTokens(messages, input.tools)[0];
   const tokensAfter = report.tokensAfter ?? estimator.promptTokens(sent, input.tools)[0];
   const windowTooSmall = input.contextWindowTokens > 0 && input.contextWindowTokens - maxOutputTokens - SAFETY_TOKENS <= 0;
-  const toolsWarning =
-    report.budget > 0 && toolTokens > report.budget / 4
-      ? `the ${input.tools.length} tool definitions take ${toolTokens.toLocaleString('en-US')} tokens, ${Math.round((toolTokens / report.budget) * 100)}% of the ${report.budget.toLocaleString('en-US')}-token budget, on every request; list only the tools you need with "enabledTools" in the MCP server's config, or raise --context-window`
-      : null;
+  const toolsWarning = toolsBudgetWarning({
+    tools: input.tools,
+    estimator,
+    budget: report.budget,
+    mcpServerOf: input.mcpServerOf ?? (() => undefined),
+    configPath: input.configPath ?? '.nanobot/config.json',
+  });
   return {
     session: {
       key: input.key,

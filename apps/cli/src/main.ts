@@ -1,5 +1,5 @@
 import { CLI_VERSION, COMMAND_HELP, MAIN_HELP } from './help-text.js';
-import type { CliIo } from './cli-io.js';
+import { hintCommand, writeNotice, type CliIo } from './cli-io.js';
 import { parseCliArgs } from './parse-cli-args.js';
 
 /** Exit status for bad input (flags, workspace, config, session): nothing was run or changed. */
@@ -17,7 +17,7 @@ function oneLine(text: string): string {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) {
-    io.stderr.write(`nanobot: ${parsed.error} (see nanobot --help)\n`);
+    writeNotice(io, `nanobot: ${parsed.error} (see ${hintCommand(io, ['--help'])})`);
     return EXIT_BAD_INPUT;
   }
   const { command, flags, positionals } = parsed;
@@ -28,7 +28,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (command === null || command === 'help' || flags.help) {
     const topic = command === 'help' ? positionals[0] : command;
     if (topic !== undefined && topic !== null && !Object.hasOwn(COMMAND_HELP, topic)) {
-      io.stderr.write(`nanobot: no help for "${topic}" (commands: run, chat, inspect, tools, worker)\n`);
+      io.stderr.write(`nanobot: no help for "${topic}" (commands: run, chat, inspect, tools, providers, worker)\n`);
       return EXIT_BAD_INPUT;
     }
     io.stdout.write(topic ? COMMAND_HELP[topic] : MAIN_HELP);
@@ -44,6 +44,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await (await import('./commands/inspect-command.js')).inspectCommand(flags, positionals, io);
       case 'tools':
         return await (await import('./commands/tools-command.js')).toolsCommand(flags, io);
+      case 'providers':
+        return await (await import('./commands/providers-command.js')).providersCommand(flags, io);
       case 'worker':
         return await (await import('./commands/worker-command.js')).workerCommand(flags, io);
     }
@@ -51,7 +53,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const code = (error as { code?: unknown }).code;
     const bad = typeof code === 'string' && code.startsWith('CLI_');
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`nanobot: ${oneLine(message)}\n`);
+    writeNotice(io, `nanobot: ${oneLine(message)}`);
     return bad ? EXIT_BAD_INPUT : 1;
   }
 }

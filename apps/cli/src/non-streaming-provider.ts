@@ -10,6 +10,9 @@ export function nonStreamingProvider(inner: LLMProvider): LLMProvider {
     name: inner.name,
     defaultModel: inner.defaultModel,
     ...(inner.tokenCounter ? { tokenCounter: inner.tokenCounter } : {}),
+    // The exact count and the published limits do not depend on streaming.
+    ...(inner.countTokens ? { countTokens: inner.countTokens.bind(inner) } : {}),
+    ...(inner.modelLimits ? { modelLimits: inner.modelLimits.bind(inner) } : {}),
     chat: (request: LLMRequest): Promise<LLMResponse> => inner.chat(request),
     async *stream(request: LLMRequest): AsyncGenerator<LLMStreamEvent> {
       const response = await inner.chat(request);

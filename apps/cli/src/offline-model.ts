@@ -8,12 +8,19 @@ export const DEMO_NOTE_PATH = 'notes/nanobot-demo.md';
 /**
  * What the offline model answers in a chat: words only. It never turns chat text into a tool
  * call, because a question such as "what does `rm -rf build` do?" must not run the command.
+ * `demoCommand` is how the user starts the demo in their shell (a hint that runs as printed).
  */
-export const OFFLINE_HELP_REPLY =
-  "I'm nanobot's offline scripted model: no language model is configured, so I answer in words " +
-  'and never run tools or commands from chat — nothing you write here is executed. ' +
-  'To watch the real tools work, run `nanobot run --demo` (it plays a fixed plan in its own temporary workspace). ' +
-  'Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL to talk to a real model.';
+export function offlineHelpReply(demoCommand = 'nanobot run --demo'): string {
+  return (
+    "I'm nanobot's offline scripted model: no language model is configured, so I answer in words " +
+    'and never run tools or commands from chat — nothing you write here is executed. ' +
+    `To watch the real tools work, run \`${demoCommand}\` (it plays a fixed plan in its own temporary workspace). ` +
+    'Set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL to talk to a real model.'
+  );
+}
+
+/** {@link offlineHelpReply} for a CLI installed as `nanobot`. */
+export const OFFLINE_HELP_REPLY = offlineHelpReply();
 
 const RUNTIME_CONTEXT_MARK = '[Runtime Context';
 
@@ -142,8 +149,8 @@ function demoStep(steps: readonly ToolStep[]): ScriptedReply {
  * demo plan on the real results already in the transcript; otherwise it answers in words and
  * never calls a tool, whatever the message says.
  */
-export function offlineModelStep(request: LLMRequest, options: { demo?: boolean } = {}): ScriptedReply {
-  if (!options.demo) return { content: OFFLINE_HELP_REPLY };
+export function offlineModelStep(request: LLMRequest, options: { demo?: boolean; demoCommand?: string } = {}): ScriptedReply {
+  if (!options.demo) return { content: offlineHelpReply(options.demoCommand) };
   const { index } = currentRequestText(request.messages);
   return demoStep(stepsSince(request.messages, index));
 }

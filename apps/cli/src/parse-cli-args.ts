@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 
 /** The commands the CLI knows. */
-export type CliCommand = 'run' | 'chat' | 'inspect' | 'tools' | 'worker' | 'help';
+export type CliCommand = 'run' | 'chat' | 'inspect' | 'tools' | 'providers' | 'worker' | 'help';
 
 /** Flags after parsing (strings stay strings; numbers are checked when settings are resolved). */
 export interface CliFlags {
@@ -62,11 +62,12 @@ const COMMAND_FLAGS: Record<CliCommand, readonly (keyof CliFlags)[]> = {
   chat: ['session'],
   inspect: ['json', 'session'],
   tools: ['json'],
+  providers: ['json'],
   worker: [],
   help: [],
 };
 
-const MAX_POSITIONALS: Record<CliCommand, number> = { run: 0, chat: 0, inspect: 1, tools: 0, worker: 0, help: 1 };
+const MAX_POSITIONALS: Record<CliCommand, number> = { run: 0, chat: 0, inspect: 1, tools: 0, providers: 0, worker: 0, help: 1 };
 
 function isCommand(value: string): value is CliCommand {
   return Object.hasOwn(COMMAND_FLAGS, value);
@@ -89,7 +90,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedCommandLine {
   const flags = parsed.values as CliFlags;
   const [first, ...rest] = parsed.positionals;
   if (first === undefined) return { ok: true, command: null, flags, positionals: [] };
-  if (!isCommand(first)) return { ok: false, error: `unknown command "${first}" (commands: run, chat, inspect, tools, worker, help)` };
+  if (!isCommand(first)) return { ok: false, error: `unknown command "${first}" (commands: run, chat, inspect, tools, providers, worker, help)` };
   const allowed = new Set<keyof CliFlags>([...GLOBAL, ...COMMAND_FLAGS[first]]);
   for (const name of Object.keys(flags) as (keyof CliFlags)[]) {
     if (!allowed.has(name)) return { ok: false, error: `option --${name} is not valid for "nanobot ${first}"` };

@@ -4,12 +4,21 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { loadCliConfig, CONFIG_FILE_PATH, type CliConfig } from './cli-config.js';
 import { CliError } from './cli-error.js';
 import type { CliFlags } from './parse-cli-args.js';
-import type { ProviderKind } from '@nanobot/providers';
+import type { ResolvedProviderConfig } from '@nanobot/providers';
 
 /** The model the CLI will talk to. */
 export type ModelChoice =
   | { kind: 'offline'; reason: string }
-  | { kind: 'remote'; provider: ProviderKind; model: string; apiKey?: string; baseUrl?: string };
+  | {
+      kind: 'remote';
+      /** Registry name (`deepseek`) or a provider added under the config file's `providers`. */
+      provider: string;
+      /** The model as sent (a prefix the provider strips is gone). */
+      model: string;
+      baseUrl?: string;
+      /** Everything `createResolvedProvider` needs (key, headers, backend, governor target). */
+      resolved: ResolvedProviderConfig;
+    };
 
 /** Everything a command needs, resolved from flags, then env, then the config file, then defaults. */
 export interface CliSettings {
@@ -24,7 +33,14 @@ export interface CliSettings {
   sessionsDir: string;
   /** PostgreSQL URL: sessions and the message bus live there (see @nanobot/postgres) instead of in JSONL files and memory. */
   databaseUrl?: string;
+  /** The window when none is known of the model (the reference's default), or the one the user set. */
   contextWindowTokens: number;
+  /**
+   * True when the user set no window (flag, env, config) and a real model answers: the window and
+   * reply reserve then come from the model's facts (its provider's models endpoint, cached beside
+   * the sessions, else the model table), with `contextWindowTokens` only as the last fallback.
+   */
+  windowFromModel: boolean;
   maxIterations?: number;
   maxToolResultChars?: number;
   temperature?: number;
@@ -62,45 +78,56 @@ async function checkDirectory(path: string, what: string): Promise<void> {
   if (!info.isDirectory()) throw new CliError('CLI_WORKSPACE', `${what} ${path} is not a directory`);
 }
 
-function chooseModel(flags: CliFlags, env: ResolveSettingsInput['env'], config: CliConfig, resolveProviderConfig: typeof import('@nanobot/providers').resolveProviderConfig): ModelChoice {
-  const name = flags.provider ?? env.NANOBOT_PROVIDER ?? config.provider;
-  if (name !== undefined && name !== 'openai' && name !== 'anthropic' && name !== 'offline') {
-    throw new CliError('CLI_USAGE', `unknown provider "${name}" (use openai, anthropic or offline)`);
-  }
+type Providers = typeof import('@nanobot/providers');
+
+/** Where a setting came from, to name it in an error the way the user wrote it. */
+function origin(flag: string | undefined, envValue: string | undefined, flagName: string, envName: string, configName: string): string {
+  return flag !== undefined ? flagName : envValue ? envName : `config ${configName}`;
+}
+
+function chooseModel(flags: CliFlags, env: ResolveSettingsInput['env'], config: CliConfig, providers: Providers): ModelChoice {
+  const name = flags.provider ?? (env.NANOBOT_PROVIDER || undefined) ?? config.provider;
   if (flags.offline || name === 'offline') return { kind: 'offline', reason: flags.offline ? '--offline was given' : 'the provider is set to "offline"' };
   const model = flags.model ?? (env.NANOBOT_MODEL || undefined) ?? config.model;
-  // Each provider reads its own env variable: an OpenAI-compatible URL must never reach the
-  // Anthropic client (or the reverse) when both are set. Flag and config apply to either.
-  const baseUrl = flags['base-url'] ?? (env.OPENAI_BASE_URL || undefined) ?? config.baseUrl;
-  const anthropicBaseUrl = flags['base-url'] ?? (env.ANTHROPIC_BASE_URL || undefined) ?? config.baseUrl;
-  const configured = name !== undefined || baseUrl !== undefined || !!env.OPENAI_API_KEY || !!env.ANTHROPIC_API_KEY || config.apiKey !== undefined;
-  if (!configured) {
-    const extra = model ? ` (a model, "${model}", is named but no provider: set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL)` : '';
-    return { kind: 'offline', reason: `no model provider is configured${extra}` };
-  }
-  const base = { ...(name ? { provider: name as ProviderKind } : {}), ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}), env };
-  let resolved;
+  const baseUrl = flags['base-url'] ?? config.baseUrl;
+  let resolved: ResolvedProviderConfig;
   try {
-    resolved = resolveProviderConfig(base);
+    // The registry decides, as the reference does: an explicit provider, a `<name>/` model prefix,
+    // model keywords, a local base URL, gateways, then anything configured. Every spec's key
+    // variable (DEEPSEEK_API_KEY, GEMINI_API_KEY, …) and the config file's `providers` count.
+    resolved = providers.resolveProviderConfig({
+      ...(name !== undefined ? { provider: name } : {}),
+      ...(model !== undefined ? { model } : {}),
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
+      ...(config.providers !== undefined ? { providers: config.providers } : {}),
+      env,
+    });
   } catch (error) {
-    if (config.apiKey === undefined) throw new CliError('CLI_PROVIDER', (error as Error).message, { cause: error });
-    try {
-      resolved = resolveProviderConfig({ ...base, apiKey: config.apiKey });
-    } catch (again) {
-      throw new CliError('CLI_PROVIDER', (again as Error).message, { cause: again });
+    if (!(error instanceof providers.ProviderConfigError)) throw error;
+    if (error.problem === 'nothing_configured' && name === undefined) {
+      const extra = model ? ` (a model, "${model}", is named but no provider: set its API key variable, e.g. OPENAI_API_KEY, ANTHROPIC_API_KEY or DEEPSEEK_API_KEY, or OPENAI_BASE_URL; \`nanobot providers\` lists them)` : '';
+      return { kind: 'offline', reason: `no model provider is configured${extra}` };
     }
+    const where =
+      error.field === 'provider' ? origin(flags.provider, env.NANOBOT_PROVIDER, '--provider', 'NANOBOT_PROVIDER', 'provider')
+      : error.field === 'model' ? origin(flags.model, env.NANOBOT_MODEL, '--model', 'NANOBOT_MODEL', 'model')
+      : error.field === 'baseUrl' ? (flags['base-url'] !== undefined ? '--base-url' : 'config baseUrl')
+      : error.field.startsWith('providers') ? `config ${error.field}`
+      : error.field;
+    // A missing key or endpoint is no fault of what was written: the message says what to set.
+    const said = error.problem === 'missing_key' || error.problem === 'missing_base_url' ? error.message : `${where}: ${error.message}`;
+    throw new CliError('CLI_PROVIDER', said, { cause: error });
   }
-  // The environment wins over the file: the file's key only fills in a missing env key.
-  const envKey = resolved.provider === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY;
-  const apiKey = envKey || config.apiKey || resolved.apiKey;
-  const chosenBaseUrl = resolved.provider === 'anthropic' ? anthropicBaseUrl : resolved.baseUrl;
-  return {
-    kind: 'remote',
-    provider: resolved.provider,
-    model: resolved.model,
-    ...(apiKey ? { apiKey } : {}),
-    ...(chosenBaseUrl ? { baseUrl: chosenBaseUrl } : {}),
-  };
+  // The environment wins over the file: the file's apiKey / baseUrl fill in only what the
+  // chosen provider's own variables leave unset.
+  const spec = resolved.spec;
+  const envKey = spec.envKey && spec.envKeyConfigures ? env[spec.envKey] || undefined : undefined;
+  if (envKey && config.apiKey !== undefined && resolved.apiKey === config.apiKey) resolved = { ...resolved, apiKey: envKey };
+  const baseVar = providers.BASE_URL_ENV[resolved.provider];
+  const envBase = baseVar ? env[baseVar] || undefined : undefined;
+  if (envBase && flags['base-url'] === undefined && config.baseUrl !== undefined && resolved.baseUrl === config.baseUrl) resolved = { ...resolved, baseUrl: envBase };
+  return { kind: 'remote', provider: resolved.provider, model: resolved.model, ...(resolved.baseUrl ? { baseUrl: resolved.baseUrl } : {}), resolved };
 }
 
 function isInside(child: string, parent: string): boolean {
@@ -134,8 +161,7 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
   const configPath = namedConfig !== undefined ? resolve(cwd, namedConfig) : join(workspace, CONFIG_FILE_PATH);
   const config = await loadCliConfig(configPath, namedConfig !== undefined);
 
-  const { resolveProviderConfig } = await import('@nanobot/providers');
-  const model: ModelChoice = input.offline ? { kind: 'offline', reason: 'this is the offline demo' } : chooseModel(flags, env, config, resolveProviderConfig);
+  const model: ModelChoice = input.offline ? { kind: 'offline', reason: 'this is the offline demo' } : chooseModel(flags, env, config, await import('@nanobot/providers'));
 
   let sessionsDir: string;
   const sessionsFlag = flags['sessions-dir'] ?? (env.NANOBOT_SESSIONS_DIR || undefined);
@@ -164,11 +190,11 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
     throw new CliError('CLI_USAGE', `--database-url must be a postgres:// URL, got "${databaseUrl.replace(/\/\/[^@/]*@/, '//…@')}"`);
   }
 
-  const contextWindowTokens =
+  const chosenWindow =
     positiveInt(flags['context-window'], '--context-window', 1024) ??
     positiveInt(env.NANOBOT_CONTEXT_WINDOW, 'NANOBOT_CONTEXT_WINDOW', 1024) ??
-    config.contextWindowTokens ??
-    DEFAULT_CONTEXT_WINDOW;
+    config.contextWindowTokens;
+  const contextWindowTokens = chosenWindow ?? DEFAULT_CONTEXT_WINDOW;
   const maxIterations = positiveInt(flags['max-iterations'], '--max-iterations') ?? config.maxIterations;
   return {
     workspace,
@@ -180,6 +206,7 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
     sessionsDir,
     ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     contextWindowTokens,
+    windowFromModel: chosenWindow === undefined && model.kind === 'remote',
     ...(maxIterations !== undefined ? { maxIterations } : {}),
     ...(config.maxToolResultChars !== undefined ? { maxToolResultChars: config.maxToolResultChars } : {}),
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),

@@ -5,8 +5,19 @@ import type { Session, SessionStore, SessionWarning } from '@nanobot/session';
 import { CliError } from './cli-error.js';
 import { plural } from './plural.js';
 
-/** A session store the CLI can name locations in: the JSONL store, or PostgreSQL's with a `pathFor` naming the row. */
-export type CliSessionStore = SessionStore & { pathFor(key: string): string };
+/**
+ * A session store the CLI can name locations in: the JSONL store, or PostgreSQL's with a
+ * `pathFor` naming the row. `locate` (the JSONL store) finds the file a session is read from
+ * now, which may be an older name than `pathFor`'s.
+ */
+export type CliSessionStore = SessionStore & { pathFor(key: string): string; locate?(key: string): Promise<string | null> };
+
+/** Where the session `key` is stored now, or null when it is not (a file store looks on disk). */
+export async function storedLocation(store: CliSessionStore, key: string): Promise<string | null> {
+  if (store.locate) return store.locate(key);
+  const path = store.pathFor(key);
+  return (await stat(path).catch(() => null)) ? path : null;
+}
 
 /** A fresh session name, e.g. `chat-20261130-004512-3f9a` (sortable, collision-safe). */
 export function newSessionKey(prefix: string, now: Date = new Date()): string {
@@ -83,7 +94,8 @@ export async function latestSessionKey(store: CliSessionStore): Promise<string |
   const keys = await store.list().catch(() => [] as string[]);
   let best: { key: string; mtime: number } | null = null;
   for (const key of keys) {
-    const info = await stat(store.pathFor(key)).catch(() => null);
+    const path = await storedLocation(store, key);
+    const info = path === null ? null : await stat(path).catch(() => null);
     if (info && (!best || info.mtimeMs > best.mtime)) best = { key, mtime: info.mtimeMs };
   }
   return best?.key ?? null;

@@ -115,7 +115,7 @@ describe('TerminalRenderer provider retries, fallbacks and the bill', () => {
     expect(err.text()).toBe(
       '  ↻ Model request failed, retry in 3s (attempt 1). (rate_limit (429))\n' +
         '  ↪ openai:gpt-4o failed (server (503)); trying anthropic:claude-sonnet-4-5\n' +
-        'tokens 12,400 in (9,800 cached) · 310 out · $0.0219\n',
+        'this turn: 12,400 tokens in (9,800 cached), 310 out, $0.0219\n',
     );
   });
 
@@ -135,10 +135,10 @@ describe('TerminalRenderer provider retries, fallbacks and the bill', () => {
     renderer.sink(turnEnd);
     renderer.sink(end({ tokensEstimated: 6_100 }));
     renderer.sink(turnEnd);
-    expect(err.text().split('\n').filter((l) => l.startsWith('tokens'))).toEqual([
-      'tokens 6,200 in · 10 out · $0.0189 · last request ~6,100 estimated (6,300 calibrated), 6,200 billed',
-      'tokens 6,200 in · 10 out · $0.0189 · last request ~6,100 estimated, 6,200 billed',
-      'tokens 6,200 in · 10 out · $0.0189',
+    expect(err.text().split('\n').filter((l) => l.startsWith('this turn'))).toEqual([
+      'this turn: 6,200 tokens in, 10 out, $0.0189; last request: 6,200 tokens billed, 6,100 estimated (6,300 expected after calibration)',
+      'this turn: 6,200 tokens in, 10 out, $0.0189; last request: 6,200 tokens billed, 6,100 estimated',
+      'this turn: 6,200 tokens in, 10 out, $0.0189',
     ]);
   });
 
@@ -146,5 +146,32 @@ describe('TerminalRenderer provider retries, fallbacks and the bill', () => {
     const { renderer, err } = setup();
     renderer.sink({ runId: 'r1', type: 'turn_end', stopReason: 'completed', finalContent: 'x', error: null, iterations: 1, toolsUsed: [], usage: { inputTokens: 5, outputTokens: 1, cachedTokens: 0, cacheCreationTokens: 0, reasoningTokens: 0, requestCount: 1, contextTokens: 5 } });
     expect(err.text()).toBe('');
+  });
+});
+
+describe('TerminalRenderer in a narrow terminal', () => {
+  it('wraps notes and cuts tool lines and the status to the width, and shows a failed turn\'s error once', () => {
+    vi.useFakeTimers();
+    try {
+      const out = capture();
+      const err = capture();
+      const renderer = new TerminalRenderer({ out: out.stream, err: err.stream, color: false, spinner: true, width: 40, now: () => 0 });
+      renderer.note('Ctrl-C stops a turn, twice quits; Ctrl-D or /exit quits; /help lists commands.');
+      renderer.sink(start('c1', 'read_file', { path: 'a/very/long/path/to/some/file/deep/inside/the/workspace.md', limit: 20 }));
+      renderer.sink(end('c1', 'read_file', 'ok', 12));
+      renderer.status('connecting MCP servers: 1 of 2 ready (github, a-very-long-server-name)…');
+      renderer.stop();
+      renderer.sink({ runId: 'r1', type: 'turn_end', stopReason: 'error', finalContent: 'Error calling LLM: 400 model does not exist', error: 'Error calling LLM: 400 model does not exist', iterations: 1, toolsUsed: [], usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheCreationTokens: 0, reasoningTokens: 0, requestCount: 1, contextTokens: 0 } });
+      const lines = err
+        .text()
+        .split(/\r|\n/)
+        .map((l) => l.replace(/\u001b\[2K/g, ''));
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
+      expect(err.text()).toContain('✗ the turn failed: Error calling LLM');
+      expect(renderer.alreadyShown('Error calling LLM: 400 model does not exist')).toBe(true);
+      expect(renderer.alreadyShown('A real answer.')).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { EventSink, RunnerEvent } from '@nanobot/runner';
 import { retryWaitMessage } from '@nanobot/providers';
 import type { UsageCost } from '@nanobot/schema';
 import { clip, formatDuration, formatToolArgs } from './format-tool-args.js';
+import { displayWidth, fitWidth, wrapWidth } from './terminal-width.js';
 
 /** A dollar amount with enough digits for a fraction of a cent. */
 function dollars(amount: number): string {
@@ -16,17 +17,18 @@ export interface RequestTokens {
 }
 
 /**
- * The turn's bill: `tokens 12,400 in (9,800 cached) · 310 out · $0.0123`, and with the last
- * request's figures `· last request ~6,100 estimated (6,300 calibrated), 6,200 billed`.
+ * The turn's bill in plain words: `this turn: 12,400 tokens in (9,800 cached), 310 out, $0.0123`,
+ * and with the last request's figures `; last request: 6,200 tokens billed, 6,100 estimated
+ * (6,300 expected after calibration)`.
  */
 export function turnCostLine(usage: { inputTokens: number; outputTokens: number; cachedTokens: number; cost?: UsageCost }, last?: RequestTokens | null): string | null {
   if (!usage.cost) return null;
   const n = (v: number): string => v.toLocaleString('en-US');
   const cached = usage.cachedTokens > 0 ? ` (${n(usage.cachedTokens)} cached)` : '';
   const request = last
-    ? ` · last request ~${n(last.tokensEstimated)} estimated${last.tokensCalibrated !== last.tokensEstimated ? ` (${n(last.tokensCalibrated)} calibrated)` : ''}, ${n(last.tokensActual)} billed`
+    ? `; last request: ${n(last.tokensActual)} tokens billed, ${n(last.tokensEstimated)} estimated${last.tokensCalibrated !== last.tokensEstimated ? ` (${n(last.tokensCalibrated)} expected after calibration)` : ''}`
     : '';
-  return `tokens ${n(usage.inputTokens)} in${cached} · ${n(usage.outputTokens)} out · ${dollars(usage.cost.total)}${request}`;
+  return `this turn: ${n(usage.inputTokens)} tokens in${cached}, ${n(usage.outputTokens)} out, ${dollars(usage.cost.total)}${request}`;
 }
 
 /** Where and how the renderer writes. */
@@ -41,6 +43,8 @@ export interface TerminalRendererOptions {
   spinner: boolean;
   /** The clock, in ms (default `Date.now`; tests pass their own). Called synchronously; must not throw. */
   now?: () => number;
+  /** Columns of the terminal: notes are word-wrapped and status lines cut to it (default: no limit). */
+  width?: number;
 }
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -76,6 +80,8 @@ export class TerminalRenderer {
   #lastRequest: RequestTokens | null = null;
   /** Text streamed by the latest model answer (to know whether the final reply was shown). */
   lastStreamed = '';
+  /** The error the last failed turn was reported with (its reply repeats it: shown once). */
+  #lastError: string | null = null;
 
   readonly #now: () => number;
 
@@ -91,11 +97,52 @@ export class TerminalRenderer {
     return `\u001b[${on}m${text}\u001b[${off}m`;
   }
 
-  /** Writes a full line on `err` (after ending a half-written reply line). */
+  /**
+   * Writes a full line on `err` (after ending a half-written reply line), word-wrapped to the
+   * terminal's width: continued lines keep the line's own indent plus two spaces.
+   */
   note(line: string): void {
     this.#clearStatus();
     this.#endLine();
-    this.#o.err.write(`${line}\n`);
+    this.#o.err.write(`${this.#wrap(line)}\n`);
+  }
+
+  #wrap(text: string): string {
+    const width = this.#o.width;
+    if (width === undefined) return text;
+    return text
+      .split('\n')
+      .map((line) => {
+        if (displayWidth(line) <= width) return line;
+        const indent = /^ */.exec(line)![0];
+        return `${indent}${wrapWidth(line.slice(indent.length), width, `${indent}  `)}`;
+      })
+      .join('\n');
+  }
+
+  /** `args` cut to the columns a tool line leaves for them beside `fixed` (plain text). */
+  #argsFit(args: string, fixed: string): string {
+    if (this.#o.width === undefined || args === '') return args;
+    const room = this.#o.width - displayWidth(fixed) - 1;
+    return room >= 8 ? fitWidth(args, room) : '';
+  }
+
+  /** Writes `text` (already laid out) on `err` as it is, after ending a half-written line. */
+  block(text: string): void {
+    this.#clearStatus();
+    this.#endLine();
+    this.#o.err.write(`${text}\n`);
+  }
+
+  /**
+   * Whether the reply `text` of the last turn is already on screen: it streamed, or it is the
+   * error the turn's end was reported with (each error is printed once).
+   */
+  alreadyShown(text: string): boolean {
+    const t = text.trim();
+    if (t === '') return true;
+    if (this.lastStreamed.trim() === t) return true;
+    return this.#lastError !== null && (this.#lastError.trim() === t || t.endsWith(this.#lastError.trim()));
   }
 
   /** Writes reply text on `out`. */
@@ -130,7 +177,9 @@ export class TerminalRenderer {
     if (this.#midLine) return;
     const secs = ((this.#now() - this.#statusStarted) / 1000).toFixed(1);
     this.#frame = (this.#frame + 1) % FRAMES.length;
-    this.#o.err.write(`\r\u001b[2K${this.paint('cyan', FRAMES[this.#frame])} ${this.paint('dim', `${this.#status} ${secs}s`)}`);
+    const room = this.#o.width === undefined ? Infinity : this.#o.width - 3 - secs.length - 2;
+    const status = room === Infinity ? this.#status : fitWidth(this.#status, room);
+    this.#o.err.write(`\r\u001b[2K${this.paint('cyan', FRAMES[this.#frame])} ${this.paint('dim', `${status} ${secs}s`)}`);
     this.#statusShown = true;
   }
 
@@ -191,7 +240,8 @@ export class TerminalRenderer {
       case 'tool_start': {
         const args = formatToolArgs(event.arguments);
         this.#running.set(event.callId, { name: event.name, args, started: this.#now() });
-        this.note(`  ${this.paint('cyan', '▸')} ${this.paint('bold', event.name)} ${this.paint('dim', args)}`);
+        // One line per call: the arguments are cut to what is left of the terminal's width.
+        this.note(`  ${this.paint('cyan', '▸')} ${this.paint('bold', event.name)} ${this.paint('dim', this.#argsFit(args, `  ▸ ${event.name}`))}`);
         this.#startStatus(`running ${[...this.#running.values()].map((r) => r.name).join(', ')}…`);
         break;
       }
@@ -201,12 +251,19 @@ export class TerminalRenderer {
         // The runner reports 0 ms for a call it interrupted: the time since its start line is
         // what the user saw (and equals the runner's figure should it ever report one).
         const took = formatDuration(event.status === 'interrupted' && started ? Math.max(event.durationMs, this.#now() - started.started) : event.durationMs);
-        const args = started?.args ? ` ${this.paint('dim', clip(started.args, 40))}` : '';
         const exit = event.status === 'ok' && event.name === 'exec' ? failedExitCode(event.content) : null;
-        if (exit !== null) this.note(`  ${this.paint('red', '✗')} ${event.name}${args} ${this.paint('red', `exit ${exit}, ${took}`)}`);
-        else if (event.status === 'ok') this.note(`  ${this.paint('green', '✓')} ${event.name}${args} ${this.paint('dim', `ok, ${took}`)}`);
-        else if (event.status === 'interrupted') this.note(`  ${this.paint('yellow', '⏹')} ${event.name}${args} ${this.paint('yellow', `interrupted after ${took}`)}`);
-        else this.note(`  ${this.paint('red', '✗')} ${event.name}${args} ${this.paint('red', `error, ${took}: ${clip(event.detail, 100)}`)}`);
+        const [mark, style, outcome]: [string, 'red' | 'green' | 'yellow' | 'dim', string] =
+          exit !== null
+            ? ['✗', 'red', `exit ${exit}, ${took}`]
+            : event.status === 'ok'
+              ? ['✓', 'dim', `ok, ${took}`]
+              : event.status === 'interrupted'
+                ? ['⏹', 'yellow', `interrupted after ${took}`]
+                : ['✗', 'red', `error, ${took}: ${clip(event.detail, 100)}`];
+        const shown = this.#argsFit(clip(started?.args ?? '', 40), `  ${mark} ${event.name} ${outcome}`);
+        const args = shown ? ` ${this.paint('dim', shown)}` : '';
+        const markStyle = mark === '✓' ? 'green' : style === 'dim' ? 'green' : style;
+        this.note(`  ${this.paint(markStyle, mark)} ${event.name}${args} ${this.paint(style, outcome)}`);
         if (this.#running.size > 0) this.#startStatus(`running ${[...this.#running.values()].map((r) => r.name).join(', ')}…`);
         else this.#startStatus('thinking…');
         break;
@@ -228,9 +285,14 @@ export class TerminalRenderer {
         this.stop();
         const bill = turnCostLine(event.usage, this.#lastRequest);
         this.#lastRequest = null;
+        this.#lastError = null;
         if (bill) this.note(this.paint('dim', bill));
         if (event.stopReason === 'aborted') this.note(this.paint('yellow', '⏹ turn stopped; the history is kept and stays valid'));
-        else if (event.stopReason !== 'completed') this.note(this.paint('red', `✗ the turn ended: ${event.stopReason}${event.error ? ` — ${clip(event.error, 200)}` : ''}`));
+        else if (event.stopReason !== 'completed') {
+          this.#lastError = event.error ?? event.finalContent;
+          const why = event.error ? `: ${clip(event.error, 300)}` : '';
+          this.note(this.paint('red', `✗ the turn ${event.stopReason === 'error' ? 'failed' : `ended (${event.stopReason.replace(/_/g, ' ')})`}${why}`));
+        }
         break;
       }
       default:

@@ -52,7 +52,7 @@ async function send(text: string): Promise<void> {
 }
 
 async function waitTurnDone(): Promise<void> {
-  await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Last request') === true, null, { timeout: 90_000 });
+  await page.waitForSelector('[data-testid=status][data-state=done]', { timeout: 90_000 });
 }
 
 // Generous limits: they only catch a hang; a loaded CI machine (2 cores, many jobs) is slow.
@@ -103,7 +103,10 @@ describe('the web demo in Chromium', { timeout: 120_000 }, () => {
     expect(Number(await snipped.getAttribute('data-count'))).toBeGreaterThan(5);
     await expect(page.locator('[data-testid=actions] [data-action=snipped]').count()).resolves.toBe(1);
     await expect(page.locator('[data-testid=actions] [data-action=backfilled]').count()).resolves.toBe(1);
-    await expect(page.locator('[data-testid=budget] .budget-note:not(.warn)').textContent()).resolves.toMatch(/Stored transcript: [\d,]+ tokens/);
+    await expect(page.locator('[data-testid=budget] [data-testid=transcript-vs-sent]').textContent()).resolves.toMatch(/^As given to the governor the transcript is [\d,]+ tokens; it sent [\d,]+\.$/);
+    // Each change says why, in view.
+    await expect(page.locator('[data-testid=actions] [data-action=snipped] [data-testid=why]').textContent()).resolves.toMatch(/^Left out to fit the [\d,]+-token budget/);
+    await expect(backfilled.locator('[data-testid=why]').textContent()).resolves.toMatch(/has no result in the history/);
     // The offline model is not in the model table: counted as the governor counts by default.
     await expect(page.locator('[data-testid=budget] [data-testid=tokenizer]').textContent()).resolves.toBe('Counted with cl100k_base.');
 
@@ -209,7 +212,8 @@ describe('the web demo in Chromium', { timeout: 120_000 }, () => {
       await opened;
       await send('Which session gets this?');
       await page.click('[data-testid=sessions] .session:has-text("What is in the workspace?")');
-      await waitOrExplain('[data-testid=status]:has-text("The session changed before the message was sent.")');
+      await waitOrExplain('[data-testid=status][data-state=error]');
+      await waitOrExplain('[data-testid=status-details]:has-text("The session changed before the message was sent.")');
     } finally {
       release();
       await page.unroute('**/events');

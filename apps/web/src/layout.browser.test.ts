@@ -44,6 +44,8 @@ describe('the web demo in Chromium: Stop and narrow windows', { timeout: 180_000
     await page.click('[data-testid=stop]');
     await page.waitForFunction(() => document.querySelector('[data-testid=stop]')?.hasAttribute('disabled') === true);
     await page.waitForSelector('[data-kind=notice]');
+    // One clear line says how the turn ended.
+    await expect(page.locator('[data-kind=notice]').allTextContents()).resolves.toEqual(['Stopped — the reply so far is kept.']);
     const live = await assistantTexts();
     expect(live).toHaveLength(1);
     expect(live[0].trim()).not.toBe('');
@@ -62,7 +64,7 @@ describe('the web demo in Chromium: Stop and narrow windows', { timeout: 180_000
     await page.waitForSelector('[data-kind=user] >> text=Compare the notes with the README.');
     await page.fill('[data-testid=input]', 'What changed since then?');
     await page.click('[data-testid=send]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Last request') === true, null, { timeout: 120_000 });
+    await page.waitForSelector('[data-testid=status][data-state=done]', { timeout: 120_000 });
     await page.waitForSelector('[data-testid=timeline] .tl-row');
   });
 
@@ -72,7 +74,6 @@ describe('the web demo in Chromium: Stop and narrow windows', { timeout: 180_000
       await page.reload();
       await page.waitForSelector('body[data-ready]');
       await page.waitForSelector('[data-kind=user]');
-      await page.waitForSelector('[data-testid=timeline] .tl-row');
       const send = await page.locator('[data-testid=send]').boundingBox();
       const input = await page.locator('[data-testid=input]').boundingBox();
       const chat = await page.locator('main.chat').boundingBox();
@@ -88,9 +89,16 @@ describe('the web demo in Chromium: Stop and narrow windows', { timeout: 180_000
       expect(chat!.height).toBeGreaterThanOrEqual(height * 0.6);
       // Nothing runs off to the side.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      // The inspector is still there (beside the chat, or below it).
+      // The inspector is beside the chat, or one tap away (the Chat | Inspector bar), never below it.
+      if (width <= 1100) {
+        expect(await page.locator('[data-testid=inspector-panel]').isVisible()).toBe(false);
+        await page.click('[data-testid=view-inspector]');
+      }
+      await page.waitForSelector('[data-testid=timeline] .tl-row');
       const inspector = await page.locator('[data-testid=inspector-panel]').boundingBox();
       expect(inspector!.width).toBeGreaterThanOrEqual(Math.min(360, width * 0.9));
+      expect(inspector!.y).toBeLessThan(height / 4);
+      if (width <= 1100) await page.click('[data-testid=view-chat]');
       await page.screenshot({ path: join(OUTPUT_DIR, `layout-${width}.png`) });
       expect(existsSync(join(OUTPUT_DIR, `layout-${width}.png`))).toBe(true);
       expect(problems).toEqual([]);

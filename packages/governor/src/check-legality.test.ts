@@ -71,4 +71,41 @@ describe('checkLegality', () => {
       expect(rules([{ role: 'system', content: 's' }, u, a, u], { target: 'any' })).toEqual([]);
     });
   });
+
+  describe('continuation: a stored history as the prefix of the next request', () => {
+    const u = { role: 'user', content: 'u' };
+    const a = { role: 'assistant', content: 'a' };
+    const calls = { role: 'assistant', content: '', tool_calls: [call('a')] };
+    const result = { role: 'tool', tool_call_id: 'a', content: 'r' };
+    it('a history ending with its answer is legal to continue for every target', () => {
+      for (const target of ['anthropic', 'any'] as const) expect(rules([u, calls, result, a], { target })).toEqual(['ends-with-assistant']);
+      for (const target of ['openai', 'anthropic', 'any'] as const) expect(rules([u, calls, result, a], { target, continuation: true })).toEqual([]);
+      expect(rules([], { target: 'any', continuation: true })).toEqual([]);
+    });
+
+    it('what the next user message cannot follow is reported at the last stored message', () => {
+      const twice = checkLegality([u, a, u] as Message[], { target: 'anthropic', continuation: true });
+      expect(twice.map((v) => [v.rule, v.index])).toEqual([['consecutive-same-role', 2]]);
+      expect(twice[0]!.message).toMatch(/next user message/);
+      // OpenAI accepts two user turns in a row; an unanswered call nobody accepts.
+      expect(rules([u, a, u], { target: 'openai', continuation: true })).toEqual([]);
+      expect(rules([u, calls], { continuation: true })).toEqual(['unanswered-tool-call']);
+      // A stored history that holds a turn twice (a duplicated tool-call message) is not legal.
+      expect(rules([u, calls, calls, result, a], { target: 'any', continuation: true })).toEqual(['unanswered-tool-call', 'duplicate-tool-call-id', 'consecutive-same-role']);
+      // Tool results are the user turn for Anthropic: the next user text joins them.
+      expect(rules([u, calls, result], { target: 'anthropic', continuation: true })).toEqual([]);
+    });
+
+    it('the budget is checked on the stored history alone; the input is not mutated', () => {
+      const history = deepFreezeList([u, a]);
+      expect(rules(history, { continuation: true, budget: 1000 })).toEqual([]);
+      expect(rules([{ role: 'user', content: 'word '.repeat(500) }, a], { continuation: true, budget: 100 })).toEqual(['over-budget']);
+    });
+  });
 });
+
+function deepFreezeList<T>(list: T[]): T[] {
+  for (const item of list) Object.freeze(item);
+  return Object.freeze(list) as T[];
+}
+

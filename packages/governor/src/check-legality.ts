@@ -66,7 +66,18 @@ export interface CheckLegalityOptions extends Pick<ModelOptions, 'model' | 'mode
    *   matching `^[a-zA-Z0-9_-]+$`.
    */
   target?: GovernTarget;
+  /**
+   * Check `messages` as a stored history that the next request continues: every rule is applied
+   * to the history followed by one more user message, so a trailing answer is legal, while a call
+   * left unanswered, or (for Anthropic) a history that already ends on a user turn, is not. A rule
+   * only the appended message breaks is reported at the history's last index. What an operator
+   * or a test asserts about storage: "legal to continue".
+   */
+  continuation?: boolean;
 }
+
+/** What {@link checkLegality} appends to a history checked with `continuation`. */
+const NEXT_USER_MESSAGE: Message = Object.freeze({ role: 'user', content: 'next' }) as Message;
 
 const OPENAI_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const ANTHROPIC_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool']);
@@ -83,6 +94,7 @@ const isString = (v: unknown): v is string => typeof v === 'string' && v.length 
  * emits. Pure; the runner, session and transcript suites reuse it.
  */
 export function checkLegality(input: readonly MessageLike[], options: CheckLegalityOptions = {}): LegalityViolation[] {
+  if (options.continuation) return checkContinuation(input, options);
   const messages = input as readonly Message[];
   const out: LegalityViolation[] = [];
   const add = (rule: LegalityRule, index: number, message: string) => out.push({ rule, index, message });
@@ -165,6 +177,17 @@ export function checkLegality(input: readonly MessageLike[], options: CheckLegal
     const tokens = promptTokens(messages, { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimator });
     if (tokens > options.budget) add('over-budget', -1, `prompt estimate ${tokens} exceeds the budget ${options.budget}`);
   }
+  return out;
+}
+
+/** `continuation: true`: the history as the prefix of the next request (the budget on the history alone). */
+function checkContinuation(input: readonly MessageLike[], options: CheckLegalityOptions): LegalityViolation[] {
+  const { continuation: _continuation, budget, ...rules } = options;
+  const last = input.length - 1;
+  const out = checkLegality([...input, NEXT_USER_MESSAGE], rules).map((v) =>
+    v.index > last ? { ...v, index: last, message: `${v.message} (once the next user message follows the stored history)` } : v,
+  );
+  if (budget !== undefined && budget > 0) out.push(...checkLegality(input, { ...rules, budget }).filter((v) => v.rule === 'over-budget'));
   return out;
 }
 

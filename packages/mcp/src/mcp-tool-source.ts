@@ -1,5 +1,5 @@
 import type { Tool } from '@nanobot/tools-core';
-import { ConfigurationError } from '@nanobot/schema';
+import { compareCodePoints, ConfigurationError } from '@nanobot/schema';
 import { McpClosedError, McpConnectionError } from './mcp-errors.js';
 import { parseMcpServersConfig, type McpServerConfig, type McpServerConfigInput } from './mcp-server-config.js';
 import {
@@ -12,7 +12,6 @@ import {
 import { McpPromptTool, McpResourceTool } from './mcp-capability-tools.js';
 import { McpTool } from './mcp-tool.js';
 import { mcpToolName } from './mcp-tool-name.js';
-import { compareCodePoints } from './compare-code-points.js';
 import { planMcpToolNames, type McpToolRef } from './plan-mcp-tool-names.js';
 
 /**

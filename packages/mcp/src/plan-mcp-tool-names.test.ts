@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { planMcpToolNames, type McpToolRef } from './plan-mcp-tool-names.js';
 import { TOOL_NAME_PATTERN, mcpToolName } from './mcp-tool-name.js';
-import { compareCodePoints } from './compare-code-points.js';
+import { compareCodePoints } from '@nanobot/schema';
 
 const refs = (pairs: [string, string][]): McpToolRef[] => pairs.map(([server, tool]) => ({ server, tool }));
 

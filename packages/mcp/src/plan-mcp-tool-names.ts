@@ -1,4 +1,4 @@
-import { compareCodePoints } from './compare-code-points.js';
+import { compareCodePoints } from '@nanobot/schema';
 import { mcpToolName } from './mcp-tool-name.js';
 
 /** A server tool and where it comes from. */

@@ -66,6 +66,25 @@ export const MIGRATIONS: readonly ((s: string) => string)[] = Object.freeze([
       jobs json not null
     );
   `,
+  // v3: fenced turns, unambiguous commits, acknowledged delivery. Upgrades a v2 database in place
+  // (its rows, pending messages and jobs are kept): see the README's "Upgrading".
+  (s) => `
+    create table ${s}.leases (
+      session_key text primary key,
+      epoch bigint not null default 0,
+      owner text,
+      inbound_id text,
+      expires_at timestamptz
+    );
+    alter table ${s}.messages add column epoch bigint, add column hash text;
+    update ${s}.messages set hash = encode(sha256(convert_to(message::text, 'UTF8')), 'hex');
+    alter table ${s}.sessions add column last_write text;
+    alter table ${s}.outbound add column epoch bigint, add column hash text, add column claimed_by text,
+      add column claimed_at timestamptz, add column visible_at timestamptz, add column deliveries integer not null default 0;
+    update ${s}.outbound set hash = encode(sha256(convert_to(message::text, 'UTF8')), 'hex');
+    update ${s}.outbound set claimed_by = delivered_by, claimed_at = delivered_at, deliveries = 1 where delivered_at is not null;
+    create index outbound_chat_pending on ${s}.outbound (channel, chat_id, id) where delivered_at is null;
+  `,
 ]);
 
 /** The schema version this package writes. */

@@ -27,7 +27,11 @@ afterAll(async () => {
 async function collect(n: number, chatId?: string): Promise<OutboundMessage[]> {
   const out: OutboundMessage[] = [];
   const signal = AbortSignal.timeout(60_000);
-  while (out.length < n) out.push(await client.consumeOutbound(signal, chatId !== undefined ? { chatId } : {}));
+  while (out.length < n) {
+    const delivery = await client.consumeOutbound(signal, chatId !== undefined ? { chatId } : {});
+    await delivery.ack();
+    out.push(delivery);
+  }
   return out;
 }
 
@@ -81,11 +85,12 @@ describe('PostgresMessageBus', () => {
     const message = { channel: 'test', chatId: 'crash', senderId: 'u', content: 'c1' };
     await pool.query(`insert into nanobot.inbound (id, session_key, message) values ('crash-1', 'test:crash', $1::json)`, [JSON.stringify(message)]);
     const store = new PostgresSessionStore({ pool });
-    await store.beginAttempt('test:crash', 'crash-1');
+    // Its lease (1 ms) has run out, as a dead worker's does.
+    const turn = await store.beginAttempt('test:crash', 'crash-1', { leaseMs: 1 });
     const { session } = await store.load('test:crash');
     session.addMessage('user', 'c1');
     await store.save(session);
-    store.endAttempt('test:crash', 'crash-1');
+    store.endAttempt(turn);
     await pool.query(`insert into nanobot.outbound (inbound_id, ordinal, channel, chat_id, session_key, message) values ('crash-1', 0, 'test', 'crash', 'test:crash', $1::json)`, [
       JSON.stringify({ channel: 'test', chatId: 'crash', content: scriptedAnswer('c1'), sessionKey: 'test:crash' }),
     ]);

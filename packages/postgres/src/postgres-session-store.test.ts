@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { Pool } from 'pg';
 import { Session, SessionConflictError } from '@nanobot/session';
 import { deepFreeze } from '@nanobot-internal/test-support';
+import { SessionFencedError } from './errors.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { freshDatabase } from './test-support/pg-test-env.js';
 
@@ -149,18 +150,22 @@ describe('PostgresSessionStore', () => {
     const { session } = await store.load('attempt:1');
     session.addMessage('user', 'earlier');
     await store.save(session);
-    await store.beginAttempt('attempt:1', 'in-1');
+    const first = await store.beginAttempt('attempt:1', 'in-1');
     const s = (await store.load('attempt:1')).session;
     s.addMessage('user', 'attempt user');
     s.addMessage('assistant', 'attempt partial');
     await store.save(s);
-    store.endAttempt('attempt:1', 'in-1');
-    expect(await store.beginAttempt('attempt:1', 'in-1')).toBe(2);
-    store.endAttempt('attempt:1', 'in-1');
+    store.endAttempt(first);
+    const second = await store.beginAttempt('attempt:1', 'in-1');
+    expect(second.rolledBack).toBe(2);
+    expect(second.epoch).toBe(first.epoch + 1);
+    store.endAttempt(second);
     expect((await rows('attempt:1')).map((r) => r.content)).toEqual(['earlier']);
-    // A session object read before the rollback cannot append blindly over it.
+    // The first attempt's session object carries the older fencing token: refused, nothing written.
     s.addMessage('user', 'stale');
-    await expect(store.save(s)).rejects.toBeInstanceOf(SessionConflictError);
+    await expect(store.save(s)).rejects.toBeInstanceOf(SessionFencedError);
+    expect((await rows('attempt:1')).map((r) => r.content)).toEqual(['earlier']);
+    await store.releaseLease(second);
   });
 
   it('property: any sequence of appends, pointer moves, reloads and clears reads back as the model', async () => {

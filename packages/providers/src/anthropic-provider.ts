@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
-import type { LLMRequest, LLMResponse, LLMStreamEvent } from '@nanobot/schema';
+import type { LLMRequest, LLMResponse, LLMStreamEvent, ModelLimits, ModelLimitsRequest, TokenCount } from '@nanobot/schema';
+import { limitsFromAnthropicModel } from './model-limits/published-limits.js';
+import { ProviderError } from './provider-error.js';
 import { buildAnthropicParams } from './anthropic-request.js';
 import type { AnthropicParamOptions } from './anthropic-request.js';
 import { AnthropicStreamAccumulator, parseAnthropicMessage } from './anthropic-response.js';
@@ -21,6 +23,11 @@ export interface AnthropicProviderOptions extends BaseProviderOptions, Anthropic
   name?: string;
   /** A ready client; its own retries should be off. */
   client?: Anthropic;
+  /**
+   * Whether the endpoint publishes model limits on `/v1/models/{id}` (default true: Anthropic's
+   * API does; `createProvider` turns it off for Anthropic-compatible vendors that do not).
+   */
+  publishesModelLimits?: boolean;
 }
 
 /**
@@ -32,6 +39,8 @@ export class AnthropicProvider extends BaseProvider {
   readonly name: string;
   readonly client: Anthropic;
   private readonly paramOptions: AnthropicParamOptions;
+  /** The model's window and largest reply from `/v1/models/{id}` (see `LLMProvider.modelLimits`); absent when `publishesModelLimits` is false. */
+  readonly modelLimits?: (request: ModelLimitsRequest) => Promise<ModelLimits>;
 
   constructor(options: AnthropicProviderOptions) {
     super(options);
@@ -46,11 +55,41 @@ export class AnthropicProvider extends BaseProvider {
         timeout: options.timeoutMs ?? 600_000,
         maxRetries: 0,
       });
+    if (options.publishesModelLimits !== false) this.modelLimits = (request) => this.fetchModelLimits(request);
+  }
+
+  private async fetchModelLimits(request: ModelLimitsRequest): Promise<ModelLimits> {
+    const model = request.model ?? this.defaultModel;
+    let info: unknown;
+    try {
+      info = await this.client.models.retrieve(model, {}, { signal: request.signal });
+    } catch (error) {
+      throw toProviderError(error, this.name, request.signal);
+    }
+    return limitsFromAnthropicModel(info, this.name, model);
   }
 
   /** The exact request body this provider would send for `request`. */
   buildParams(request: LLMRequest): Record<string, unknown> {
     return buildAnthropicParams(request, request.model ?? this.defaultModel, this.paramOptions);
+  }
+
+  /**
+   * The exact input-token count of `request` from Anthropic's `/v1/messages/count_tokens` (the same body `chat` would send,
+   * without its output settings). Rejects with a `ProviderError` when the count fails; not retried.
+   */
+  async countTokens(request: LLMRequest): Promise<TokenCount> {
+    const model = request.model ?? this.defaultModel;
+    const params = this.buildParams(request);
+    const body = Object.fromEntries(Object.entries(params).filter(([key]) => ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking'].includes(key)));
+    let counted: { input_tokens?: unknown };
+    try {
+      counted = (await this.client.messages.countTokens(body as unknown as Anthropic.MessageCountTokensParams, { signal: request.signal })) as { input_tokens?: unknown };
+    } catch (error) {
+      throw toProviderError(error, this.name, request.signal);
+    }
+    if (typeof counted.input_tokens !== 'number') throw new ProviderError(`${this.name}: the count answered without input_tokens.`, { kind: 'empty_response', retryable: false, provider: this.name });
+    return { inputTokens: counted.input_tokens, provider: this.name, model };
   }
 
   protected async chatOnce(request: LLMRequest): Promise<LLMResponse> {

@@ -1,11 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '@nanobot/schema';
+import { sanitizeSurrogatesDeep, type Message } from '@nanobot/schema';
 import { sanitizeEmptyContent } from './sanitize-empty-content.js';
 import { sanitizeRequestMessages } from './sanitize-request-messages.js';
 import { containsImageContent, stripImageContent } from './strip-image-content.js';
 import { toolCacheMarkerIndices, toolName } from './tool-cache-markers.js';
-import { sanitizeSurrogatesDeep } from './sanitize-surrogates.js';
 import { parseToolArguments, toolArgumentsJsonForReplay, toolArgumentsObjectForReplay } from './tool-arguments.js';
 import { hasValidToolName, toOpenAIToolCall } from './tool-call-request.js';
 import { deepFreeze, loadCases } from '@nanobot-internal/test-support';

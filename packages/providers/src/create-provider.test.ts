@@ -8,14 +8,16 @@ import { completion } from './test-support/openai-wire.js';
 
 describe('resolveProviderConfig / createProvider', () => {
   it('falls back to OPENAI_API_KEY and OPENAI_BASE_URL', () => {
-    expect(resolveProviderConfig({ env: { OPENAI_API_KEY: 'sk-o', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' } })).toEqual({ provider: 'openai', model: 'gpt-4o-mini', apiKey: 'sk-o', baseUrl: 'http://127.0.0.1:1/v1' });
+    expect(resolveProviderConfig({ env: { OPENAI_API_KEY: 'sk-o', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' } })).toMatchObject({ provider: 'openai', backend: 'openai_compat', model: 'gpt-5.4-mini', apiKey: 'sk-o', baseUrl: 'http://127.0.0.1:1/v1' });
   });
   it('picks Anthropic from ANTHROPIC_API_KEY alone, or from a claude model', () => {
     expect(resolveProviderConfig({ env: { ANTHROPIC_API_KEY: 'sk-a' } })).toMatchObject({ provider: 'anthropic', apiKey: 'sk-a' });
     expect(resolveProviderConfig({ model: 'claude-haiku-4-5', env: { OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' } })).toMatchObject({ provider: 'anthropic', apiKey: 'a' });
   });
-  it('a local OpenAI-compatible server needs no key', () => {
-    expect(resolveProviderConfig({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.2', env: {} })).toMatchObject({ provider: 'openai', apiKey: undefined });
+  it('a local OpenAI-compatible server needs no key (the port names Ollama, LM Studio or Atomic Chat)', () => {
+    expect(resolveProviderConfig({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.2', env: {} })).toMatchObject({ provider: 'ollama', backend: 'openai_compat', apiKey: undefined });
+    expect(resolveProviderConfig({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'llama3.2', env: {} })).toMatchObject({ provider: 'openai', apiKey: undefined, baseUrl: 'http://127.0.0.1:8080/v1' });
+    expect(resolveProviderConfig({ model: 'llama3.2', env: { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' } })).toMatchObject({ provider: 'openai', apiKey: undefined });
   });
   it('explicit config wins over the environment', () => {
     expect(resolveProviderConfig({ provider: 'openai', apiKey: 'mine', model: 'm', env: { OPENAI_API_KEY: 'env' } })).toMatchObject({ apiKey: 'mine', model: 'm' });
@@ -24,7 +26,7 @@ describe('resolveProviderConfig / createProvider', () => {
     expect(() => resolveProviderConfig({ env: {} })).toThrow(ConfigurationError);
     expect(() => resolveProviderConfig({ env: {} })).toThrow(/OPENAI_API_KEY.*ANTHROPIC_API_KEY/);
     expect(() => resolveProviderConfig({ provider: 'anthropic', env: {} })).toThrow(/ANTHROPIC_API_KEY/);
-    expect(() => resolveProviderConfig({ provider: 'gemini' as never, env: { OPENAI_API_KEY: 'x' } })).toThrow(/Unknown provider/);
+    expect(() => resolveProviderConfig({ provider: 'nonesuch', env: { OPENAI_API_KEY: 'x' } })).toThrow(/Unknown provider "nonesuch"/);
   });
   it('builds the chosen provider', async () => {
     const a = await createProvider({ env: { ANTHROPIC_API_KEY: 'sk-a' }, model: 'claude-x' });
@@ -40,7 +42,7 @@ describe('resolveProviderConfig / createProvider', () => {
     expect(resolveProviderConfig({ provider: 'openai', apiKey: 'k', env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' } }).baseUrl).toBeUndefined();
   });
   it('empty strings count as unset, like unset env variables', () => {
-    expect(resolveProviderConfig({ model: '', apiKey: '', baseUrl: '', env: { ANTHROPIC_API_KEY: 'a' } })).toEqual({ provider: 'anthropic', model: 'claude-sonnet-5-5', apiKey: 'a', baseUrl: undefined });
+    expect(resolveProviderConfig({ model: '', apiKey: '', baseUrl: '', env: { ANTHROPIC_API_KEY: 'a' } })).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-6', apiKey: 'a', baseUrl: undefined });
   });
   it('bad configuration is a ConfigurationError naming the field, before any SDK is loaded', async () => {
     const bad: [unknown, RegExp][] = [

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '@nanobot/schema';
-import type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent } from '@nanobot/schema';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, ModelLimits, ModelLimitsRequest, TokenCount } from '@nanobot/schema';
 import { withOwnMessages } from './own-messages.js';
 import { ProviderError } from './provider-error.js';
 
@@ -63,6 +63,15 @@ export class FallbackProvider implements LLMProvider {
   private primaryFailures = 0;
   private openUntil = 0;
   private readonly attemptsPerCandidate: number;
+  /**
+   * The exact count from the candidate that would answer now (the primary, or the next one while
+   * the primary's circuit is open), for the model it would be asked for. Present when the
+   * primary has `countTokens`; rejects with a `ProviderError` when the candidate answering now
+   * has none. Never moves on to another candidate: a count must match the request sent.
+   */
+  readonly countTokens?: (request: LLMRequest) => Promise<TokenCount>;
+  /** The primary's published limits (its `modelLimits`), for the model the run is configured for. Present when the primary has it. */
+  readonly modelLimits?: (request: ModelLimitsRequest) => Promise<ModelLimits>;
 
   constructor(candidates: readonly (LLMProvider | FallbackCandidate)[], options: FallbackProviderOptions = {}) {
     if (candidates.length === 0) throw new ConfigurationError('FallbackProvider needs at least one provider.');
@@ -73,6 +82,21 @@ export class FallbackProvider implements LLMProvider {
     this.attemptsPerCandidate = Math.max(1, options.attemptsPerCandidate ?? 1);
     const b = options.circuitBreaker;
     this.breaker = b === false ? null : { failureThreshold: b?.failureThreshold ?? 3, cooldownMs: b?.cooldownMs ?? 60_000, now: b?.now ?? Date.now };
+    const primary = this.candidates[0];
+    if (typeof primary.provider.countTokens === 'function') this.countTokens = (request) => this.countWith(request);
+    if (typeof primary.provider.modelLimits === 'function') {
+      const limitsOf = primary.provider.modelLimits.bind(primary.provider);
+      this.modelLimits = (request) => limitsOf({ ...request, model: request.model ?? primary.model ?? primary.provider.defaultModel });
+    }
+  }
+
+  private async countWith(request: LLMRequest): Promise<TokenCount> {
+    const index = this.firstIndex();
+    const candidate = this.candidates[index];
+    if (typeof candidate.provider.countTokens !== 'function') {
+      throw new ProviderError(`${label(candidate)} answers now and has no count endpoint.`, { kind: 'not_found', retryable: false, provider: candidate.provider.name });
+    }
+    return candidate.provider.countTokens(this.requestFor(candidate, index, request));
   }
 
   /** Whether the primary is currently skipped (its circuit is open). */

@@ -1,5 +1,10 @@
 import OpenAI from 'openai';
-import type { LLMRequest, LLMResponse } from '@nanobot/schema';
+import type { LLMRequest, LLMResponse, ModelLimits, ModelLimitsRequest, TokenCount } from '@nanobot/schema';
+import { toGeminiRequest } from './gemini-native/to-gemini-contents.js';
+import { geminiNativeRequest } from './gemini-native/gemini-native-request.js';
+import type { GeminiNativeTarget } from './gemini-native/gemini-native-request.js';
+import { findListedModel, geminiNativeBase, limitsFromGeminiModel, limitsFromListedModel } from './model-limits/published-limits.js';
+import type { ModelLimitsSource } from './registry/provider-spec.js';
 import { BaseProvider } from './base-provider.js';
 import { openAIClient } from './openai-client.js';
 import type { BaseProviderOptions } from './base-provider.js';
@@ -9,6 +14,7 @@ import { ProviderError } from './provider-error.js';
 import { buildOpenAIParams } from './openai-request.js';
 import type { OpenAIParamOptions } from './openai-request.js';
 import { OpenAIStreamAccumulator, parseOpenAICompletion } from './openai-response.js';
+import type { OpenAIResponseOptions } from './openai-response.js';
 
 /** Options of `OpenAICompatProvider`. */
 export interface OpenAICompatProviderOptions extends BaseProviderOptions, OpenAIParamOptions {
@@ -29,6 +35,12 @@ export interface OpenAICompatProviderOptions extends BaseProviderOptions, OpenAI
    * structured ones (some local models do this; default true, as the reference).
    */
   textToolCalls?: boolean;
+  /**
+   * Where the endpoint publishes model limits (default: the spec's `modelLimitsSource`):
+   * `models_list` reads them from `GET /models` (OpenRouter, Mistral, Groq, vLLM), `gemini` from
+   * the native `models.get` beside Gemini's OpenAI-compatible base, `''` nowhere.
+   */
+  modelLimitsSource?: ModelLimitsSource;
 }
 
 function isLocalUrl(url: string | undefined): boolean {
@@ -49,8 +61,16 @@ export class OpenAICompatProvider extends BaseProvider {
   readonly name: string;
   readonly client: OpenAI;
   private readonly paramOptions: OpenAIParamOptions;
-  private readonly textToolCalls: boolean;
+  private readonly responseOptions: OpenAIResponseOptions;
   private readonly localBaseUrl: string | undefined;
+  /** The model's window and largest reply as the endpoint publishes them (see `LLMProvider.modelLimits`); absent when it publishes none. */
+  readonly modelLimits?: (request: ModelLimitsRequest) => Promise<ModelLimits>;
+  /**
+   * Gemini only (its OpenAI-compatible endpoint has no count): the exact input count from the
+   * native `models/{model}:countTokens` beside it, with the same key, of the request converted to
+   * Gemini's own shape (`toGeminiRequest`). See `LLMProvider.countTokens`.
+   */
+  readonly countTokens?: (request: LLMRequest) => Promise<TokenCount>;
 
   constructor(options: OpenAICompatProviderOptions) {
     super(options);
@@ -61,10 +81,46 @@ export class OpenAICompatProvider extends BaseProvider {
       cacheControl: options.cacheControl,
       defaultMaxTokens: options.defaultMaxTokens,
       defaultTemperature: options.defaultTemperature,
+      spec: options.spec,
+      extraBody: options.extraBody,
     };
-    this.textToolCalls = options.textToolCalls ?? true;
+    this.responseOptions = { textToolCalls: options.textToolCalls ?? true, spec: options.spec };
     this.localBaseUrl = isLocalUrl(options.baseUrl) ? options.baseUrl : undefined;
     this.client = openAIClient(options);
+    const source = options.modelLimitsSource ?? options.spec?.modelLimitsSource ?? '';
+    if (source === 'models_list') this.modelLimits = (request) => this.listedModelLimits(request);
+    if (source === 'gemini') {
+      const target: GeminiNativeTarget = { base: geminiNativeBase(this.client.baseURL), provider: this.name, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.headers ? { headers: options.headers } : {}) };
+      this.modelLimits = (request) => this.geminiModelLimits(target, request);
+      this.countTokens = (request) => this.geminiCount(target, request);
+    }
+  }
+
+  private async listedModelLimits(request: ModelLimitsRequest): Promise<ModelLimits> {
+    const model = request.model ?? this.defaultModel;
+    let data: unknown[];
+    try {
+      data = (await this.client.models.list({ signal: request.signal })).data as unknown[];
+    } catch (error) {
+      throw toProviderError(error, this.name, request.signal);
+    }
+    return limitsFromListedModel(findListedModel({ data }, this.name, model), this.name, model);
+  }
+
+  private async geminiCount(target: GeminiNativeTarget, request: LLMRequest): Promise<TokenCount> {
+    const model = (request.model ?? this.defaultModel).replace(/^models\//, '');
+    // The messages exactly as chat would send them (the spec's message rules applied), then in Gemini's shape.
+    const sent = this.buildParams(request) as { messages: LLMRequest['messages'] };
+    const generateContentRequest = { model: `models/${model}`, ...toGeminiRequest(sent.messages, request.tools ?? []) };
+    const counted = (await geminiNativeRequest(target, `/models/${encodeURIComponent(model)}:countTokens`, { body: { generateContentRequest }, model, ...(request.signal ? { signal: request.signal } : {}) })) as { totalTokens?: unknown };
+    if (typeof counted?.totalTokens !== 'number') throw new ProviderError(`${this.name}: the count answered without totalTokens.`, { kind: 'empty_response', retryable: false, provider: this.name });
+    return { inputTokens: counted.totalTokens, provider: this.name, model };
+  }
+
+  private async geminiModelLimits(target: GeminiNativeTarget, request: ModelLimitsRequest): Promise<ModelLimits> {
+    const model = (request.model ?? this.defaultModel).replace(/^models\//, '');
+    const info = await geminiNativeRequest(target, `/models/${encodeURIComponent(model)}`, { model, ...(request.signal ? { signal: request.signal } : {}) });
+    return limitsFromGeminiModel(info, this.name, model);
   }
 
   /** The exact request body this provider would send for `request` (for inspection and tests). */
@@ -81,14 +137,14 @@ export class OpenAICompatProvider extends BaseProvider {
     } catch (error) {
       throw this.decorateError(toProviderError(error, this.name, request.signal));
     }
-    return parseOpenAICompletion(completion as Record<string, unknown>, this.name, model, { textToolCalls: this.textToolCalls });
+    return parseOpenAICompletion(completion as Record<string, unknown>, this.name, model, this.responseOptions);
   }
 
   /** Opens one streaming attempt (used by the shared stream iterator). */
   async openStream(request: LLMRequest, signal: AbortSignal): Promise<StreamSource> {
     const model = request.model ?? this.defaultModel;
     const params = { ...this.buildParams(request), stream: true, stream_options: { include_usage: true } };
-    const acc = new OpenAIStreamAccumulator(this.name, this.textToolCalls);
+    const acc = new OpenAIStreamAccumulator(this.name, this.responseOptions);
     const events = await this.client.chat.completions.create(params as unknown as OpenAI.ChatCompletionCreateParamsStreaming, { signal });
     return {
       events: events as AsyncIterable<unknown>,

@@ -7,6 +7,8 @@ import { EMPTY_CONTENT_PLACEHOLDER, sanitizeEmptyContent } from './sanitize-empt
 import { OPENAI_MESSAGE_KEYS, sanitizeRequestMessages } from './sanitize-request-messages.js';
 import { toolArgumentsJsonForReplay } from './tool-arguments.js';
 import { toolCacheMarkerIndices } from './tool-cache-markers.js';
+import { applySpecQuirks, messageKeysFor } from './openai-spec-quirks.js';
+import type { ProviderSpec } from './registry/provider-spec.js';
 
 const CACHE_MARKER = { type: 'ephemeral' } as const;
 
@@ -24,6 +26,12 @@ export interface OpenAIMessageOptions {
    * gateways that reject the mix (default false: the text is kept).
    */
   nullContentWithToolCalls?: boolean;
+  /**
+   * The registry spec of the provider behind the endpoint: which message fields go back
+   * (`reasoning_details` for OpenRouter, no `reasoning_content` for Mistral) and, in
+   * `buildOpenAIParams`, its request quirks. Absent: a plain OpenAI-compatible endpoint.
+   */
+  spec?: ProviderSpec;
 }
 
 function markLastBlock(message: Message): Message {
@@ -82,7 +90,8 @@ interface PlannedBreakpoints {
 }
 
 function convertMessages(messages: readonly Message[], options: OpenAIMessageOptions, planned?: PlannedBreakpoints): { messages: Message[]; toolBreakpoints?: number[] } {
-  const keys = options.keepReasoningContent === false ? OPENAI_MESSAGE_KEYS.filter((k) => k !== 'reasoning_content') : OPENAI_MESSAGE_KEYS;
+  const specKeys = options.spec ? messageKeysFor(options.spec) : OPENAI_MESSAGE_KEYS;
+  const keys = options.keepReasoningContent === false ? specKeys.filter((k) => k !== 'reasoning_content') : specKeys;
   const sanitized = sanitizeRequestMessages(sanitizeEmptyContent(messages), keys).map((message) => {
     if (message.role !== 'assistant' || !Array.isArray(message.tool_calls)) return message;
     const calls = message.tool_calls.map((call) => {
@@ -129,6 +138,8 @@ export function wantsCacheControl(model: string): boolean {
 export interface OpenAIParamOptions extends OpenAIMessageOptions {
   defaultMaxTokens?: number;
   defaultTemperature?: number;
+  /** Fields merged into every request body (a provider's configured `extraBody`); a request's own `extraBody` wins. */
+  extraBody?: Record<string, unknown>;
 }
 
 /**
@@ -138,7 +149,8 @@ export interface OpenAIParamOptions extends OpenAIMessageOptions {
  * at those boundaries (`planOpenAIBreakpoints`) instead of the fixed rule.
  */
 export function buildOpenAIParams(request: LLMRequest, model: string, options: OpenAIParamOptions = {}): Record<string, unknown> {
-  const cacheControl = options.cacheControl ?? wantsCacheControl(model);
+  // A spec says whether the endpoint takes cache markers at all (OpenRouter does, DeepSeek not).
+  const cacheControl = options.cacheControl ?? ((options.spec ? options.spec.supportsPromptCaching : true) && wantsCacheControl(model));
   const tools = request.tools ?? [];
   const planned = request.cacheBreakpoints ? { breakpoints: request.cacheBreakpoints, toolCount: tools.length } : undefined;
   const { messages, toolBreakpoints } = convertMessages(request.messages, { ...options, cacheControl }, planned);
@@ -166,6 +178,8 @@ export function buildOpenAIParams(request: LLMRequest, model: string, options: O
     if (f.description !== undefined) jsonSchema.description = f.description;
     params.response_format = { type: 'json_schema', json_schema: jsonSchema };
   }
-  if (request.extraBody) Object.assign(params, request.extraBody);
-  return params;
+  const quirked = options.spec ? applySpecQuirks(params, options.spec, model, effort) : params;
+  if (options.extraBody) Object.assign(quirked, options.extraBody);
+  if (request.extraBody) Object.assign(quirked, request.extraBody);
+  return quirked;
 }

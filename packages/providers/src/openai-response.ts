@@ -2,8 +2,57 @@ import type { LLMResponse, LLMStreamEvent, Usage } from '@nanobot/schema';
 import { ProviderError } from './provider-error.js';
 import { finishToolCalls } from './finish-tool-calls.js';
 import { extractTextToolCalls } from './text-tool-calls.js';
+import type { ProviderSpec } from './registry/provider-spec.js';
 
 type Json = Record<string, any>;
+
+/** How an OpenAI-compatible answer is read. */
+export interface OpenAIResponseOptions {
+  /** Turn `<tool_call>` text into tool calls when there are no structured ones (default true). */
+  textToolCalls?: boolean;
+  /** The provider's spec: StepFun's answer in `reasoning`, Mistral's thinking blocks in the content. */
+  spec?: ProviderSpec;
+}
+
+/** Thinking text of Mistral-style `{ type: 'thinking', thinking: [{ type: 'text', text }] }` content parts. */
+function thinkingText(content: unknown): string | null {
+  if (!Array.isArray(content)) return null;
+  const parts: string[] = [];
+  for (const part of content as Json[]) {
+    if (part?.type !== 'thinking') continue;
+    const inner = part.thinking;
+    if (typeof inner === 'string') parts.push(inner);
+    else if (Array.isArray(inner)) for (const piece of inner as Json[]) if (typeof piece?.text === 'string') parts.push(piece.text);
+  }
+  return parts.length > 0 ? parts.join('') : null;
+}
+
+/** Text of string or part-list content, thinking parts left out (they are reasoning). */
+function visibleText(content: unknown): string | null {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return null;
+  return (content as Json[]).map((p) => (p?.type !== 'thinking' && typeof p?.text === 'string' ? p.text : '')).join('');
+}
+
+/**
+ * Merges streamed `reasoning_details` fragments: entries with the same `index` are one detail
+ * whose string fields (`text`, `summary`, `data`, `signature`) arrive in pieces; entries without
+ * an index stand alone. The result is the list a non-streamed answer would carry.
+ */
+function mergeReasoningDetails(into: Json[], fragments: Json[]): void {
+  for (const fragment of fragments) {
+    if (fragment === null || typeof fragment !== 'object') continue;
+    const existing = typeof fragment.index === 'number' ? into.find((d) => d.index === fragment.index) : undefined;
+    if (!existing) {
+      into.push({ ...fragment });
+      continue;
+    }
+    for (const [key, value] of Object.entries(fragment)) {
+      if (typeof value === 'string' && typeof existing[key] === 'string' && key !== 'type' && key !== 'id' && key !== 'format') existing[key] += value;
+      else if (value !== null && value !== undefined) existing[key] = value;
+    }
+  }
+}
 
 /** Usage in our shape from an OpenAI `usage` object (cached tokens from `prompt_tokens_details`). */
 export function openAIUsage(usage: Json | null | undefined): Usage {
@@ -32,7 +81,7 @@ function emptyChoices(provider: string): ProviderError {
 }
 
 /** A chat-completions JSON answer → `LLMResponse`; tool calls are read from every choice. */
-export function parseOpenAICompletion(completion: Json, provider: string, model: string, options: { textToolCalls?: boolean } = {}): LLMResponse {
+export function parseOpenAICompletion(completion: Json, provider: string, model: string, options: OpenAIResponseOptions = {}): LLMResponse {
   const choices: Json[] = Array.isArray(completion?.choices) ? completion.choices : [];
   if (choices.length === 0) throw emptyChoices(provider);
   const first = choices[0];
@@ -50,27 +99,22 @@ export function parseOpenAICompletion(completion: Json, provider: string, model:
     if (choice.message?.function_call) rawCalls.push({ name: choice.message.function_call.name, arguments: choice.message.function_call.arguments });
   }
   // Some gateways answer with content parts, and a refusal arrives in its own field.
-  const content =
-    typeof message.content === 'string'
-      ? message.content
-      : Array.isArray(message.content)
-        ? (message.content as Json[]).map((p) => (typeof p?.text === 'string' ? p.text : '')).join('')
-        : typeof message.refusal === 'string'
-          ? message.refusal
-          : null;
-  const reasoning = message.reasoning_content ?? message.reasoning;
-  return withTextToolCalls(
-    {
-      content: content === '' ? null : content,
-      toolCalls: finishToolCalls(rawCalls),
-      finishReason: first.finish_reason ?? 'stop',
-      usage: openAIUsage(completion.usage),
-      reasoningContent: typeof reasoning === 'string' ? reasoning : null,
-      provider,
-      model: completion.model ?? model,
-    },
-    options.textToolCalls ?? true,
-  );
+  let content = visibleText(message.content) ?? (typeof message.refusal === 'string' ? message.refusal : null);
+  // StepFun answers in `reasoning` and leaves `content` empty.
+  if (!content && options.spec?.reasoningAsContent && typeof message.reasoning === 'string') content = message.reasoning;
+  let reasoning = message.reasoning_content ?? message.reasoning;
+  if (typeof reasoning !== 'string' && options.spec?.extractThinkingBlocks) reasoning = thinkingText(message.content);
+  const response: LLMResponse = {
+    content: content === '' ? null : content,
+    toolCalls: finishToolCalls(rawCalls),
+    finishReason: first.finish_reason ?? 'stop',
+    usage: openAIUsage(completion.usage),
+    reasoningContent: typeof reasoning === 'string' ? reasoning : null,
+    provider,
+    model: completion.model ?? model,
+  };
+  if (Array.isArray(message.reasoning_details) && message.reasoning_details.length > 0) response.messageFields = { reasoning_details: message.reasoning_details };
+  return withTextToolCalls(response, options.textToolCalls ?? true);
 }
 
 interface CallAccumulator {
@@ -93,11 +137,19 @@ export class OpenAIStreamAccumulator {
   private usage: Json | null = null;
   private sawChoice = false;
   private model: string | undefined;
+  private readonly reasoningDetails: Json[] = [];
+  private readonly thinking: string[] = [];
+  private readonly textToolCalls: boolean;
+  private readonly spec: ProviderSpec | undefined;
 
   constructor(
     private readonly provider: string,
-    private readonly textToolCalls = true,
-  ) {}
+    options: OpenAIResponseOptions | boolean = {},
+  ) {
+    const opts = typeof options === 'boolean' ? { textToolCalls: options } : options;
+    this.textToolCalls = opts.textToolCalls ?? true;
+    this.spec = opts.spec;
+  }
 
   /** Folds one parsed chunk in and appends the deltas it carries to `out` (synchronous, on the per-event hot path). */
   push(chunk: Json, out: LLMStreamEvent[]): void {
@@ -113,15 +165,23 @@ export class OpenAIStreamAccumulator {
     for (const choice of choices) {
       const delta: Json | undefined = choice.delta;
       if (delta) {
-        if (typeof delta.content === 'string' && delta.content !== '' && (choice.index ?? 0) === 0) {
-          this.text += delta.content;
-          out.push({ type: 'text_delta', delta: delta.content });
+        const first = (choice.index ?? 0) === 0;
+        const text = visibleText(delta.content);
+        if (text && first) {
+          this.text += text;
+          out.push({ type: 'text_delta', delta: text });
+        }
+        const blocks = this.spec?.extractThinkingBlocks ? thinkingText(delta.content) : null;
+        if (blocks && first) {
+          this.thinking.push(blocks);
+          out.push({ type: 'reasoning_delta', delta: blocks });
         }
         const r = delta.reasoning_content ?? delta.reasoning;
         if (typeof r === 'string' && r !== '') {
           this.reasoning.push(r);
           out.push({ type: 'reasoning_delta', delta: r });
         }
+        if (Array.isArray(delta.reasoning_details) && first) mergeReasoningDetails(this.reasoningDetails, delta.reasoning_details as Json[]);
         if (Array.isArray(delta.tool_calls)) for (const tc of delta.tool_calls as Json[]) this.pushCall(this.callIndex(tc), tc, out);
         if (delta.function_call) this.pushCall(0, { function: delta.function_call }, out);
       }
@@ -181,19 +241,21 @@ export class OpenAIStreamAccumulator {
       });
     }
     const raw = [...this.calls.entries()].sort((a, b) => a[0] - b[0]).map(([, acc]) => ({ id: acc.id, name: acc.name, arguments: acc.args.join(''), extra: acc.extra }));
-    const text = this.text;
-    const reasoning = this.reasoning.join('');
-    return withTextToolCalls(
-      {
-        content: text === '' ? null : text,
-        toolCalls: finishToolCalls(raw),
-        finishReason: this.finishReason,
-        usage: openAIUsage(this.usage),
-        reasoningContent: reasoning === '' ? null : reasoning,
-        provider: this.provider,
-        model: this.model ?? model,
-      },
-      this.textToolCalls,
-    );
+    let text = this.text;
+    let reasoning = this.reasoning.join('');
+    // StepFun streams its answer as reasoning.
+    if (text === '' && this.spec?.reasoningAsContent && reasoning !== '') [text, reasoning] = [reasoning, ''];
+    if (reasoning === '' && this.thinking.length > 0) reasoning = this.thinking.join('');
+    const response: LLMResponse = {
+      content: text === '' ? null : text,
+      toolCalls: finishToolCalls(raw),
+      finishReason: this.finishReason,
+      usage: openAIUsage(this.usage),
+      reasoningContent: reasoning === '' ? null : reasoning,
+      provider: this.provider,
+      model: this.model ?? model,
+    };
+    if (this.reasoningDetails.length > 0) response.messageFields = { reasoning_details: this.reasoningDetails };
+    return withTextToolCalls(response, this.textToolCalls);
   }
 }

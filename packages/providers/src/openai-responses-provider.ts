@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
-import type { LLMRequest, LLMResponse } from '@nanobot/schema';
+import type { LLMRequest, LLMResponse, TokenCount } from '@nanobot/schema';
+import { ProviderError } from './provider-error.js';
 import { BaseProvider } from './base-provider.js';
 import { openAIClient } from './openai-client.js';
 import type { BaseProviderOptions } from './base-provider.js';
@@ -50,6 +51,26 @@ export class OpenAIResponsesProvider extends BaseProvider {
   /** The exact request body this provider would send for `request` (for inspection and tests). */
   buildParams(request: LLMRequest): Record<string, unknown> {
     return buildResponsesParams(request, request.model ?? this.defaultModel, this.paramOptions);
+  }
+
+  /**
+   * The exact input-token count of `request` from OpenAI's `/v1/responses/input_tokens` (the same
+   * body `chat` would send, without its output settings). Rejects with a `ProviderError` when
+   * the count fails; not retried.
+   */
+  async countTokens(request: LLMRequest): Promise<TokenCount> {
+    const model = request.model ?? this.defaultModel;
+    const params = this.buildParams(request) as Record<string, unknown>;
+    const keys = ['model', 'input', 'instructions', 'tools', 'tool_choice', 'reasoning', 'text', 'parallel_tool_calls'];
+    const body = Object.fromEntries(Object.entries(params).filter(([key]) => keys.includes(key)));
+    let counted: { input_tokens?: unknown };
+    try {
+      counted = (await this.client.responses.inputTokens.count(body as OpenAI.Responses.InputTokenCountParams, { signal: request.signal })) as { input_tokens?: unknown };
+    } catch (error) {
+      throw toProviderError(error, this.name, request.signal);
+    }
+    if (typeof counted.input_tokens !== 'number') throw new ProviderError(`${this.name}: the count answered without input_tokens.`, { kind: 'empty_response', retryable: false, provider: this.name });
+    return { inputTokens: counted.input_tokens, provider: this.name, model };
   }
 
   protected async chatOnce(request: LLMRequest): Promise<LLMResponse> {

@@ -1,5 +1,4 @@
-import type { Message } from '@nanobot/schema';
-import { sanitizeSurrogatesDeep } from './sanitize-surrogates.js';
+import { sanitizeSurrogatesDeep, type Message } from '@nanobot/schema';
 
 const TEXT_BLOCK_TYPES = new Set(['text', 'input_text', 'output_text']);
 

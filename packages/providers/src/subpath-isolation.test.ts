@@ -26,7 +26,7 @@ describe('subpath isolation (each SDK loads only when its provider is used)', ()
     const urls = loadedModules('responses', "const m = await import('@nanobot/providers/openai-responses'); if (typeof m.OpenAIResponsesProvider !== 'function') process.exit(3);");
     expect(openaiSdk(urls)).toBe(true);
     expect(anthropicSdk(urls)).toBe(false);
-    const created = loadedModules('create-responses', "const { createProvider } = await import('@nanobot/providers'); const p = await createProvider({ provider: 'openai-responses' }); if (p.name !== 'openai-responses' || p.defaultModel !== 'gpt-5-mini') process.exit(4);");
+    const created = loadedModules('create-responses', "const { createProvider } = await import('@nanobot/providers'); const p = await createProvider({ provider: 'openai-responses' }); if (p.name !== 'openai-responses' || p.defaultModel !== 'gpt-5.4-mini') process.exit(4);");
     expect(anthropicSdk(created)).toBe(false);
   });
 

@@ -1,4 +1,4 @@
-import { parsePythonJson } from './python-json-parse.js';
+import { parsePythonJson } from '@nanobot/schema';
 
 const BLOCK = /<tool_call>\s*(?:```(?:json)?\s*)?([\s\S]*?)\s*(?:```\s*)?<\/tool_call>/g;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseToolArguments, toolArgumentsJsonForReplay, toolArgumentsObjectForReplay } from './tool-arguments.js';
-import { parsePythonJson } from './python-json-parse.js';
+import { parsePythonJson } from './index.js';
 
 const jsonObject = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 });
 

@@ -1,6 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
-import { pythonJsonDumps } from '@nanobot/schema';
-import { parsePythonJson } from './python-json-parse.js';
+import { parsePythonJson, pythonJsonDumps } from '@nanobot/schema';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

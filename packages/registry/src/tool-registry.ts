@@ -1,4 +1,4 @@
-import { ConfigurationError, pythonStr, pythonTypeName, type ToolDefinition } from '@nanobot/schema';
+import { compareCodePoints, ConfigurationError, pythonStr, pythonTypeName, type ToolDefinition } from '@nanobot/schema';
 import {
   createToolContext,
   isTool,
@@ -12,7 +12,6 @@ import {
   type ToolScope,
 } from '@nanobot/tools-core';
 import { coerceToolArguments } from './coerce-tool-arguments.js';
-import { compareCodePoints } from './compare-code-points.js';
 import { suggestToolName } from './suggest-tool-name.js';
 import {
   TOOL_ERROR_HINT,

@@ -1,11 +1,14 @@
+import type { ModelFactsSource } from '@nanobot/providers';
 import type { LLMProvider, Message } from '@nanobot/schema';
 import type { Session, SessionStore } from '@nanobot/session';
 import type { OutboundMessage as ToolOutboundMessage } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
 import { KeyedScheduler } from './keyed-scheduler.js';
-import { inboundSessionKey, isUserInput } from './message-bus.js';
-import type { AgentBus, InboundMessage, OutboundMessage } from './message-bus.js';
+import { inboundSessionKey, isUserInput } from './bus/bus-messages.js';
+import type { AgentBus } from './bus/agent-bus.js';
+import type { InboundMessage, OutboundMessage } from './bus/bus-messages.js';
+import type { TurnOutcome } from './bus/turn-outcome.js';
 import type { EventSink } from './runner-events.js';
 import type { RunnerHooks } from './runner-hooks.js';
 import type { RunnerToolRegistry } from './runner-ports.js';
@@ -71,6 +74,8 @@ export interface AgentLoopOptions extends Pick<AgentRunSpec, 'govern' | 'governO
   temperature?: number;
   maxTokens?: number;
   contextWindowTokens?: number;
+  /** Sizes each turn's governor from the model's facts when `contextWindowTokens` is unset (see `AgentRunSpec.modelFacts`). */
+  modelFacts?: ModelFactsSource;
   maxIterations?: number;
   maxToolResultChars?: number;
   /** Sessions running turns at once (0 or less: unlimited). Default 3, as the reference. */
@@ -102,17 +107,6 @@ interface ActiveTurn {
   deliveredToOrigin: boolean;
   /** The latest `message` tool delivery to the turn's own chat (returned as the turn's reply). */
   delivery?: OutboundMessage;
-}
-
-/** How the turn that handled a submitted message ended. */
-export interface TurnOutcome {
-  sessionKey: string;
-  /** The runner's result; null for commands and for messages dropped by `/stop`. */
-  result: AgentRunResult | null;
-  /** What the turn sent back to the message's chat (null when suppressed, aborted or dropped). */
-  reply: OutboundMessage | null;
-  /** Set when the turn failed with an exception (e.g. its session could not be saved). */
-  error?: unknown;
 }
 
 /** The loop's slash commands. */
@@ -496,6 +490,7 @@ export class AgentLoop {
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
         ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
         ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
+        ...(options.modelFacts !== undefined ? { modelFacts: options.modelFacts } : {}),
         ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
         ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),

@@ -28,6 +28,8 @@ import type { GovernedObserver, GovernFn, RunnerGovernOptions, RunnerToolContext
 import { govern } from '@nanobot/governor';
 import { cacheBreakpointsField } from './cache-breakpoints-of.js';
 import type { CutPlan, GovernOptions, UsageCalibrator } from '@nanobot/governor';
+import { replyReserveFor } from '@nanobot/providers';
+import type { ModelFactsSource } from '@nanobot/providers';
 import { observeUsage } from './usage-calibration-fields.js';
 import { CutPlanStore } from './cut-plan-store.js';
 import type { AccumulatedUsage, EventSink, ModelRequestPurpose, RunnerEvent, StopReason, ToolEvent, ToolEventStatus } from './runner-events.js';
@@ -93,6 +95,21 @@ export interface AgentRunSpec {
    * synchronously; must not throw. Default none (`createAgent` makes one per agent).
    */
   calibrator?: UsageCalibrator | null;
+  /**
+   * Longest wait for the provider's exact count (`countTokens`, used with a calibrator on a
+   * session's first request and while the calibrator knows nothing of the model), in ms
+   * (default 15 000). A slower count is abandoned and the estimate serves.
+   */
+  countTokensTimeoutMs?: number;
+  /**
+   * Where the model's window and largest reply come from when `contextWindowTokens` is not set
+   * (e.g. `ModelFactsCache` of @nanobot/providers: the provider's models endpoint, cached, with
+   * the model table as fallback). Asked once per run before the first request; its answer
+   * sizes the governor (window, and a reply reserve of at most 16 384 tokens or a quarter of
+   * the window, unless `maxTokens` is set) and is reported as a `model_facts` event. A lookup
+   * that fails never fails the run: the event says why and the governor's defaults serve.
+   */
+  modelFacts?: ModelFactsSource;
   model?: string;
   temperature?: number;
   maxTokens?: number;
@@ -259,6 +276,11 @@ class RunState {
   lastPromptEstimate: number | null = null;
   /** The calibrated count of that request (what sizing used), when the governor made one. */
   lastPromptCalibrated: number | null = null;
+  /** An exact count failed in this run: the estimate serves for the rest of it. */
+  exactCountFailed = false;
+  /** The window and reply reserve the governor sizes with (the spec's, or the model's facts). */
+  windowTokens: number | undefined;
+  replyTokens: number | undefined;
   /** Tool-call ids present in the transcript (built on first use). */
   usedCallIds: Set<string> | null = null;
   hadInjections = false;
@@ -278,6 +300,8 @@ class RunState {
     readonly signal: AbortSignal,
   ) {
     this.transcript = [...spec.initialMessages];
+    this.windowTokens = spec.contextWindowTokens;
+    this.replyTokens = spec.maxTokens;
     this.outputFormat = spec.output === undefined ? undefined : 'type' in spec.output && spec.output.type === 'json_schema' ? spec.output : toResponseFormat(spec.output as ResponseFormatInput);
     const tracer = spec.tracer === false ? null : (spec.tracer ?? defaultTracer());
     this.spans = tracer === null ? null : new RunSpans(tracer, { runId, sessionKey: spec.sessionKey, provider: spec.provider.name, model: spec.model ?? spec.provider.defaultModel });
@@ -306,6 +330,8 @@ class RunState {
  */
 export class AgentRunner {
   readonly #cutPlans = new CutPlanStore();
+  /** Sessions whose first request was counted exactly (runs without a session count their own first). */
+  readonly #countedSessions = new Set<string>();
 
   /**
    * Runs the turn. Never rejects for model-side failures (they end in a result with a stop
@@ -374,13 +400,15 @@ export class AgentRunner {
 
   async #loop(state: RunState, maxIterations: number): Promise<void> {
     const { spec } = state;
+    await this.#modelFacts(state);
     while (state.iteration < maxIterations) {
       if (state.signal.aborted) return this.#finishAborted(state, '');
       const iteration = state.iteration;
       state.iteration += 1;
       state.emit({ ...state.base(), type: 'iteration_start', iteration });
       const tools = spec.tools.definitions();
-      const governed = this.#govern(state, state.transcript, tools, iteration, 'turn');
+      let governed = this.#govern(state, state.transcript, tools, iteration, 'turn');
+      if (await this.#exactCount(state, governed, tools, iteration)) governed = this.#govern(state, state.transcript, tools, iteration, 'turn');
       await this.#hook(state, 'beforeModel', (h) => h.beforeModel?.({ runId: state.runId, iteration, messages: governed, tools, sessionKey: spec.sessionKey }));
       let outcome = await this.#requestWithMalformedRecovery(state, governed, tools, iteration);
       if (outcome.kind === 'aborted') return this.#finishAborted(state, outcome.partial);
@@ -397,7 +425,7 @@ export class AgentRunner {
           content: rawClean,
           toolCalls: calls,
           reasoningContent: reasoning,
-          thinkingBlocks: response.thinkingBlocks ?? null,
+          thinkingBlocks: response.thinkingBlocks ?? null, providerFields: response.messageFields ?? null,
         });
         state.append(assistant);
         await this.#checkpoint(state, { phase: 'awaiting_tools', iteration, model: this.#model(spec), assistantMessage: assistant, completedToolResults: [], pendingToolCalls: calls });
@@ -482,7 +510,7 @@ export class AgentRunner {
       }
 
       const finalSplit = this.#split(response);
-      const assistant = buildAssistantMessage({ content: clean, reasoningContent: finalSplit.reasoning, thinkingBlocks: response.thinkingBlocks ?? null });
+      const assistant = buildAssistantMessage({ content: clean, reasoningContent: finalSplit.reasoning, thinkingBlocks: response.thinkingBlocks ?? null, providerFields: response.messageFields ?? null });
       state.append(assistant);
       await this.#checkpoint(state, { phase: 'final_response', iteration, model: this.#model(spec), assistantMessage: assistant, completedToolResults: [], pendingToolCalls: [] });
       state.finalContent = state.lengthSegments.length > 0 ? (state.lengthSegments.join('') + clean).trim() : clean;
@@ -557,6 +585,78 @@ export class AgentRunner {
     return last !== undefined && last.role === 'assistant' && !(last.tool_calls && last.tool_calls.length > 0);
   }
 
+  /**
+   * Asks the provider for the exact input count of a governed request (its `countTokens`) on a
+   * session's first request and whenever the calibrator has no data for the model, and feeds it
+   * to the calibrator. Returns whether the calibrator learned from it (the caller governs again,
+   * so sizing uses the exact figure). A failed or slow count never fails the turn: it emits
+   * `token_count` with the error and the estimate serves.
+   */
+  async #exactCount(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number): Promise<boolean> {
+    const { spec } = state;
+    const calibrator = spec.calibrator;
+    const estimated = state.lastPromptEstimate;
+    if (!calibrator || typeof spec.provider.countTokens !== 'function' || estimated === null || state.exactCountFailed) return false;
+    const model = this.#model(spec);
+    const sessionKey = spec.sessionKey ?? `run:${state.runId}`;
+    if (this.#countedSessions.has(sessionKey) && calibrator.ratio(model) !== null) return false;
+    this.#countedSessions.add(sessionKey);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), spec.countTokensTimeoutMs ?? 15_000);
+    const onAbort = (): void => controller.abort();
+    state.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const step = await raceSignal(spec.provider.countTokens({ messages, tools, model, signal: controller.signal }), controller.signal);
+      if (step === ABORTED) throw new Error(state.signal.aborted ? 'aborted' : 'the count timed out');
+      const learned = calibrator.observe({ model, estimated, actual: step.inputTokens });
+      state.emit({ ...state.base(), type: 'token_count', iteration, ok: true, model, estimated, inputTokens: step.inputTokens });
+      return learned;
+    } catch (error) {
+      state.exactCountFailed = true;
+      state.emit({ ...state.base(), type: 'token_count', iteration, ok: false, model, estimated, error: error instanceof Error ? error.message : String(error) });
+      return false;
+    } finally {
+      clearTimeout(timer);
+      state.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * Sizes the run from the model's facts when it left the window unset (see
+   * `AgentRunSpec.modelFacts`) and says where they came from. A source that rejects despite its
+   * contract, or an abort, leaves the governor's defaults; nothing here fails the run.
+   */
+  async #modelFacts(state: RunState): Promise<void> {
+    const { spec } = state;
+    const source = spec.modelFacts;
+    if (!source || spec.contextWindowTokens !== undefined) return;
+    const model = this.#model(spec);
+    let facts;
+    try {
+      facts = await raceSignal(source.lookup(model, { signal: state.signal }), state.signal);
+    } catch (error) {
+      state.emit({ ...state.base(), type: 'model_facts', model, source: 'none', problem: `the model facts lookup failed: ${error instanceof Error ? error.message : String(error)}` });
+      return;
+    }
+    if (facts === ABORTED) return;
+    if (facts.contextWindow !== undefined) {
+      state.windowTokens = facts.contextWindow;
+      if (spec.maxTokens === undefined) state.replyTokens = replyReserveFor(facts.contextWindow, facts.maxOutput);
+    }
+    state.emit({
+      ...state.base(),
+      type: 'model_facts',
+      model,
+      source: facts.source,
+      ...(facts.contextWindow !== undefined ? { contextWindow: facts.contextWindow } : {}),
+      ...(facts.maxOutput !== undefined ? { maxOutput: facts.maxOutput } : {}),
+      ...(facts.fetchedAt !== undefined ? { fetchedAt: facts.fetchedAt } : {}),
+      ...(state.windowTokens !== undefined ? { windowTokens: state.windowTokens } : {}),
+      ...(state.replyTokens !== undefined ? { replyTokens: state.replyTokens } : {}),
+      ...(facts.problem !== undefined ? { problem: facts.problem } : {}),
+    });
+  }
+
   #model(spec: AgentRunSpec): string {
     return spec.model ?? spec.provider.defaultModel;
   }
@@ -577,8 +677,8 @@ export class AgentRunner {
   #govern(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number, purpose: ModelRequestPurpose): readonly Message[] {
     const { spec } = state;
     const options: RunnerGovernOptions = {
-      contextWindowTokens: spec.contextWindowTokens,
-      maxOutputTokens: spec.maxTokens,
+      contextWindowTokens: state.windowTokens,
+      maxOutputTokens: state.replyTokens,
       contextBlockLimit: spec.contextBlockLimit,
       maxToolResultChars: spec.maxToolResultChars ?? 16_000,
       inflightStartIndex: spec.initialMessages.length,

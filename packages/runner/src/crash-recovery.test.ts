@@ -9,7 +9,7 @@ import { JsonlSessionStore } from '@nanobot/session';
 import type { Session, SessionStore } from '@nanobot/session';
 import { defineTool } from '@nanobot/tools-core';
 import { AgentLoop } from './agent-loop.js';
-import { MessageBus } from './message-bus.js';
+import { MessageBus } from './bus/index.js';
 
 const dirs: string[] = [];
 afterEach(() => {

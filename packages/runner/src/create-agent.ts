@@ -5,6 +5,8 @@ import { createUsageCalibrator, FileArtifactStore } from '@nanobot/governor';
 import type { UsageCalibrator } from '@nanobot/governor';
 import { ConfigurationError } from '@nanobot/schema';
 import type { LLMProvider } from '@nanobot/schema';
+import { replyReserveFor } from '@nanobot/providers';
+import type { ModelFactsSource } from '@nanobot/providers';
 import { ContextBuilder } from '@nanobot/context-builder';
 import { ToolRegistry } from '@nanobot/registry';
 import { Consolidator, JsonlSessionStore, MemoryStore } from '@nanobot/session';
@@ -13,11 +15,12 @@ import type { Tool } from '@nanobot/tools-core';
 import { createBuiltinTools, createCronTool, ExecSessionManager } from '@nanobot/tools';
 import type { BuiltinToolsOptions } from '@nanobot/tools';
 import { AgentLoop } from './agent-loop.js';
-import type { AgentLoopOptions, LoopContextBuilder, TurnOutcome } from './agent-loop.js';
+import type { AgentLoopOptions, LoopContextBuilder } from './agent-loop.js';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunSpec } from './agent-runner.js';
-import { MessageBus } from './message-bus.js';
-import type { AgentBus } from './message-bus.js';
+import { MessageBus } from './bus/message-bus.js';
+import type { AgentBus } from './bus/agent-bus.js';
+import type { TurnOutcome } from './bus/turn-outcome.js';
 import type { EventSink } from './runner-events.js';
 import type { GovernedObserver, GovernFn } from './runner-ports.js';
 import type { RunnerHooks } from './runner-hooks.js';
@@ -39,6 +42,14 @@ export interface CreateAgentOptions {
   maxTokens?: number;
   /** The model's context window; enables the governor's compaction and snipping. */
   contextWindowTokens?: number;
+  /**
+   * Where the window comes from when `contextWindowTokens` is not set: the model's facts
+   * (`ModelFactsCache` of @nanobot/providers, its file beside the sessions via
+   * `JsonModelFactsStore`), looked up once per turn (memory-cached). They size every run's
+   * governor (a `model_facts` event says where they came from) and the COMPACT stage's
+   * consolidation; a failed lookup falls back and says so, never failing a turn.
+   */
+  modelFacts?: ModelFactsSource;
   /** Iterations per turn (default 200). */
   maxIterations?: number;
   maxToolResultChars?: number;
@@ -234,6 +245,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
           ...(options.subagents?.maxConcurrentPerSession !== undefined ? { maxConcurrentPerSession: options.subagents.maxConcurrentPerSession } : {}),
           ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
           ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
+          ...(options.contextWindowTokens === undefined && options.modelFacts ? { modelFacts: options.modelFacts } : {}),
           ...(governOptions ? { governOptions } : {}),
           ...(options.govern ? { govern: options.govern } : {}),
           ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
@@ -243,13 +255,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const contextBuilder = options.contextBuilder === false ? undefined : (options.contextBuilder ?? new ContextBuilder({ workspace }));
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
   let compact: AgentLoopOptions['compact'] | undefined = options.compact === false ? undefined : options.compact;
-  if (options.compact === undefined && options.contextWindowTokens !== undefined && options.contextWindowTokens > 0) {
-    const consolidator = new Consolidator({
+  const consolidatorFor = (contextWindowTokens: number, maxTokens: number): Consolidator =>
+    new Consolidator({
       provider: options.provider,
       store: sessions,
       memory: new MemoryStore({ workspace }),
-      contextWindowTokens: options.contextWindowTokens,
-      maxTokens: options.maxTokens ?? 4096,
+      contextWindowTokens,
+      maxTokens,
       ...(options.model !== undefined ? { model: options.model } : {}),
       tools: () => tools.definitions(),
       // The probe must count what the loop will send: the same system prompt (workspace files,
@@ -265,7 +277,23 @@ export function createAgent(options: CreateAgentOptions): Agent {
         });
       },
     });
+  if (options.compact === undefined && options.contextWindowTokens !== undefined && options.contextWindowTokens > 0) {
+    const consolidator = consolidatorFor(options.contextWindowTokens, options.maxTokens ?? 4096);
     compact = async (session) => {
+      await consolidator.maybeConsolidateByTokens(session);
+    };
+  } else if (options.compact === undefined && options.contextWindowTokens === undefined && options.modelFacts) {
+    // The window is the model's: one consolidator per window the facts report (it rarely changes).
+    const facts = options.modelFacts;
+    const byWindow = new Map<string, Consolidator>();
+    compact = async (session) => {
+      // The lookup never rejects by contract; a source that does leaves compaction to the next turn.
+      const known = await facts.lookup(options.model ?? options.provider.defaultModel).catch(() => null);
+      if (known?.contextWindow === undefined) return;
+      const maxTokens = options.maxTokens ?? replyReserveFor(known.contextWindow, known.maxOutput);
+      const key = `${known.contextWindow}:${maxTokens}`;
+      let consolidator = byWindow.get(key);
+      if (!consolidator) byWindow.set(key, (consolidator = consolidatorFor(known.contextWindow, maxTokens)));
       await consolidator.maybeConsolidateByTokens(session);
     };
   }
@@ -283,6 +311,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
+    ...(options.contextWindowTokens === undefined && options.modelFacts ? { modelFacts: options.modelFacts } : {}),
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
     ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
     ...(options.maxConcurrentSessions !== undefined ? { maxConcurrentSessions: options.maxConcurrentSessions } : {}),

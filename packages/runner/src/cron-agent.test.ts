@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LLMRequest } from '@nanobot/schema';
 import { ScriptedProvider } from '@nanobot/providers/testing';
 import { createAgent } from './create-agent.js';
-import type { OutboundMessage } from './message-bus.js';
+import type { OutboundMessage } from './bus/index.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -8,7 +8,7 @@ import { JsonlSessionStore, TOKEN_PROBE_MESSAGE } from '@nanobot/session';
 import { createAgent } from './create-agent.js';
 import type { LoopContextBuilder } from './agent-loop.js';
 import type { RunnerEvent } from './runner-events.js';
-import type { MessageBus } from './message-bus.js';
+import type { MessageBus } from './bus/index.js';
 import type { GovernedRequest } from './runner-ports.js';
 
 const dirs: string[] = [];

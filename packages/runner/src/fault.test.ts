@@ -11,7 +11,7 @@ import { JsonlSessionStore } from '@nanobot/session';
 import { defineTool, toolResult } from '@nanobot/tools-core';
 import { AgentLoop } from './agent-loop.js';
 import { AgentRunner } from './agent-runner.js';
-import { MessageBus } from './message-bus.js';
+import { MessageBus } from './bus/index.js';
 
 /** Small deterministic PRNG (mulberry32) so a failing seed can be replayed. */
 function prng(seed: number): () => number {

@@ -49,8 +49,8 @@ export {
   workspaceEscalationMessage,
   lengthRecoveryMessage,
 } from './runner-texts.js';
-export { MessageBus, inboundSessionKey, isUserInput } from './message-bus.js';
-export type { AgentBus, InboundMessage, OutboundMessage } from './message-bus.js';
+export { MessageBus, inboundSessionKey, isUserInput } from './bus/index.js';
+export type { AgentBus, InboundMessage, OutboundMessage, TurnOutcome } from './bus/index.js';
 export { AsyncQueue } from './async-queue.js';
 export { KeyedScheduler } from './keyed-scheduler.js';
 export { parseSlashCommand } from './slash-commands.js';
@@ -66,12 +66,12 @@ export {
   subagentResultText,
 } from './subagent-manager.js';
 export type { SubagentManagerOptions, SubagentRequest, SubagentOutcome } from './subagent-manager.js';
-export type { TurnOutcome } from './agent-loop.js';
 export { createAgent, defaultArtifactsDir, defaultSessionsDir } from './create-agent.js';
 export type { Agent, AskOptions, CreateAgentOptions } from './create-agent.js';
 export { CronService } from './cron-service.js';
 export type { CronRun, CronServiceOptions } from './cron-service.js';
 export { JsonCronStore, CronStoreError } from './json-cron-store.js';
+export { JsonModelFactsStore, MODEL_FACTS_FILE, defaultModelFactsFile } from './model-facts/json-model-facts-store.js';
 export type { CronStore } from './json-cron-store.js';
 export { nextCronRun } from './next-cron-run.js';
 export type { CronJob, CronJobSpec, CronSchedule } from '@nanobot/tools';

@@ -47,6 +47,39 @@ export type RunnerEvent =
       transcriptCount: number;
       requestCount: number;
     })
+  | (EventBase & {
+      type: 'token_count';
+      iteration: number;
+      /** Whether the provider's exact count (`countTokens`) answered; when not, the estimate served. */
+      ok: boolean;
+      model: string;
+      /** The governor's estimate of the same request. */
+      estimated: number;
+      /** The provider's count (when `ok`). */
+      inputTokens?: number;
+      /** Why the count failed (when not `ok`). */
+      error?: string;
+    })
+  | (EventBase & {
+      /**
+       * Where this run's window and reply reserve came from, when the run left them to the model's
+       * facts (`AgentRunSpec.modelFacts`): the provider's models endpoint, a cached answer, the
+       * model table, or nothing. Emitted once per run, before its first request.
+       */
+      type: 'model_facts';
+      model: string;
+      source: 'provider' | 'cache' | 'table' | 'default' | 'none';
+      /** What the facts say (absent: unknown). */
+      contextWindow?: number;
+      maxOutput?: number;
+      /** When the provider's answer was fetched (ms since the epoch; `provider` and `cache`). */
+      fetchedAt?: number;
+      /** The window and reply reserve this run governs with (absent: the governor's own defaults). */
+      windowTokens?: number;
+      replyTokens?: number;
+      /** What went wrong on the way (endpoint failed, file unreadable, stale answer); the run goes on. */
+      problem?: string;
+    })
   | (EventBase & { type: 'model_start'; iteration: number; messageCount: number; toolCount: number; purpose: ModelRequestPurpose })
   | (EventBase & { type: 'model_delta'; iteration: number; delta: string })
   | (EventBase & { type: 'reasoning_delta'; iteration: number; delta: string })

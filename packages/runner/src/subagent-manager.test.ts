@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '@nanobot/providers/testing';
 import { ToolRegistry } from '@nanobot/registry';
 import { defineTool, toolResult } from '@nanobot/tools-core';
-import { MessageBus } from './message-bus.js';
+import { MessageBus } from './bus/index.js';
 import { SubagentManager, SUBAGENT_NO_RESPONSE } from './subagent-manager.js';
 
 const origin = { sessionKey: 'telegram:42', channel: 'telegram', chatId: '42', messageId: 'm1' };

@@ -1,9 +1,11 @@
+import type { ModelFactsSource } from '@nanobot/providers';
 import { randomUUID } from 'node:crypto';
 import type { LLMProvider, Message } from '@nanobot/schema';
 import type { SpawnOutcome, SpawnRequest } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
-import type { AgentBus, InboundMessage } from './message-bus.js';
+import type { AgentBus } from './bus/agent-bus.js';
+import type { InboundMessage } from './bus/bus-messages.js';
 import type { EventSink } from './runner-events.js';
 import type { RunnerToolRegistry } from './runner-ports.js';
 
@@ -33,6 +35,8 @@ export interface SubagentManagerOptions extends Pick<AgentRunSpec, 'govern' | 'g
   maxIterations?: number;
   maxToolResultChars?: number;
   contextWindowTokens?: number;
+  /** Sizes each subagent run from the model's facts when `contextWindowTokens` is unset (see `AgentRunSpec.modelFacts`). */
+  modelFacts?: ModelFactsSource;
   /** Stop at the first failing tool (default true, as the reference's subagents). */
   failOnToolError?: boolean;
   /** Running subagents allowed per origin session (default 1). */
@@ -212,6 +216,7 @@ export class SubagentManager {
         ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
         ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
         ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
+        ...(options.modelFacts !== undefined ? { modelFacts: options.modelFacts } : {}),
         ...(options.events !== undefined ? { events: options.events } : {}),
       });
       return subagentResultText(result);

@@ -5,7 +5,7 @@ import { ToolRegistry } from '@nanobot/registry';
 import { AgentRunner } from './agent-runner.js';
 import type { AgentRunSpec } from './agent-runner.js';
 import { AgentLoop } from './agent-loop.js';
-import { MessageBus } from './message-bus.js';
+import { MessageBus } from './bus/index.js';
 
 const good = (): AgentRunSpec => ({ initialMessages: [{ role: 'user', content: 'hi' }], provider: new ScriptedProvider(['ok']), tools: new ToolRegistry() });
 

@@ -1,5 +1,5 @@
 import { ConfigurationError, ValidationError } from '@nanobot/schema';
-import type { InboundMessage } from './message-bus.js';
+import type { InboundMessage } from './bus/bus-messages.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -30,6 +30,10 @@ export function validateRunSpec(spec: unknown): void {
   const calibrator = spec.calibrator as { observe?: unknown; calibrate?: unknown } | null | undefined;
   if (calibrator !== undefined && calibrator !== null && (typeof calibrator.observe !== 'function' || typeof calibrator.calibrate !== 'function')) {
     throw new ConfigurationError('AgentRunner.run: calibrator must have observe() and calibrate() (createUsageCalibrator from @nanobot/governor)');
+  }
+  const facts = spec.modelFacts as { lookup?: unknown } | undefined;
+  if (facts !== undefined && (!isObject(facts) || typeof facts.lookup !== 'function')) {
+    throw new ConfigurationError('AgentRunner.run: modelFacts must have lookup() (ModelFactsCache from @nanobot/providers)');
   }
 }
 

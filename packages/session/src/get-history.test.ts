@@ -23,6 +23,21 @@ describe('getHistory (reference session-history behaviours)', () => {
     }
   });
 
+  it("formats CLI app names as Python's `str(item.get('name') or '').strip().lower()`", () => {
+    const apps = [
+      { name: '\x1c Zoom\x1f', entry_point: '\ufeffcli\ufeff' },
+      { name: [], entry_point: 'x' },
+      { name: { Key: 1 }, entry_point: {} },
+      { name: NaN, entry_point: 0 },
+    ];
+    const out = getHistory(view([user('hi', { cli_apps: apps }), assistant('ok')]));
+    expect(String(out[0]!.content).split('\n').slice(1)).toEqual([
+      '[CLI App Attachment: @zoom; tool=run_cli_app; entry_point=\ufeffcli\ufeff; skill=skills/cli-app-zoom/SKILL.md]',
+      "[CLI App Attachment: @{'key': 1}; tool=run_cli_app; entry_point=unknown; skill=skills/cli-app-{'key': 1}/SKILL.md]",
+      '[CLI App Attachment: @nan; tool=run_cli_app; entry_point=unknown; skill=skills/cli-app-nan/SKILL.md]',
+    ]);
+  });
+
   it('a fully archived session still replays its last 8 messages', () => {
     const messages = chat(10);
     const out = getHistory(view(messages, messages.length));

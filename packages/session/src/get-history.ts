@@ -1,5 +1,4 @@
-import type { Message } from '@nanobot/schema';
-import { estimateMessageTokens } from '@nanobot/schema';
+import { estimateMessageTokens, PYTHON_WHITESPACE_CLASS, pythonStr, pythonStrip, pythonTruthy, type Message } from '@nanobot/schema';
 import { findLegalMessageStart } from '@nanobot/governor';
 import { detachRuntimeContext, type RuntimeContextMarker } from '@nanobot/context-builder';
 import { contentWithMediaBreadcrumbs } from './media-breadcrumbs.js';
@@ -22,16 +21,12 @@ export interface GetHistoryOptions {
   includeRuntimeContext?: boolean;
 }
 
-// The reference's regexes, in Python's semantics: `\s` and `str.strip()` cover exactly these
-// characters, and `str.splitlines()` splits on exactly these separators.
-const PY_SPACE = '[\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+// The reference's regexes, in Python's semantics: `\s` covers Python's whitespace, and
+// `str.splitlines()` splits on exactly these separators.
 const PY_LINE_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
 const MESSAGE_TIME_PREFIX = /^\[Message Time: [^\]]+\]\n?/;
-const LOCAL_IMAGE_BREADCRUMB = new RegExp(`^\\[image: (?:/|~)[^\\]]+\\]${PY_SPACE}*$`);
-const TOOL_ECHO = new RegExp(`^${PY_SPACE}*(?:generate_image|message)\\([^)]*\\)${PY_SPACE}*$`);
-
-const pyStrip = (text: string): string => text.replace(PY_STRIP, '');
+const LOCAL_IMAGE_BREADCRUMB = new RegExp(`^\\[image: (?:/|~)[^\\]]+\\]${PYTHON_WHITESPACE_CLASS}*$`);
+const TOOL_ECHO = new RegExp(`^${PYTHON_WHITESPACE_CLASS}*(?:generate_image|message)\\([^)]*\\)${PYTHON_WHITESPACE_CLASS}*$`);
 
 /** Python's `str.splitlines()`: a trailing separator does not start another line. */
 function pySplitLines(text: string): string[] {
@@ -41,17 +36,9 @@ function pySplitLines(text: string): string[] {
   return lines;
 }
 
-/** Python's `str()` of a JSON value, for the few places the reference formats one. */
-function pyStr(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (value === null || value === undefined) return 'None';
-  return typeof value === 'number' ? String(value) : JSON.stringify(value);
-}
-
 function sanitizeAssistantText(text: string): string {
   const lines = pySplitLines(text.replace(MESSAGE_TIME_PREFIX, ''));
-  return pyStrip(lines.filter((line) => !LOCAL_IMAGE_BREADCRUMB.test(line) && !TOOL_ECHO.test(line)).join('\n'));
+  return pythonStrip(lines.filter((line) => !LOCAL_IMAGE_BREADCRUMB.test(line) && !TOOL_ECHO.test(line)).join('\n'));
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -61,9 +48,10 @@ function cliAppLines(apps: unknown[]): string[] {
   const lines: string[] = [];
   for (const app of apps.slice(0, MAX_CLI_APP_LINES)) {
     if (!isRecord(app)) continue;
-    const name = pyStrip(pyStr(app.name || '')).toLowerCase();
+    // `str(item.get("name") or "").strip().lower()`: `or` is Python truthiness.
+    const name = pythonStrip(pythonStr(pythonTruthy(app.name) ? app.name : '')).toLowerCase();
     if (!name) continue;
-    const entry = pyStrip(pyStr(app.entry_point || 'unknown')) || 'unknown';
+    const entry = pythonStrip(pythonStr(pythonTruthy(app.entry_point) ? app.entry_point : 'unknown')) || 'unknown';
     lines.push(`[CLI App Attachment: @${name}; tool=run_cli_app; entry_point=${entry}; skill=skills/cli-app-${name}/SKILL.md]`);
   }
   return lines;
@@ -89,7 +77,7 @@ function projectMessage(message: Message, includeRuntimeContext: boolean): Messa
       if (lines.length > 0) content = content ? `${content}\n${lines.join('\n')}` : lines.join('\n');
     }
   }
-  if (message.role === 'assistant' && typeof content === 'string' && pyStrip(content) === '') {
+  if (message.role === 'assistant' && typeof content === 'string' && pythonStrip(content) === '') {
     if (!present(message, 'tool_calls') && !present(message, 'reasoning_content') && !present(message, 'thinking_blocks')) return null;
   }
   const row: Message = { role: message.role, content };

@@ -5,14 +5,15 @@ export type { GetHistoryOptions } from './get-history.js';
 export type { SessionStore, SessionLoadResult } from './session-store.js';
 export { JsonlSessionStore } from './jsonl-session-store.js';
 export type { FsyncPolicy, JsonlSessionStoreOptions } from './jsonl-session-store.js';
+export { headerRecord, parseSessionFile, providerStateRecord } from './session-file-format.js';
 export {
-  headerRecord,
+  isHashedSessionFileName,
   legacySessionFileName,
-  parseSessionFile,
-  providerStateRecord,
+  referenceSessionFileName,
   sessionFileName,
   sessionKeyFromFileName,
-} from './session-file-format.js';
+  sessionKeysFromFileName,
+} from './session-file-name.js';
 export type { HeaderSlot, ParsedSessionFile, SessionWarning } from './session-file-format.js';
 export { withFileLock, processStartTime } from './file-lock.js';
 export type { FileLockOptions } from './file-lock.js';

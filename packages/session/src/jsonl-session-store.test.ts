@@ -27,8 +27,9 @@ const read = (key: string): string => readFileSync(join(dir, sessionFileName(key
 const lines = (key: string): any[] => read(key).trim().split('\n').map((l) => JSON.parse(l));
 
 describe('file naming', () => {
-  it('uses base64url of the key without padding and round-trips it', () => {
-    expect(sessionFileName('telegram:12345')).toBe('dGVsZWdyYW06MTIzNDU.jsonl');
+  it('names the file after the key and round-trips it; reads the reference\'s base64url names too', () => {
+    expect(sessionFileName('telegram:12345')).toBe('telegram%3a12345.jsonl');
+    expect(sessionKeyFromFileName('telegram%3a12345.jsonl')).toBe('telegram:12345');
     expect(sessionKeyFromFileName('dGVsZWdyYW06MTIzNDU.jsonl')).toBe('telegram:12345');
     expect(sessionKeyFromFileName('notes.txt')).toBeNull();
   });

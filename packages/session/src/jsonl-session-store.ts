@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Message } from '@nanobot/schema';
 import { withFileLock, removeAbandonedLockFiles, type FileLockOptions } from './file-lock.js';
 import { SessionConflictError, SessionStoreError, SessionWriteError } from './errors.js';
@@ -7,16 +7,13 @@ import { Session } from './session.js';
 import type { SessionLoadResult, SessionStore } from './session-store.js';
 import { nodeSessionFs, type SessionFileHandle, type SessionFs } from './session-fs.js';
 import { hasRawNumbers, parseJson, stringifyJson } from './python-json.js';
+import { headerRecord, parseSessionFile, providerStateRecord, type HeaderSlot, type SessionWarning } from './session-file-format.js';
 import {
-  headerRecord,
   legacySessionFileName,
-  parseSessionFile,
-  providerStateRecord,
+  referenceSessionFileName,
   sessionFileName,
-  sessionKeyFromFileName,
-  type HeaderSlot,
-  type SessionWarning,
-} from './session-file-format.js';
+  sessionKeysFromFileName,
+} from './session-file-name.js';
 
 /**
  * When data is forced to disk. `always` (default): every append and every rewrite is fsynced
@@ -46,6 +43,14 @@ export interface JsonlSessionStoreOptions {
   now?: () => Date;
   /** File-system calls (default: `node:fs/promises`); tests inject failures here. */
   fs?: SessionFs;
+  /**
+   * How new files are named. `'readable'` (default): after the key, escaped only where a file
+   * system needs it (`telegram%3a12345.jsonl`, see `sessionFileName`). `'reference'`: base64url
+   * of the key, as the Python nanobot names them (`dGVsZWdyYW06MTIzNDU.jsonl`), for a directory
+   * both share. Either way files under the other name (and the reference's legacy `:`→`_`
+   * names) are read as they are, and moved to this name by their next rewrite.
+   */
+  fileNames?: 'readable' | 'reference';
 }
 
 /** What this store last saw of a file: it is the same file only if all of this still matches. */
@@ -67,6 +72,8 @@ interface Probe {
 
 interface Tracking {
   file: string;
+  /** The older-named file the session was loaded from (removed once rewritten under `file`). */
+  loadedFrom: string | null;
   persistedCount: number;
   structureVersion: number;
   /** Serialised metadata record as on disk, and the same without `updated_at`. */
@@ -173,12 +180,47 @@ export class JsonlSessionStore implements SessionStore {
     this.onWarning = options.onWarning;
     this.now = options.now ?? (() => new Date());
     this.fs = options.fs ?? nodeSessionFs;
+    this.fileName = options.fileNames === 'reference' ? referenceSessionFileName : sessionFileName;
+  }
+
+  /** Names this store writes (see `fileNames`). */
+  private readonly fileName: (key: string) => string;
+
+  /** Where a session may sit under an older or other name, in the order they are tried. */
+  private otherNames(key: string): string[] {
+    const names = [sessionFileName(key), referenceSessionFileName(key), legacySessionFileName(key)];
+    const own = this.fileName(key);
+    return names.filter((name, i) => name !== own && names.indexOf(name) === i);
   }
 
   /** Absolute path of the file holding `key`. */
   pathFor(key: string): string {
     if (typeof key !== 'string' || key === '') throw new SessionStoreError('SESSION_KEY_INVALID', 'A session key must be a non-empty string');
-    return join(this.dir, sessionFileName(key));
+    return join(this.dir, this.fileName(key));
+  }
+
+  /**
+   * The file that holds `key` now: its own name, or an older name it is still read from (see
+   * `fileNames`); null when the session is not stored. Reads only.
+   */
+  async locate(key: string): Promise<string | null> {
+    const own = this.pathFor(key);
+    const found = await this.readWhole(own).catch(() => null);
+    if (found !== null && belongsTo(parseSessionFile(found.bytes).key, basename(own), key)) return own;
+    return (await this.readUnderOtherName(key))?.path ?? null;
+  }
+
+  /** The session's file under an older (or the other) name, read; null when there is none of its own. */
+  private async readUnderOtherName(key: string): Promise<{ path: string; read: { bytes: Buffer; identity: FileIdentity }; parsed: ReturnType<typeof parseSessionFile> } | null> {
+    for (const name of this.otherNames(key)) {
+      const path = join(this.dir, name);
+      const read = await this.readWhole(path).catch(() => null);
+      if (read === null) continue;
+      const parsed = parseSessionFile(read.bytes);
+      // Another key's file may carry this name (`cli_direct.jsonl` is also the legacy name of `cli:direct`).
+      if (belongsTo(parsed.key, name, key)) return { path, read, parsed };
+    }
+    return null;
   }
 
   private lock<T>(file: string, fn: () => Promise<T>): Promise<T> {
@@ -191,17 +233,30 @@ export class JsonlSessionStore implements SessionStore {
     await this.fs.mkdir(this.dir);
     return this.lock(file, async () => {
       let read = await this.readWhole(file);
-      let legacy = false;
-      if (read === null) {
-        read = await this.readWhole(join(this.dir, legacySessionFileName(key))).catch(() => null);
-        legacy = read !== null;
+      let parsed = read === null ? null : parseSessionFile(read.bytes);
+      if (parsed !== null && parsed.key !== null && parsed.key !== key) {
+        // Another key's file under an older name that is also this key's name (the base64url name
+        // of `j` is the readable name of `ag`): it moves to its own name, so both sessions live on.
+        const theirs = join(this.dir, this.fileName(parsed.key));
+        if (!sessionKeysFromFileName(this.fileName(key)).includes(parsed.key) || (await this.readWhole(theirs)) !== null) {
+          throw new SessionStoreError('SESSION_NAME_TAKEN', `${file} holds session "${parsed.key}", not "${key}"; move it aside to use "${key}"`);
+        }
+        await this.fs.rename(file, theirs);
+        read = null;
+        parsed = null;
       }
+      let loadedFrom: string | null = null;
       if (read === null) {
+        // Read as it is under an older name; only a rewrite moves it to this store's name.
+        const other = await this.readUnderOtherName(key);
+        if (other !== null) ({ read, parsed, path: loadedFrom } = other);
+      }
+      if (read === null || parsed === null) {
         const session = new Session({ key }, this.now);
         this.tracking.set(session, this.freshTracking(file));
         return { session, warnings: [], created: true };
       }
-      const parsed = parseSessionFile(read.bytes);
+      const legacy = loadedFrom !== null;
       const session = new Session(
         {
           key,
@@ -219,8 +274,9 @@ export class JsonlSessionStore implements SessionStore {
       for (const [message, raw] of parsed.rawMessageLines) rawLines.set(message, { raw, json: serialise(message) });
       this.tracking.set(session, {
         file,
+        loadedFrom,
         persistedCount: legacy ? 0 : session.messages.length,
-        // A legacy-named file is rewritten under the new name on the first save.
+        // A file under another name is rewritten under this store's name on the first save.
         structureVersion: legacy ? -1 : session.structureVersion,
         headerJson: legacy ? '' : header.json,
         headerCore: legacy ? '' : header.core,
@@ -243,6 +299,7 @@ export class JsonlSessionStore implements SessionStore {
   private freshTracking(file: string): Tracking {
     return {
       file,
+      loadedFrom: null,
       persistedCount: 0,
       structureVersion: Number.NaN, // never equal: the first save writes the whole file
       headerJson: '',
@@ -513,7 +570,7 @@ export class JsonlSessionStore implements SessionStore {
       parts.push(kept && kept.json === json ? kept.raw : Buffer.from(json, 'utf8'), NEWLINE);
     }
     const bytes = Buffer.concat(parts);
-    const name = sessionFileName(session.key);
+    const name = this.fileName(session.key);
     const fail = (error: unknown, what: string): SessionWriteError =>
       new SessionWriteError(writeErrorCode(error), session.key, t.file, `Could not ${what} for session "${session.key}" (${errnoOf(error) || (error as Error).message}); the file is unchanged`, {
         cause: error,
@@ -546,7 +603,8 @@ export class JsonlSessionStore implements SessionStore {
     await handle.close();
     await this.fs.rename(temp, t.file);
     if (this.fsyncPolicy !== 'never') await this.syncDir();
-    await this.fs.unlink(join(this.dir, legacySessionFileName(session.key))).catch(() => undefined);
+    if (t.loadedFrom !== null && t.loadedFrom !== t.file) await this.fs.unlink(t.loadedFrom).catch(() => undefined);
+    t.loadedFrom = null;
     await this.removeStaleTemps(name);
     t.identity = identity;
     t.slot = slot;
@@ -583,12 +641,18 @@ export class JsonlSessionStore implements SessionStore {
     await removeAbandonedLockFiles(join(this.dir, `${name}.lock`));
   }
 
-  /** Deletes the session file (and its legacy-named copy); returns whether one existed. */
+  /** Deletes the session's file (and its copies under older names); returns whether one existed. */
   async delete(key: string): Promise<boolean> {
     const file = this.pathFor(key);
     return this.lock(file, async () => {
       let existed = false;
-      for (const path of [file, join(this.dir, legacySessionFileName(key))]) {
+      for (const name of [this.fileName(key), ...this.otherNames(key)]) {
+        const path = join(this.dir, name);
+        // Only this key's files: a name can also be another key's (see `belongsTo`).
+        if (path !== file) {
+          const found = await this.readWhole(path).catch(() => null);
+          if (found === null || !belongsTo(parseSessionFile(found.bytes).key, name, key)) continue;
+        }
         try {
           await this.fs.unlink(path);
           existed = true;
@@ -600,15 +664,46 @@ export class JsonlSessionStore implements SessionStore {
     });
   }
 
-  /** Keys of the stored sessions (file names that decode to a key), sorted. */
+  /**
+   * Keys of the stored sessions, sorted: readable and reference (base64url) file names decode to
+   * their key; a hashed name, a legacy `:`→`_` name, or one that could stand for two keys, is
+   * settled by the key in the file's metadata record.
+   */
   async list(): Promise<string[]> {
     const names = await this.fs.readdir(this.dir).catch((error: unknown) => {
       if (isErrno(error, 'ENOENT')) return [] as string[];
       throw error;
     });
-    const keys = names.map(sessionKeyFromFileName).filter((k): k is string => k !== null);
-    return [...new Set(keys)].sort();
+    const keys = new Set<string>();
+    for (const name of names) {
+      const candidates = sessionKeysFromFileName(name);
+      if (candidates.length === 1) {
+        keys.add(candidates[0]);
+        continue;
+      }
+      if (!name.endsWith('.jsonl') || name.startsWith('.')) continue;
+      const stored = await this.readHeaderKey(join(this.dir, name));
+      if (stored !== null && (candidates.includes(stored) || sessionFileName(stored) === name || legacySessionFileName(stored) === name)) keys.add(stored);
+      else if (candidates.length > 0) keys.add(candidates[0]);
+    }
+    return [...keys].sort();
   }
+
+  /** The key in a file's metadata record (null: unreadable, or no key there). */
+  private async readHeaderKey(path: string): Promise<string | null> {
+    const found = await this.readWhole(path).catch(() => null);
+    return found === null ? null : parseSessionFile(found.bytes).key;
+  }
+}
+
+/**
+ * Whether the file `name`, whose metadata record names `stored` (null: no key recorded), holds
+ * the session `key`: its recorded key decides; without one, only a name that cannot be another
+ * key's readable name is taken (an old `cli_direct.jsonl` is also the readable name of `cli_direct`).
+ */
+function belongsTo(stored: string | null, name: string, key: string): boolean {
+  if (stored !== null) return stored === key;
+  return sessionKeysFromFileName(name).every((k) => k === key);
 }
 
 function sameFile(known: FileIdentity | null, now: FileIdentity): boolean {

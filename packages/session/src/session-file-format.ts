@@ -47,25 +47,6 @@ export interface ParsedSessionFile {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** File name of a session: base64url of the UTF-8 key without `=` padding, plus `.jsonl`. */
-export function sessionFileName(key: string): string {
-  return `${Buffer.from(key, 'utf8').toString('base64url')}.jsonl`;
-}
-
-/** The key encoded in a session file name, or null when the name is not one of ours. */
-export function sessionKeyFromFileName(name: string): string | null {
-  if (!name.endsWith('.jsonl')) return null;
-  const stem = name.slice(0, -'.jsonl'.length);
-  if (!/^[A-Za-z0-9_-]+$/.test(stem)) return null;
-  const key = Buffer.from(stem, 'base64url').toString('utf8');
-  return sessionFileName(key) === name ? key : null;
-}
-
-/** The file name older nanobot versions used (`:` replaced by `_`). */
-export function legacySessionFileName(key: string): string {
-  return `${key.replace(/:/g, '_')}.jsonl`;
-}
-
 /** The metadata record (first line of a canonical file; also appended when metadata changes). */
 export function headerRecord(s: {
   key: string;

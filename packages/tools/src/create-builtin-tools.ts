@@ -1,20 +1,20 @@
 import type { Tool } from '@nanobot/tools-core';
-import { createApplyPatchTool } from './apply-patch-tool.js';
-import { createEditFileTool } from './edit-file-tool.js';
-import { ExecSessionManager } from './exec-session-manager.js';
-import { createExecTool, type ExecOptions } from './exec-tool.js';
-import { createListExecSessionsTool } from './list-exec-sessions-tool.js';
-import { createFindFilesTool } from './find-files-tool.js';
-import { createGrepTool } from './grep-tool.js';
-import { createListDirTool } from './list-dir-tool.js';
-import { createMessageTool, type MessageSender } from './message-tool.js';
-import { createReadFileTool, type ReadFileOptions } from './read-file-tool.js';
-import { createSpawnTool, type SubagentSpawner } from './spawn-tool.js';
-import { createWebFetchTool, type WebFetchOptions } from './web-fetch-tool.js';
-import { createWebSearchTool, type WebSearchBackend } from './web-search-tool.js';
-import { createWriteFileTool } from './write-file-tool.js';
-import { createWriteStdinTool } from './write-stdin-tool.js';
-import type { WorkspaceOptions } from './workspace-scope.js';
+import { createApplyPatchTool } from './files/apply-patch-tool.js';
+import { createEditFileTool } from './files/edit-file-tool.js';
+import { ExecSessionManager } from './exec/exec-session-manager.js';
+import { createExecTool, type ExecOptions } from './exec/exec-tool.js';
+import { createListExecSessionsTool } from './exec/list-exec-sessions-tool.js';
+import { createFindFilesTool } from './files/find-files-tool.js';
+import { createGrepTool } from './files/grep-tool.js';
+import { createListDirTool } from './files/list-dir-tool.js';
+import { createMessageTool, type MessageSender } from './agent/message-tool.js';
+import { createReadFileTool, type ReadFileOptions } from './files/read-file-tool.js';
+import { createSpawnTool, type SubagentSpawner } from './agent/spawn-tool.js';
+import { createWebFetchTool, type WebFetchOptions } from './web/web-fetch-tool.js';
+import { createWebSearchTool, type WebSearchBackend } from './web/web-search-tool.js';
+import { createWriteFileTool } from './files/write-file-tool.js';
+import { createWriteStdinTool } from './exec/write-stdin-tool.js';
+import type { WorkspaceOptions } from './workspace/workspace-scope.js';
 
 /** Options of `createBuiltinTools`; each tool family can be switched off. */
 export interface BuiltinToolsOptions extends WorkspaceOptions {

@@ -1,85 +1,14 @@
+/**
+ * `@nanobot/tools`: the built-in tools and their guards. One folder per sub-domain; each folder's
+ * `index.ts` lists its public exports.
+ */
 export { createBuiltinTools } from './create-builtin-tools.js';
 export type { BuiltinToolsOptions } from './create-builtin-tools.js';
 
-export { createReadFileTool, createReadFileSpec } from './read-file-tool.js';
-export type { ReadFileArgs, ReadFileOptions } from './read-file-tool.js';
-export { createWriteFileTool, createWriteFileSpec } from './write-file-tool.js';
-export type { WriteFileArgs } from './write-file-tool.js';
-export { createEditFileTool, createEditFileSpec } from './edit-file-tool.js';
-export type { EditFileArgs } from './edit-file-tool.js';
-export { createApplyPatchTool, createApplyPatchSpec } from './apply-patch-tool.js';
-export type { ApplyPatchArgs, PatchEdit } from './apply-patch-tool.js';
-export { lineDiffStats } from './line-diff-stats.js';
-export { findEditMatches } from './find-edit-matches.js';
-export type { EditMatch, MatchKind } from './find-edit-matches.js';
-export { createListDirTool, createListDirSpec } from './list-dir-tool.js';
-export type { ListDirArgs } from './list-dir-tool.js';
-export { createFindFilesTool, createFindFilesSpec } from './find-files-tool.js';
-export type { FindFilesArgs } from './find-files-tool.js';
-export { createGrepTool, createGrepSpec } from './grep-tool.js';
-export type { GrepArgs, GrepOptions } from './grep-tool.js';
-export { IGNORED_DIRS } from './walk-tree.js';
-
-export { createExecTool, createExecSpec, execSandboxStatus } from './exec-tool.js';
-export type { ExecArgs, ExecOptions } from './exec-tool.js';
-export { ExecSessionManager } from './exec-session-manager.js';
-export type { ExecSessionInfo, ExecSessionManagerOptions, ExecSessionWrite, ExecSessionWriteResult } from './exec-session-manager.js';
-export type { ExecSessionPoll, ExecSessionSpec } from './exec-session.js';
-export { ExecSessionNotFoundError } from './exec-session-not-found-error.js';
-export { ExecSessionLimitError } from './exec-session-limit-error.js';
-export { createWriteStdinTool, createWriteStdinSpec } from './write-stdin-tool.js';
-export type { WriteStdinArgs } from './write-stdin-tool.js';
-export { createListExecSessionsTool, createListExecSessionsSpec } from './list-exec-sessions-tool.js';
-export type { ListExecSessionsArgs } from './list-exec-sessions-tool.js';
-export { formatSessionPoll } from './format-session-poll.js';
-export { startCommand } from './start-command.js';
-export type { StartCommandOptions, StartedCommand } from './start-command.js';
-export { checkCommandPolicy, DEFAULT_DENY_PATTERNS, EXEC_BOUNDARY_NOTE, extractCommandPaths, extractCommandUrls, splitTopLevel } from './exec-guard.js';
-export type { CommandPolicy, PolicyVerdict } from './exec-guard.js';
-export { runCommand } from './run-command.js';
-export { killProcessGroup, killProcessTree, sessionMembers } from './kill-process-tree.js';
-export type { Sandbox, SandboxCommand, SandboxMode, SpawnPlan } from './sandbox.js';
-export { BubblewrapSandbox, findBwrap } from './bubblewrap-sandbox.js';
-export type { BubblewrapOptions } from './bubblewrap-sandbox.js';
-export { NoSandbox } from './no-sandbox.js';
-export { probeBubblewrap } from './probe-bubblewrap.js';
-export type { SandboxProbe, SandboxProbeResult } from './probe-bubblewrap.js';
-export { selectSandbox } from './select-sandbox.js';
-export type { SandboxChoice, SelectSandboxOptions } from './select-sandbox.js';
-export { SandboxUnavailableError } from './sandbox-unavailable-error.js';
-export { createPidsCgroup } from './create-pids-cgroup.js';
-export type { PidsCgroup } from './create-pids-cgroup.js';
-export type { RunCommandOptions, RunCommandResult, CapturedStream } from './run-command.js';
-export { truncateMiddle } from './truncate-middle.js';
-
-export { createWebFetchTool, createWebFetchSpec, UNTRUSTED_CONTENT_BANNER } from './web-fetch-tool.js';
-export type { WebFetchArgs, WebFetchOptions } from './web-fetch-tool.js';
-export { createWebSearchTool, createWebSearchSpec, formatSearchResults } from './web-search-tool.js';
-export type { WebSearchArgs, WebSearchBackend, WebSearchHit, WebSearchOptions } from './web-search-tool.js';
-export { guardedFetch } from './guarded-fetch.js';
-export type { GuardedFetchOptions, GuardedResponse } from './guarded-fetch.js';
-export { pinnedFetch } from './pinned-fetch.js';
-export type { FetchInit, FetchLike } from './pinned-fetch.js';
-export { isBlockedAddress, systemLookup, UrlRejectedError, vetUrl } from './ssrf-guard.js';
-export type { HostLookup, ResolvedAddress, SsrfPolicy, VettedTarget } from './ssrf-guard.js';
-export { htmlToReadableText } from './html-to-readable-text.js';
-export type { ExtractMode } from './html-to-readable-text.js';
-
-export { createMessageTool, createMessageSpec } from './message-tool.js';
-export type { MessageArgs, MessageSender, MessageToolOptions, OutboundMessage } from './message-tool.js';
-export { createSpawnTool, createSpawnSpec, defaultSpawnLabel } from './spawn-tool.js';
-export type { SpawnArgs, SpawnOutcome, SpawnRequest, SubagentSpawner } from './spawn-tool.js';
-
-export { WorkspaceViolationError, WORKSPACE_BOUNDARY_NOTE } from './workspace-violation-error.js';
-export { SsrfBlockedError } from './ssrf-blocked-error.js';
-export { resolveWorkspacePath, isInside } from './resolve-workspace-path.js';
-export { openWorkspaceFile } from './open-workspace-file.js';
-export type { OpenedFile } from './open-workspace-file.js';
-export { scopeFor } from './workspace-scope.js';
-export type { WorkspaceOptions, WorkspaceScope } from './workspace-scope.js';
-export { toTool } from './to-tool.js';
-export type { BuiltinToolSpec, CallContext, Outcome, ToolScope } from './builtin-tool.js';
-export { createReadTracker } from './read-tracker.js';
-export type { ReadTracker } from './read-tracker.js';
-export { createCronTool, createCronSpec, isValidTimezone, wallClockToMs } from './cron-tool.js';
-export type { CronArgs, CronJob, CronJobSpec, CronJobState, CronSchedule, CronScheduler, CronToolOptions } from './cron-tool.js';
+export * from './files/index.js';
+export * from './exec/index.js';
+export * from './sandbox/index.js';
+export * from './web/index.js';
+export * from './agent/index.js';
+export * from './workspace/index.js';
+export * from './tool/index.js';

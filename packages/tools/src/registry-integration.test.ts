@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { ToolRegistry } from '@nanobot/registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBuiltinTools } from './create-builtin-tools.js';
-import { SsrfBlockedError } from './ssrf-blocked-error.js';
+import { SsrfBlockedError } from './web/ssrf-blocked-error.js';
 import { createTempWorkspace, type TempWorkspace } from './test-support/temp-workspace.js';
-import { WorkspaceViolationError } from './workspace-violation-error.js';
+import { WorkspaceViolationError } from './workspace/workspace-violation-error.js';
 
 let ws: TempWorkspace;
 let registry: ToolRegistry;

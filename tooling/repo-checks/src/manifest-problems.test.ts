@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLEAN_DIST, manifestProblems, type Manifest } from './manifest-problems.js';
-import { listPackages } from './workspace.js';
+import { BUILD_SCRIPT, entryConditions, manifestProblems, type Manifest } from './manifest-problems.js';
+import { listPackages, repoRoot } from './workspace.js';
 
+const dual = (base: string) => ({ import: { types: `${base}.d.ts`, default: `${base}.js` }, require: { types: `${base}.d.cts`, default: `${base}.cjs` } });
 const good: Manifest = {
   name: '@nanobot/example',
   version: '0.1.0',
@@ -11,27 +13,63 @@ const good: Manifest = {
   license: 'MIT',
   type: 'module',
   engines: { node: '>=20.19' },
-  main: './dist/index.js',
-  types: './dist/index.d.ts',
-  exports: { '.': { source: './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' } },
-  publishConfig: { access: 'public', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' } } },
+  main: './dist/index.cjs',
+  module: './dist/index.js',
+  types: './dist/index.d.cts',
+  exports: {
+    '.': { source: './src/index.ts', ...dual('./dist/index') },
+    './node': { source: './src/node/index.ts', ...dual('./dist/node/index') },
+  },
+  publishConfig: { access: 'public', exports: { '.': dual('./dist/index'), './node': dual('./dist/node/index') } },
   files: ['dist', 'README.md', 'CHANGELOG.md', 'LICENSE'],
-  scripts: { build: `${CLEAN_DIST}tsc -p tsconfig.build.json`, typecheck: 'tsc -p tsconfig.json --noEmit', test: 'vitest run' },
+  scripts: { build: BUILD_SCRIPT, typecheck: 'tsc -p tsconfig.json --noEmit', test: 'vitest run' },
   dependencies: { '@nanobot/schema': 'workspace:*', zod: '^4.0.0' },
 };
 const all = (): boolean => true;
 const withChange = (change: Partial<Manifest>): Manifest => ({ ...structuredClone(good), ...change });
+const withEntry = (entry: Record<string, unknown>): Manifest => withChange({ exports: { ...(good.exports as object), '.': entry } });
+
+describe('entryConditions', () => {
+  it('names the four files the dual build emits for a source, and nothing for a file outside src', () => {
+    expect(entryConditions('./src/anthropic/index.ts')).toEqual(dual('./dist/anthropic/index'));
+    expect(entryConditions('./lib/index.ts')).toBeNull();
+  });
+});
 
 describe('manifestProblems', () => {
   it('accepts a manifest that follows the conventions', () => {
     expect(manifestProblems(good, all)).toEqual([]);
   });
 
-  it('rejects a published source condition and a missing default', () => {
-    const bad = withChange({ publishConfig: { access: 'public', exports: { '.': { source: './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js' } } } });
+  it('rejects a published source condition', () => {
+    const bad = withChange({ publishConfig: { access: 'public', exports: { '.': { source: './src/index.ts', ...dual('./dist/index') }, './node': dual('./dist/node/index') } } });
     expect(manifestProblems(bad, all)).toEqual([expect.stringContaining('publishConfig.exports["."]')]);
-    const noDefault = withChange({ exports: { '.': { source: './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js' } } });
-    expect(manifestProblems(noDefault, all).join('\n')).toMatch(/source, types, import, default/);
+  });
+
+  it('rejects the ESM-only shape (types/import/default) and a missing require condition', () => {
+    const esmOnly = withEntry({ source: './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' });
+    expect(manifestProblems(esmOnly, all).join('\n')).toMatch(/source, import, require/);
+    const noRequire = withEntry({ source: './src/index.ts', import: dual('./dist/index').import });
+    expect(manifestProblems(noRequire, all).join('\n')).toMatch(/exports\["\."\]\.require must be/);
+  });
+
+  it('rejects one declaration file for both conditions, types after default, and require of the ESM file', () => {
+    const sharedTypes = withEntry({ source: './src/index.ts', import: dual('./dist/index').import, require: { types: './dist/index.d.ts', default: './dist/index.cjs' } });
+    expect(manifestProblems(sharedTypes, all)).toEqual([expect.stringContaining('exports["."].require must be')]);
+    const typesLast = withEntry({ source: './src/index.ts', import: { default: './dist/index.js', types: './dist/index.d.ts' }, require: dual('./dist/index').require });
+    expect(manifestProblems(typesLast, all)).toEqual([expect.stringContaining('exports["."].import must be')]);
+    const requireEsm = withEntry({ source: './src/index.ts', import: dual('./dist/index').import, require: { types: './dist/index.d.cts', default: './dist/index.js' } });
+    expect(manifestProblems(requireEsm, all)).toEqual([expect.stringContaining('exports["."].require must be')]);
+  });
+
+  it('rejects outputs named after another file than the source', () => {
+    const renamed = withEntry({ source: './src/main.ts', ...dual('./dist/index') });
+    expect(manifestProblems(renamed, all).join('\n')).toMatch(/what the build emits for \.\/src\/main\.ts/);
+  });
+
+  it('requires main, module and types to be the root entry\'s CommonJS, ESM and .d.cts files', () => {
+    const problems = manifestProblems(withChange({ main: './dist/index.js', module: undefined, types: './dist/index.d.ts' }), all);
+    expect(problems).toEqual([expect.stringContaining('main must equal'), expect.stringContaining('module must equal'), expect.stringContaining('types must equal')]);
   });
 
   it('rejects model SDKs as dependencies and non-optional SDK peers', () => {
@@ -50,8 +88,26 @@ describe('manifestProblems', () => {
     expect(manifestProblems(withChange({ files: ['dist'] }), all)).toHaveLength(1);
   });
 
-  it('requires a build that starts from a clean dist', () => {
-    expect(manifestProblems(withChange({ scripts: { build: 'tsc -p tsconfig.build.json', typecheck: 'x', test: 'y' } }), all)).toEqual([expect.stringContaining('scripts.build')]);
+  it('requires the shared dual build', () => {
+    const tscOnly = withChange({ scripts: { build: 'tsc -p tsconfig.build.json', typecheck: 'x', test: 'y' } });
+    expect(manifestProblems(tscOnly, all)).toEqual([expect.stringContaining('scripts.build must be')]);
+  });
+});
+
+describe('the published manifest (.pnpmfile.cjs beforePacking)', () => {
+  type Hook = (pkg: Record<string, unknown>) => Record<string, unknown>;
+  const beforePacking = (createRequire(import.meta.url)(join(repoRoot, '.pnpmfile.cjs')) as { hooks: { beforePacking: Hook } }).hooks.beforePacking;
+  const published = listPackages().filter((p) => p.manifest.private !== true);
+
+  it.each(published.map((p) => [p.name, p] as const))('%s is packed without devDependencies and scripts, its package.json untouched', (_name, pkg) => {
+    const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const before = structuredClone(manifest);
+    const packed = beforePacking(manifest);
+    expect(packed).not.toHaveProperty('devDependencies');
+    expect(packed).not.toHaveProperty('scripts');
+    const { devDependencies: _d, scripts: _s, ...rest } = before;
+    expect(packed).toEqual(rest);
+    expect(manifest).toEqual(before);
   });
 });
 

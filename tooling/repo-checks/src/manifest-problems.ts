@@ -1,7 +1,9 @@
 // What a published @nanobot/* package.json must look like so the tarball installs anywhere:
-// ESM with `types`, `import` and `default` conditions (the last lets Node 20.19+ `require()` the
-// ESM build), no `source` condition in what is published (it points at TypeScript that is not
-// shipped), `workspace:*` only (pnpm pack rewrites it), and the model SDKs as optional peers.
+// a dual build (scripts/build-package.mjs) behind `import` and `require` conditions, each with its
+// own declarations (`.d.ts` for the ES module, `.d.cts` for CommonJS), so both module systems
+// type-check and run without Node's `require(esm)`; no `source` condition in what is published
+// (it points at TypeScript that is not shipped), `workspace:*` only (pnpm pack rewrites it), and
+// the model SDKs as optional peers.
 
 /** The parts of a manifest the conventions read. */
 export interface Manifest {
@@ -13,6 +15,7 @@ export interface Manifest {
   type?: unknown;
   engines?: unknown;
   main?: unknown;
+  module?: unknown;
   types?: unknown;
   exports?: unknown;
   publishConfig?: unknown;
@@ -27,8 +30,23 @@ export interface Manifest {
 /** The packages only `@nanobot/providers` may name, and only as optional peers. */
 export const MODEL_SDKS = ['openai', '@anthropic-ai/sdk'];
 
-/** How every published package's build starts: a clean dist, so the tarball holds only current output. */
-export const CLEAN_DIST = `node -e "fs.rmSync('dist',{recursive:true,force:true})" && `;
+/**
+ * Every published package's build: the shared dual build, which empties `dist/` first (so no stale
+ * file is packed) and emits what the `exports` conditions name.
+ */
+export const BUILD_SCRIPT = 'node ../../scripts/build-package.mjs';
+
+/**
+ * The conditions of one entry point whose TypeScript source is `source` (`./src/<path>.ts`): the
+ * file names scripts/build-package.mjs gives its outputs (`./dist/<path>.js`, `.d.ts`, `.cjs`,
+ * `.d.cts`), in the order they must appear. `null` for a source outside `./src`.
+ */
+export function entryConditions(source: string): { import: { types: string; default: string }; require: { types: string; default: string } } | null {
+  const m = /^\.\/src\/(.+)\.ts$/.exec(source);
+  if (m === null) return null;
+  const base = `./dist/${m[1]}`;
+  return { import: { types: `${base}.d.ts`, default: `${base}.js` }, require: { types: `${base}.d.cts`, default: `${base}.cjs` } };
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -54,8 +72,7 @@ export function manifestProblems(manifest: Manifest, exists: (path: string) => b
   need(Array.isArray(manifest.files) && same(manifest.files.slice(0, 4), ['dist', 'README.md', 'CHANGELOG.md', 'LICENSE']), 'files must start with ["dist", "README.md", "CHANGELOG.md", "LICENSE"]');
   const scripts = isObject(manifest.scripts) ? manifest.scripts : {};
   for (const script of ['build', 'typecheck', 'test']) need(typeof scripts[script] === 'string', `scripts.${script} missing`);
-  // tsc never deletes outputs of removed sources; a stale dist file would be packed and published.
-  need(typeof scripts.build === 'string' && scripts.build.startsWith(CLEAN_DIST), `scripts.build must start with ${CLEAN_DIST}`);
+  need(scripts.build === BUILD_SCRIPT, `scripts.build must be ${BUILD_SCRIPT} (the dual ESM + CommonJS build)`);
 
   const exportsMap = isObject(manifest.exports) ? manifest.exports : {};
   need(isObject(manifest.exports) && '.' in exportsMap, 'exports must have a "." entry');
@@ -65,17 +82,22 @@ export function manifestProblems(manifest: Manifest, exists: (path: string) => b
   need(same(Object.keys(published), Object.keys(exportsMap)), 'publishConfig.exports must list the same subpaths as exports');
   for (const [subpath, value] of Object.entries(exportsMap)) {
     const entry = isObject(value) ? value : {};
-    need(same(Object.keys(entry), ['source', 'types', 'import', 'default']), `exports["${subpath}"] conditions must be source, types, import, default (in that order)`);
-    need(typeof entry.source === 'string' && /^\.\/src\/.+\.ts$/.test(entry.source) && exists(entry.source), `exports["${subpath}"].source must be an existing ./src/*.ts file`);
-    need(typeof entry.types === 'string' && /^\.\/dist\/.+\.d\.ts$/.test(entry.types), `exports["${subpath}"].types must point into ./dist (.d.ts)`);
-    need(typeof entry.import === 'string' && /^\.\/dist\/.+\.js$/.test(entry.import), `exports["${subpath}"].import must point into ./dist (.js)`);
-    need(entry.default === entry.import, `exports["${subpath}"].default must equal import (the same ESM file)`);
-    const pub = published[subpath];
-    need(same(pub, { types: entry.types, import: entry.import, default: entry.default }), `publishConfig.exports["${subpath}"] must be exports["${subpath}"] without source: { types, import, default }`);
+    need(same(Object.keys(entry), ['source', 'import', 'require']), `exports["${subpath}"] conditions must be source, import, require (in that order)`);
+    const sourceOk = typeof entry.source === 'string' && /^\.\/src\/.+\.ts$/.test(entry.source) && exists(entry.source);
+    need(sourceOk, `exports["${subpath}"].source must be an existing ./src/*.ts file`);
+    const expected = typeof entry.source === 'string' ? entryConditions(entry.source) : null;
+    if (expected === null) continue;
+    // Each condition carries its own declarations: `types` first (TypeScript reads the first match).
+    for (const kind of ['import', 'require'] as const) {
+      need(same(entry[kind], expected[kind]), `exports["${subpath}"].${kind} must be ${JSON.stringify(expected[kind])} (what the build emits for ${String(entry.source)})`);
+    }
+    need(same(published[subpath], expected), `publishConfig.exports["${subpath}"] must be exports["${subpath}"] without source: ${JSON.stringify(expected)}`);
   }
-  const root = isObject(exportsMap['.']) ? exportsMap['.'] : {};
-  need(manifest.main === root.import, 'main must equal exports["."].import');
-  need(manifest.types === root.types, 'types must equal exports["."].types');
+  // Tools that read no `exports` (old bundlers, TypeScript's node10 resolution) get CommonJS.
+  const root = entryConditions(isObject(exportsMap['.']) && typeof exportsMap['.'].source === 'string' ? exportsMap['.'].source : '');
+  need(manifest.main === root?.require.default, 'main must equal exports["."].require.default (the CommonJS build)');
+  need(manifest.module === root?.import.default, 'module must equal exports["."].import.default (the ES module build)');
+  need(manifest.types === root?.require.types, 'types must equal exports["."].require.types (.d.cts, for main)');
 
   const deps = isObject(manifest.dependencies) ? manifest.dependencies : {};
   for (const [dep, range] of Object.entries(deps)) {

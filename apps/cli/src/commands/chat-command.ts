@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline';
 import type { TurnOutcome } from '@nanobot/runner';
 import { buildCliAgent, openSessionStore } from '../build-cli-agent.js';
-import { commandName, wantsColor, type CliIo } from '../cli-io.js';
+import { columnsOf, hintWords, wantsColor, type CliIo } from '../cli-io.js';
+import { carriedFlags, formatHint, shellCommand } from '../command-hint.js';
 import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings } from '../resolve-settings.js';
 import { loadSessionStrictly, newSessionKey } from '../session-selection.js';
@@ -22,7 +23,10 @@ const EXIT_WORDS = new Set(['/exit', '/quit', 'exit', 'quit']);
 export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   const settings = await resolveSettings({ flags, env: io.env, cwd: io.cwd });
   const tty = io.stdin.isTTY === true && io.stdout.isTTY === true;
-  const renderer = new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color']), spinner: io.stderr.isTTY === true });
+  const width = io.stderr.isTTY === true ? columnsOf(io, io.stderr) : undefined;
+  const renderer = new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color']), spinner: io.stderr.isTTY === true, ...(width !== undefined ? { width } : {}) });
+  // Hints are laid out for the terminal (80 columns on a pipe) and run as printed.
+  const hint = (lead: string): string => formatHint(lead, hintWords(io, ['chat', '--session', sessionKey, ...carriedFlags(flags)]), width ?? 80);
   const store = await openSessionStore(settings);
   const sessionKey = flags.session ?? newSessionKey('chat');
   const { session, created, notices } = await loadSessionStrictly(store, sessionKey);
@@ -46,12 +50,17 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
     process.exit(130);
   };
   rl.on('SIGINT', () => onInterrupt());
+  let promptShown = false;
   rl.on('line', (line) => {
+    promptShown = false;
     queue.push(line);
     if (tty && (starting || running) && line.trim() !== '') renderer.note(renderer.paint('cyan', `› ${line}`));
     wake?.();
   });
   rl.on('close', () => {
+    // Ctrl-D at the prompt: what follows starts on a line of its own, not after `› `.
+    if (tty && promptShown) io.stdout.write('\n');
+    promptShown = false;
     closed = true;
     wake?.();
   });
@@ -62,6 +71,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
     notice: (line) => renderer.note(renderer.paint('dim', line)),
     deferMcp: true,
     onMcpProgress: (p) => renderer.status(mcpProgressText(p)),
+    demoCommand: shellCommand(hintWords(io, ['run', '--demo'])),
   });
   renderer.note(renderer.paint(cli.offline ? 'yellow' : 'dim', cli.modelLine));
   renderer.note(renderer.paint('dim', `workspace: ${settings.workspace}${settings.workspaceNote ? ` (${settings.workspaceNote})` : ''}`));
@@ -78,11 +88,11 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   }
   renderer.note(renderer.paint(cli.sandboxLine.includes('none') ? 'yellow' : 'dim', cli.sandboxLine));
   if (flags.session !== undefined && !created) {
-    const lastUser = [...session.messages].reverse().find((m) => m.role === 'user' && typeof m.content === 'string');
-    const preview = typeof lastUser?.content === 'string' ? ` — last question: "${lastUser.content.split('\n')[0].slice(0, 60)}"` : '';
+    const question = lastQuestion(session.messages);
+    const preview = question !== null ? ` — last question: "${question}"` : '';
     renderer.note(renderer.paint('dim', `resumed session ${sessionKey} (${plural(session.messages.length, 'message')})${preview}`));
   } else {
-    renderer.note(renderer.paint('dim', `session ${sessionKey} (resume with: ${commandName(io)} chat --session ${sessionKey})`));
+    renderer.block(renderer.paint('dim', hint(`session ${sessionKey}; resume with:`)));
   }
   for (const line of notices) renderer.note(renderer.paint('yellow', line));
   renderer.note(renderer.paint('dim', 'Ctrl-C stops a turn, twice quits; Ctrl-D or /exit quits; /help lists commands.'));
@@ -98,7 +108,10 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   });
 
   const prompt = (): void => {
-    if (tty && !closed) rl.prompt();
+    if (tty && !closed) {
+      rl.prompt();
+      promptShown = true;
+    }
   };
   const interrupt = (): void => {
     if (armed) {
@@ -159,7 +172,7 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
       if (quitting) return 0;
       const reply = outcome.reply?.content ?? null;
       // A `message` tool delivery was already shown (✉) when it was published.
-      if (reply !== null && outcome.reply?.event !== 'message_tool' && (outcome.result === null || renderer.lastStreamed.trim() !== reply.trim())) renderer.write(`${reply}\n`);
+      if (reply !== null && outcome.reply?.event !== 'message_tool' && (outcome.result === null || !renderer.alreadyShown(reply))) renderer.write(`${reply}\n`);
       // /exit is the CLI's own command, so the agent's /help does not know it.
       if (text === '/help' && reply !== null) renderer.write('/exit — Quit (also /quit or Ctrl-D)\n');
       renderer.stop();
@@ -176,8 +189,20 @@ export async function chatCommand(flags: CliFlags, io: CliIo): Promise<number> {
   renderer.stop();
   // Waits for a running turn to stop and save (the loop aborts it), then closes MCP servers.
   await cli.close();
-  renderer.note(renderer.paint('dim', `session ${sessionKey} saved`));
+  renderer.block(renderer.paint('dim', hint(`session ${sessionKey} saved; resume with:`)));
   return code === 0 ? lastStatus : code;
+}
+
+/** The last thing the user asked (first line, 60 characters), never a slash command; null if none. */
+export function lastQuestion(messages: readonly { role: string; content?: unknown; _command?: unknown }[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'user' || typeof m.content !== 'string' || m._command === true) continue;
+    const line = m.content.split('\n')[0].trim();
+    if (line === '' || line.startsWith('/')) continue;
+    return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+  }
+  return null;
 }
 
 function mcpProgressText(p: McpProgress): string {

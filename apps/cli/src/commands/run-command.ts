@@ -1,7 +1,8 @@
 import type { TurnOutcome } from '@nanobot/runner';
 import { buildCliAgent } from '../build-cli-agent.js';
 import { CliError } from '../cli-error.js';
-import { commandName, wantsColor, type CliIo } from '../cli-io.js';
+import { columnsOf, hintWords, wantsColor, writeNotice, type CliIo } from '../cli-io.js';
+import { carriedFlags, formatHint, shellCommand } from '../command-hint.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDemoWorkspace, removeDemoDirs } from '../demo-workspace.js';
@@ -66,7 +67,10 @@ export async function runCommand(flags: CliFlags, io: CliIo): Promise<number> {
 async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: boolean): Promise<number> {
   const json = flags.json === true;
   const sink = json ? jsonLinesSink(io.stdout) : null;
-  const renderer = json ? null : new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color']), spinner: io.stderr.isTTY === true });
+  const width = io.stderr.isTTY === true ? columnsOf(io, io.stderr) : undefined;
+  const renderer = json
+    ? null
+    : new TerminalRenderer({ out: io.stdout, err: io.stderr, color: wantsColor(io, flags['no-color']), spinner: io.stderr.isTTY === true, ...(width !== undefined ? { width } : {}) });
   const notice = (line: string): void => {
     if (sink) sink.line({ type: 'cli_notice', message: line });
     else renderer!.note(renderer!.paint('dim', line));
@@ -89,6 +93,7 @@ async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: 
     events: [sink ?? renderer!.sink],
     offlineDelayMs: !json && io.stdout.isTTY ? 12 : 0,
     notice,
+    demoCommand: shellCommand(hintWords(io, ['run', '--demo'])),
   });
   if (sink) {
     sink.line({
@@ -126,7 +131,7 @@ async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: 
     const text = turn.reply?.content ?? null;
     if (sink || replyShown || text === null || turn.reply?.event === 'message_tool') return;
     replyShown = true;
-    if (renderer!.lastStreamed.trim() !== text.trim()) renderer!.write(`${text}\n`);
+    if (!renderer!.alreadyShown(text)) renderer!.write(`${text}\n`);
   };
   let interrupts = 0;
   const unsubscribe = io.onInterrupt(() => {
@@ -163,15 +168,17 @@ async function runTurn(flags: CliFlags, io: CliIo, settings: CliSettings, demo: 
     sink.line({ type: 'cli_end', session: sessionKey, stopReason: outcome.result?.stopReason ?? null, reply, ...(failure ? { error: failure } : {}) });
   } else if (failure) {
     renderer!.stop();
-    io.stderr.write(`nanobot: the turn failed (${failure}); the message may not have been saved\n`);
+    writeNotice(io, `nanobot: the turn failed (${failure}); the message may not have been saved`);
   } else {
     renderer!.stop();
     if (settings.temporaryWorkspace) {
       const note = await readFile(join(settings.workspace, DEMO_NOTE_PATH), 'utf8').catch(() => null);
       if (note !== null) renderer!.note(renderer!.paint('dim', `the note the demo wrote (${DEMO_NOTE_PATH}):\n${note.trimEnd().replace(/^/gm, '  ')}`));
-      renderer!.note(renderer!.paint('dim', `the demo's temporary workspace is removed; set a provider key and run "${commandName(io)} chat" to use the tools on your own files`));
+      renderer!.block(
+        renderer!.paint('dim', formatHint("the demo's temporary workspace is removed; to use the tools on your own files, set a provider key (e.g. OPENAI_API_KEY) and run:", hintWords(io, ['chat']), width ?? 80)),
+      );
     } else {
-      renderer!.note(renderer!.paint('dim', `session ${sessionKey} saved — continue with: ${commandName(io)} chat --session ${sessionKey}`));
+      renderer!.block(renderer!.paint('dim', formatHint(`session ${sessionKey} saved; continue with:`, hintWords(io, ['chat', '--session', sessionKey, ...carriedFlags(flags)]), width ?? 80)));
     }
   }
   return exitCodeFor(outcome);

@@ -1,6 +1,6 @@
 import { buildCliAgent } from '../build-cli-agent.js';
-import { wantsColor, type CliIo } from '../cli-io.js';
-import { clip } from '../format-tool-args.js';
+import { columnsOf, wantsColor, type CliIo } from '../cli-io.js';
+import { displayWidth, fitWidth, wrapWidth } from '../terminal-width.js';
 import type { CliFlags } from '../parse-cli-args.js';
 import { resolveSettings } from '../resolve-settings.js';
 import { TerminalRenderer } from '../terminal-renderer.js';
@@ -21,8 +21,12 @@ export async function toolsCommand(flags: CliFlags, io: CliIo): Promise<number> 
       return 0;
     }
     const servers = new Map((cli.mcp?.tools() ?? []).map((info) => [info.name, info.server]));
-    const width = Math.max(...definitions.map((d) => d.function.name.length), 4);
-    io.stdout.write(`${definitions.length} tools (workspace ${settings.workspace})\n${cli.sandboxLine}\n\n`);
+    // Laid out for the terminal (80 columns on a pipe): the name column, then the description cut
+    // to what is left, then the details wrapped under it.
+    const columns = columnsOf(io, io.stdout);
+    const nameWidth = Math.min(Math.max(...definitions.map((d) => displayWidth(d.function.name)), 4), Math.floor(columns / 3));
+    const indent = ' '.repeat(nameWidth + 2);
+    io.stdout.write(`${wrapWidth(`${definitions.length} tools (workspace ${settings.workspace})`, columns)}\n${wrapWidth(cli.sandboxLine, columns)}\n\n`);
     for (const definition of definitions) {
       const name = definition.function.name;
       const tool = cli.agent.tools.get(name);
@@ -33,8 +37,10 @@ export async function toolsCommand(flags: CliFlags, io: CliIo): Promise<number> 
       ].filter(Boolean);
       const server = servers.get(name);
       const meta = [`scopes: ${(tool?.scopes ?? ['core']).join(',')}`, ...flagsText, ...(server ? [`mcp server: ${server}`] : [])].join(' · ');
-      const description = clip((definition.function.description ?? '').split('\n')[0], 100);
-      io.stdout.write(`${renderer.paint('bold', name.padEnd(width))}  ${description}\n${' '.repeat(width)}  ${renderer.paint('dim', meta)}\n`);
+      const description = fitWidth((definition.function.description ?? '').split('\n')[0].replace(/\s+/g, ' ').trim(), columns - nameWidth - 2);
+      const shownName = displayWidth(name) > nameWidth ? name : name.padEnd(nameWidth);
+      const first = displayWidth(name) > nameWidth ? `${renderer.paint('bold', name)}\n${indent}${description}` : `${renderer.paint('bold', shownName)}  ${description}`;
+      io.stdout.write(`${first}\n${indent}${renderer.paint('dim', wrapWidth(meta, columns, indent))}\n`);
     }
     return 0;
   } finally {

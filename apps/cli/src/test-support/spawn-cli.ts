@@ -13,12 +13,13 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `nanobot-cli-${prefix}-`));
 }
 
-/** The environment of the child: no provider keys or NANOBOT_* from the machine, a temp HOME. */
+/** The environment of the child: no provider keys, base URLs or NANOBOT_* from the machine, a temp HOME. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
-    if (/^(OPENAI_|ANTHROPIC_|NANOBOT_)/.test(k) || k === 'NO_COLOR' || k === 'FORCE_COLOR') continue;
+    // Every provider's key variable configures it now (DEEPSEEK_API_KEY, GEMINI_API_KEY, …).
+    if (/^(OPENAI_|ANTHROPIC_|NANOBOT_|AZURE_OPENAI_)|_API_KEY$|^HF_TOKEN$|^AWS_BEARER_TOKEN_BEDROCK$/.test(k) || k === 'NO_COLOR' || k === 'FORCE_COLOR') continue;
     env[k] = v;
   }
   return { ...env, HOME: tempDir('home'), NO_COLOR: '1', ...extra };

@@ -1,7 +1,7 @@
 import type { ActionSummary, BudgetView, InspectorSnapshot, Mark, MessageSummary, TimelineRow } from '../shared/protocol.js';
 import { fmt, h } from './dom.js';
 
-const SEGMENTS: { key: keyof BudgetView; label: string }[] = [
+const SEGMENTS: { key: 'system' | 'tools' | 'history' | 'current' | 'headroom'; label: string }[] = [
   { key: 'system', label: 'System' },
   { key: 'tools', label: 'Tools' },
   { key: 'history', label: 'History' },
@@ -20,9 +20,12 @@ const MARK_LABEL: Record<string, string> = {
   renamed: 'id renamed',
   moved: 'moved',
   'stripped-calls': 'calls stripped',
+  rewritten: 'rewritten',
+  merged: 'merged',
   snipped: 'snipped',
   stripped: 'stripped',
-  orphan: 'orphan stripped',
+  orphan: 'orphan dropped',
+  dropped: 'dropped',
 };
 
 /** The budget as one stacked bar (system, tools, history, current turn, headroom) with a legend. */
@@ -52,41 +55,62 @@ export function budgetBar(budget: BudgetView): HTMLElement {
           'data-segment': s.key,
           'data-tokens': value,
           style: `width:${((value / scale) * 100).toFixed(2)}%`,
-          title: `${s.label}: ${fmt(value)} tokens`,
         });
       }),
     ),
     h(
       'div',
       { class: 'legend' },
-      SEGMENTS.map((s) => h('span', { class: 'legend-item' }, h('i', { class: `dot seg-${s.key}` }), `${s.label} `, h('b', null, fmt(budget[s.key] as number)))),
+      SEGMENTS.map((s) => h('span', { class: 'legend-item' }, h('i', { class: `dot seg-${s.key}` }), `${s.label} `, h('b', null, fmt(budget[s.key])))),
+      budget.overhead > 0 ? h('span', { class: 'legend-item', 'data-testid': 'overhead' }, 'Reply priming ', h('b', null, fmt(budget.overhead))) : null,
     ),
-    budget.transcriptTokens > budget.used
-      ? h('div', { class: 'budget-note' }, `Stored transcript: ${fmt(budget.transcriptTokens)} tokens — the governor sent ${fmt(budget.used)}.`)
-      : null,
     h(
       'div',
-      { class: 'budget-counted', 'data-testid': 'tokenizer' },
-      `Counted with ${budget.tokenizer}` +
-        (budget.tokensCalibrated !== undefined && budget.inputBudget !== undefined && budget.inputBudget !== budget.limit
-          ? `; the usage calibration expects ${fmt(budget.tokensCalibrated)} of ${fmt(budget.inputBudget)} billed input tokens.`
-          : '.'),
+      { class: 'budget-counted' },
+      h(
+        'span',
+        { 'data-testid': 'tokenizer' },
+        `Counted with ${budget.tokenizer}` +
+          (budget.tokensCalibrated !== undefined && budget.inputBudget !== undefined && budget.inputBudget !== budget.limit
+            ? `; the usage calibration expects ${fmt(budget.tokensCalibrated)} of ${fmt(budget.inputBudget)} billed input tokens.`
+            : '.'),
+      ),
+      // Shown only when the request differs from the transcript, in the same units as the bar.
+      budget.transcriptTokens !== budget.used
+        ? [' ', h('span', { 'data-testid': 'transcript-vs-sent' }, `As given to the governor the transcript is ${fmt(budget.transcriptTokens)} tokens; it sent ${fmt(budget.used)}.`)]
+        : null,
     ),
     budget.toolsWarning ? h('div', { class: 'budget-note warn', 'data-testid': 'tools-warning' }, budget.toolsWarning) : null,
   );
 }
 
-function actionChips(actions: ActionSummary[]): HTMLElement {
-  if (actions.length === 0) return h('div', { class: 'actions', 'data-testid': 'actions' }, h('span', { class: 'muted' }, 'No governance needed: the transcript was sent as stored.'));
+/** What the governor did to this request: one row per kind of change, its reason in view. */
+function actionList(snapshot: InspectorSnapshot): HTMLElement {
+  const { actions } = snapshot;
+  if (actions.length === 0) {
+    return h('div', { class: 'actions', 'data-testid': 'actions' }, h('p', { class: 'muted' }, 'No governance needed: the transcript was sent as stored.'));
+  }
   return h(
     'div',
     { class: 'actions', 'data-testid': 'actions' },
-    actions.map((a) => h('span', { class: `chip mark-${a.action}`, 'data-action': a.action, title: a.text }, h('b', null, String(a.count)), ` ${MARK_LABEL[a.action] ?? a.action}`)),
+    h('h3', { class: 'actions-title' }, 'What the governor changed'),
+    h(
+      'ul',
+      { class: 'action-list' },
+      actions.map((a: ActionSummary) =>
+        h(
+          'li',
+          { class: `action mark-${a.action}`, 'data-action': a.action },
+          h('span', { class: `chip mark-${a.action}`, 'aria-label': `${a.count} ${a.text}` }, h('b', null, fmt(a.count)), ` ${MARK_LABEL[a.action] ?? a.action}`),
+          h('span', { class: 'why', 'data-testid': 'why' }, a.why),
+        ),
+      ),
+    ),
   );
 }
 
 function markBadge(mark: Mark): HTMLElement {
-  const badge = h('span', { class: `mark mark-${mark.action}`, 'data-mark': mark.action, title: mark.detail ?? '' }, MARK_LABEL[mark.action] ?? mark.action);
+  const badge = h('span', { class: `mark mark-${mark.action}`, 'data-mark': mark.action }, MARK_LABEL[mark.action] ?? mark.action);
   if (!mark.artifactUrl) return badge;
   return h('span', { class: 'mark-wrap' }, badge, h('a', { class: 'artifact-link', href: mark.artifactUrl, target: '_blank', rel: 'noopener', 'data-testid': 'artifact-link' }, 'open file ↗'));
 }
@@ -96,7 +120,13 @@ function removedRow(row: Extract<TimelineRow, { kind: 'removed' }>): HTMLElement
   return h(
     'details',
     { class: `tl-removed mark-${row.reason}`, 'data-removed': row.reason, 'data-count': row.messages.length },
-    h('summary', null, h('span', { class: `mark mark-${row.reason}` }, MARK_LABEL[row.reason] ?? row.reason), h('span', { class: 'tl-removed-label' }, label), h('span', { class: 'tokens' }, `${fmt(row.tokens)} t`)),
+    h(
+      'summary',
+      null,
+      h('span', { class: 'tl-removed-head' }, h('span', { class: `mark mark-${row.reason}` }, MARK_LABEL[row.reason] ?? row.reason), h('span', { class: 'tl-removed-label' }, label), h('span', { class: 'tokens' }, `${fmt(row.tokens)} t`)),
+      h('span', { class: 'why', 'data-testid': 'why' }, row.why),
+      h('span', { class: 'tl-removed-more' }, 'Show them'),
+    ),
     h('ol', { class: 'tl-removed-list' }, row.messages.map((m: MessageSummary) => h('li', null, h('span', { class: `role role-${m.role}` }, m.role), h('span', { class: 'summary' }, m.summary)))),
   );
 }
@@ -105,17 +135,23 @@ function messageRow(row: Extract<TimelineRow, { kind: 'message' }>): HTMLElement
   return h(
     'div',
     { class: `tl-row zone-${row.zone}${row.marks.length > 0 ? ' marked' : ''}`, 'data-index': row.index, 'data-role': row.role, 'data-marks': row.marks.map((m) => m.action).join(' ') },
-    h('span', { class: 'tl-index' }, String(row.index)),
-    h('span', { class: `role role-${row.role}` }, row.role === 'tool' && row.toolName ? `tool · ${row.toolName}` : row.role),
-    h('span', { class: 'summary', title: row.summary }, row.summary),
-    row.marks.map(markBadge),
-    h('span', { class: 'tokens' }, `${fmt(row.tokens)} t`),
+    h(
+      'div',
+      { class: 'tl-line' },
+      h('span', { class: 'tl-index' }, String(row.index)),
+      h('span', { class: `role role-${row.role}` }, row.role === 'tool' && row.toolName ? `tool · ${row.toolName}` : row.role),
+      h('span', { class: 'summary' }, row.summary),
+      row.marks.map(markBadge),
+      h('span', { class: 'tokens' }, `${fmt(row.tokens)} t`),
+    ),
+    // Why the governor changed it, in view (not in a tooltip).
+    row.marks.map((m) => h('p', { class: 'why', 'data-testid': 'why', 'data-mark': m.action }, m.why, m.detail ? h('span', { class: 'why-detail' }, ` (${m.detail})`) : null)),
   );
 }
 
 const COLLAPSE_AFTER = 8;
 const KEEP_HEAD = 2;
-const KEEP_TAIL = 3;
+const KEEP_TAIL = 2;
 
 /** Long runs of history sent unchanged fold into one expandable row, so the actions stand out. */
 function foldUnchanged(rows: HTMLElement[], run: Extract<TimelineRow, { kind: 'message' }>[]): void {
@@ -182,7 +218,7 @@ export function iterationPicker(snapshots: InspectorSnapshot[], selected: number
     { class: 'iterations' },
     h('span', { class: 'muted' }, 'Request'),
     snapshots.map((s, i) =>
-      h('button', { class: `iter${i === selected ? ' active' : ''}`, 'data-iteration': s.iteration + 1, onclick: () => onPick(i), title: `${s.requestCount} of ${s.transcriptCount} messages sent` }, String(s.iteration + 1)),
+      h('button', { class: `iter${i === selected ? ' active' : ''}`, 'data-iteration': s.iteration + 1, onclick: () => onPick(i), 'aria-label': `Request ${s.iteration + 1}: ${s.countsText}` }, String(s.iteration + 1)),
     ),
   );
 }
@@ -203,13 +239,14 @@ export function inspectorView(snapshots: InspectorSnapshot[], selected: number, 
     { class: 'inspector-body', 'data-testid': 'inspector', 'data-iteration': snapshot.iteration + 1 },
     iterationPicker(snapshots, selected, handlers.pick),
     budgetBar(snapshot.budget),
-    actionChips(snapshot.actions),
+    actionList(snapshot),
     h(
       'div',
       { class: 'tabs' },
-      h('button', { class: `tab${tab === 'request' ? ' active' : ''}`, onclick: () => handlers.tab('request'), 'data-tab': 'request' }, `Request · ${snapshot.requestCount} of ${snapshot.transcriptCount} messages`),
+      h('button', { class: `tab${tab === 'request' ? ' active' : ''}`, onclick: () => handlers.tab('request'), 'data-tab': 'request' }, `Request · ${snapshot.counts.request} messages`),
       h('button', { class: `tab${tab === 'prompt' ? ' active' : ''}`, onclick: () => handlers.tab('prompt'), 'data-tab': 'prompt' }, `System prompt · ${snapshot.sections.length} sections`),
     ),
+    tab === 'request' ? h('p', { class: 'counts', 'data-testid': 'counts' }, `${snapshot.countsText}.`) : null,
     tab === 'request' ? timelineView(snapshot) : sectionsView(snapshot),
   );
 }

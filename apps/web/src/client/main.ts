@@ -1,4 +1,4 @@
-import type { ChatItem, ErrorBody, InspectorSnapshot, ServerInfo, SessionListItem, StreamEvent } from '../shared/protocol.js';
+import type { ChatItem, ErrorBody, InspectorSnapshot, ServerInfo, SessionListItem, StreamEvent, TurnBill } from '../shared/protocol.js';
 import { fmt, h } from './dom.js';
 import { inspectorView } from './inspector-view.js';
 import { renderMarkdown } from './render-markdown.js';
@@ -17,12 +17,16 @@ interface State {
   /** Index into `snapshots`; null follows the newest. */
   selected: number | null;
   tab: 'request' | 'prompt';
+  /** Narrow windows show one panel at a time: the chat or the inspector. */
+  view: 'chat' | 'inspector';
+  /** Whether the status figure's details are open. */
+  statusOpen: boolean;
   error: string | null;
   /** Tokens and cost of the session's last turn. */
-  bill: Extract<StreamEvent, { type: 'turn_end' }>['bill'] | null;
+  bill: TurnBill | null;
 }
 
-const state: State = { info: null, sessions: [], key: null, items: [], running: false, snapshots: [], selected: null, tab: 'request', error: null, bill: null };
+const state: State = { info: null, sessions: [], key: null, items: [], running: false, snapshots: [], selected: null, tab: 'request', view: 'chat', statusOpen: false, error: null, bill: null };
 let source: EventSource | null = null;
 
 // A message goes to the session the page is switching to, once that session's stream has
@@ -66,13 +70,26 @@ async function api<T>(path: string, init?: { method?: string; body?: unknown }):
 
 const sessionList = h('nav', { class: 'session-list', 'data-testid': 'sessions' });
 const chatLog = h('div', { class: 'chat-log', 'data-testid': 'chat' });
-const input = h('textarea', { class: 'composer-input', rows: 2, placeholder: 'Ask something… e.g. “What is in the workspace?” or “Check the logs”', 'data-testid': 'input' });
+const LONG_PLACEHOLDER = 'Ask something… e.g. “What is in the workspace?” or “Check the logs”';
+const SHORT_PLACEHOLDER = 'Ask something…';
+const input = h('textarea', { class: 'composer-input', rows: 2, placeholder: LONG_PLACEHOLDER, 'data-testid': 'input' });
 const sendButton = h('button', { class: 'btn primary', type: 'submit', 'data-testid': 'send' }, 'Send');
 const stopButton = h('button', { class: 'btn', type: 'button', 'data-testid': 'stop', onclick: () => void stop() }, 'Stop');
-const statusLine = h('div', { class: 'status-line' });
-const inspector = h('section', { class: 'inspector', 'data-testid': 'inspector-panel' });
+// The status: one compact figure (or what is going on), its details one click away.
+const statusButton = h('button', { class: 'status-line', type: 'button', 'data-testid': 'status', 'aria-expanded': 'false', onclick: () => toggleStatus() });
+const statusDetails = h('div', { class: 'status-details', 'data-testid': 'status-details', hidden: true });
+const inspector = h('section', { class: 'inspector', 'data-testid': 'inspector-panel', 'aria-label': 'Context inspector' });
+const WINDOW_SOURCES: Record<NonNullable<ServerInfo['windowSource']>, string> = {
+  set: 'set by --context-window or NANOBOT_CONTEXT_WINDOW',
+  provider: "read from the provider's models endpoint",
+  cache: "the provider's models endpoint, cached",
+  table: 'the built-in model table',
+  default: 'the default (nothing knew this model)',
+};
 const modelBadge = h('span', { class: 'badge' });
-const chatTitle = h('h2', { class: 'chat-title' }, 'nanobot');
+const chatTitle = h('h2', { class: 'chat-title', 'data-testid': 'title' }, 'nanobot');
+const viewChat = h('button', { class: 'view-tab', type: 'button', 'data-testid': 'view-chat', onclick: () => setView('chat') }, 'Chat');
+const viewInspector = h('button', { class: 'view-tab', type: 'button', 'data-testid': 'view-inspector', onclick: () => setView('inspector') }, 'Inspector');
 
 const composer = h(
   'form',
@@ -93,24 +110,63 @@ input.addEventListener('keydown', (e) => {
   }
 });
 
-document.getElementById('app')!.append(
+// A narrow composer gets the short placeholder, so it is never cut off.
+const narrow = window.matchMedia('(max-width: 700px)');
+const fitPlaceholder = (): void => {
+  input.placeholder = narrow.matches ? SHORT_PLACEHOLDER : LONG_PLACEHOLDER;
+};
+narrow.addEventListener('change', fitPlaceholder);
+fitPlaceholder();
+
+const shell = h(
+  'div',
+  { class: 'shell', 'data-view': 'chat' },
   h(
-    'div',
-    { class: 'shell' },
+    'aside',
+    { class: 'sidebar' },
+    h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, 'nb'), h('span', { class: 'brand-name' }, 'nanobot'), h('span', { class: 'brand-sub' }, 'context inspector')),
     h(
-      'aside',
-      { class: 'sidebar' },
-      h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, 'nb'), h('span', null, 'nanobot'), h('span', { class: 'brand-sub' }, 'context inspector')),
-      h('button', { class: 'btn block', 'data-testid': 'new-session', onclick: () => void newSession() }, '+ New chat'),
-      h('button', { class: 'btn block ghost', 'data-testid': 'prepared-session', onclick: () => void preparedSession(), title: 'A long stored session with an unanswered tool call: watch the governor snip and backfill' }, '+ Prepared long session'),
-      h('div', { class: 'sidebar-label' }, 'Sessions'),
-      sessionList,
-      h('div', { class: 'sidebar-foot' }, modelBadge),
+      'div',
+      { class: 'sidebar-actions' },
+      h('button', { class: 'btn block', 'data-testid': 'new-session', onclick: () => void newSession() }, h('span', { class: 'long-label' }, '+ New chat'), h('span', { class: 'short-label' }, '+ New')),
+      h(
+        'button',
+        { class: 'btn block ghost', 'data-testid': 'prepared-session', onclick: () => void preparedSession() },
+        h('span', { class: 'long-label' }, '+ Prepared long session'),
+        h('span', { class: 'short-label' }, '+ Long session'),
+      ),
     ),
-    h('main', { class: 'chat' }, h('header', { class: 'chat-head' }, chatTitle, statusLine), chatLog, composer),
-    inspector,
+    h('p', { class: 'sidebar-hint' }, 'The prepared session is longer than the window and has a tool call without a result: watch the governor snip and backfill.'),
+    h('div', { class: 'sidebar-label' }, 'Sessions'),
+    sessionList,
+    h('div', { class: 'sidebar-foot' }, modelBadge),
   ),
+  h('nav', { class: 'view-switch', 'aria-label': 'Show' }, viewChat, viewInspector),
+  h('main', { class: 'chat' }, h('header', { class: 'chat-head' }, chatTitle, statusButton, statusDetails), chatLog, composer),
+  inspector,
 );
+document.getElementById('app')!.append(shell);
+
+function setView(view: 'chat' | 'inspector'): void {
+  state.view = view;
+  shell.dataset.view = view;
+  renderViewSwitch();
+}
+
+function toggleStatus(): void {
+  state.statusOpen = !state.statusOpen;
+  renderStatus();
+}
+
+function renderViewSwitch(): void {
+  viewChat.classList.toggle('active', state.view === 'chat');
+  viewInspector.classList.toggle('active', state.view === 'inspector');
+  viewChat.setAttribute('aria-pressed', String(state.view === 'chat'));
+  viewInspector.setAttribute('aria-pressed', String(state.view === 'inspector'));
+  const last = state.snapshots[state.snapshots.length - 1];
+  const changes = last ? last.actions.reduce((n, a) => n + a.count, 0) : 0;
+  viewInspector.replaceChildren('Inspector', ...(changes > 0 ? [h('span', { class: 'view-badge', 'data-testid': 'view-badge', 'aria-label': `${changes} changes` }, String(changes))] : []));
+}
 
 // ---- rendering ----------------------------------------------------------------------------
 
@@ -158,6 +214,11 @@ function renderStreamingTail(): void {
 }
 
 function renderSessions(): void {
+  const active = (): void => {
+    // On a phone the sessions are a strip that scrolls sideways: keep the open one in view.
+    sessionList.querySelector<HTMLElement>('.session.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  };
+  requestAnimationFrame(active);
   sessionList.replaceChildren(
     ...state.sessions.map((s) =>
       h(
@@ -186,26 +247,61 @@ function renderInspector(): void {
   );
 }
 
-/** `; last request ~6,100 estimated (6,300 calibrated), 6,200 billed`, when the provider reported its input. */
-function billedVsEstimate(last: { estimated: number; calibrated: number; actual: number } | undefined): string {
-  if (!last) return '';
-  return `; last request ~${fmt(last.estimated)} estimated${last.calibrated !== last.estimated ? ` (${fmt(last.calibrated)} calibrated)` : ''}, ${fmt(last.actual)} billed`;
+/** The one figure the status shows when idle: what the last request cost (billed when known). */
+function compactFigure(last: InspectorSnapshot | undefined): string {
+  const billed = state.bill?.lastRequest?.actual;
+  const tokens = billed ?? last?.budget.used;
+  if (tokens === undefined) return '';
+  const cost = state.bill?.cost !== undefined ? ` · $${state.bill.cost >= 0.1 ? state.bill.cost.toFixed(2) : state.bill.cost.toFixed(4)}` : '';
+  return `${fmt(tokens)} tokens${cost}`;
+}
+
+/** The details behind the compact figure, one plain sentence per line. */
+function statusDetailLines(last: InspectorSnapshot | undefined): string[] {
+  const lines: string[] = [];
+  const request = state.bill?.lastRequest;
+  if (request) {
+    const calibrated = request.calibrated !== request.estimated ? ` (${fmt(request.calibrated)} after the usage calibration)` : '';
+    lines.push(`Last request: ${fmt(request.actual)} input tokens billed by the provider; the governor estimated ${fmt(request.estimated)}${calibrated}.`);
+  } else if (last) {
+    lines.push(`Last request: ${fmt(last.budget.used)} tokens, as the governor estimated them (${last.budget.tokenizer}).`);
+  }
+  if (last && last.budget.limit > 0) lines.push(`Budget: ${fmt(last.budget.used)} of ${fmt(last.budget.limit)} tokens used (${Math.round((last.budget.used / last.budget.limit) * 100)}%).`);
+  if (state.bill) {
+    const cached = state.bill.cachedTokens ? ` (${fmt(state.bill.cachedTokens)} cached)` : '';
+    const cost = state.bill.cost !== undefined ? `, $${state.bill.cost >= 0.1 ? state.bill.cost.toFixed(2) : state.bill.cost.toFixed(4)}` : '';
+    lines.push(`Last turn: ${fmt(state.bill.inputTokens)} tokens in${cached}, ${fmt(state.bill.outputTokens)} out${cost}.`);
+  }
+  return lines;
 }
 
 function renderStatus(): void {
   const current = state.sessions.find((s) => s.key === state.key);
   chatTitle.textContent = current?.title ?? 'nanobot';
+  chatTitle.title = chatTitle.textContent;
   const last = state.snapshots[state.snapshots.length - 1];
-  const bill = state.bill ? ` · last turn ${fmt(state.bill.inputTokens)} in${state.bill.cachedTokens ? ` (${fmt(state.bill.cachedTokens)} cached)` : ''}, ${fmt(state.bill.outputTokens)} out${state.bill.cost !== undefined ? `, $${state.bill.cost >= 0.1 ? state.bill.cost.toFixed(2) : state.bill.cost.toFixed(4)}` : ''}${billedVsEstimate(state.bill.lastRequest)}` : '';
-  statusLine.textContent = state.error ?? (state.running ? 'Working…' : last ? `Last request: ${fmt(last.budget.used)} tokens${bill}` : '');
-  statusLine.className = `status-line${state.error ? ' error' : state.running ? ' busy' : ''}`;
-  statusLine.dataset.testid = 'status';
+  const figure = compactFigure(last);
+  const details = state.error ? [state.error] : statusDetailLines(last);
+  statusButton.textContent = state.error ? 'Error — details' : state.running ? 'Working…' : figure;
+  statusButton.className = `status-line${state.error ? ' error' : state.running ? ' busy' : ''}`;
+  statusButton.dataset.state = state.error ? 'error' : state.running ? 'busy' : figure ? 'done' : 'idle';
+  statusButton.hidden = !state.error && !state.running && figure === '';
+  statusButton.disabled = details.length === 0;
+  // An error is always shown in full; the figures open on demand.
+  const open = (state.statusOpen || state.error !== null) && details.length > 0;
+  statusButton.setAttribute('aria-expanded', String(open));
+  statusDetails.hidden = !open;
+  statusDetails.className = `status-details${state.error ? ' error' : ''}`;
+  statusDetails.replaceChildren(...details.map((line) => h('p', null, line)));
   stopButton.disabled = !state.running;
   sendButton.disabled = state.key === null;
   if (state.info) {
-    modelBadge.textContent = `${state.info.offline ? 'offline demo model' : state.info.model} · ${fmt(state.info.contextWindowTokens)} window`;
+    modelBadge.textContent = `${state.info.offline ? 'offline demo model' : `${state.info.model} via ${state.info.provider}`} · ${fmt(state.info.contextWindowTokens)} window`;
+    // Where the window came from (the provider's models endpoint, the model table, a flag).
+    if (state.info.windowSource) modelBadge.title = `window: ${WINDOW_SOURCES[state.info.windowSource]}`;
     modelBadge.className = `badge${state.info.offline ? ' offline' : ''}`;
   }
+  renderViewSwitch();
 }
 
 // ---- events -------------------------------------------------------------------------------
@@ -237,6 +333,7 @@ function onEvent(event: StreamEvent): void {
       state.items = event.session.items;
       state.running = event.session.running;
       state.snapshots = event.session.inspector ? [event.session.inspector] : [];
+      state.bill = event.session.bill;
       state.selected = null;
       renderChat();
       renderInspector();
@@ -296,15 +393,20 @@ function onEvent(event: StreamEvent): void {
       // The reply streamed into a bubble of this turn; a notice (the /stop answer) may have come
       // after it, so look back to the turn's start, not just at the last item.
       const shown = streamedReplyOfTurn(event.finalContent);
+      // A failed turn's final content is its error, which the notice below says once.
+      const failed = event.stopReason !== 'completed' && event.stopReason !== 'aborted';
+      const isError = failed && event.error !== null && event.finalContent !== null && event.finalContent.trim().endsWith(event.error.trim());
       if (shown) {
-        if (event.finalContent) shown.text = event.finalContent;
+        if (event.finalContent && !isError) shown.text = event.finalContent;
         shown.streaming = false;
         if (event.stopReason === 'aborted') shown.interrupted = true;
-      } else if (event.finalContent) {
+      } else if (event.finalContent && !isError) {
         state.items.push({ kind: 'assistant', text: event.finalContent });
       }
       finishStreaming();
-      if (event.error && event.stopReason !== 'completed') state.items.push({ kind: 'notice', text: `Turn ended (${event.stopReason}): ${event.error}` });
+      // One line for how the turn ended: a stop keeps what was said so far; an error says why.
+      if (event.stopReason === 'aborted') state.items.push({ kind: 'notice', text: shown || event.finalContent ? 'Stopped — the reply so far is kept.' : 'Stopped.' });
+      else if (event.stopReason !== 'completed') state.items.push({ kind: 'notice', text: `The turn ended (${event.stopReason.replace(/_/g, ' ')})${event.error ? `: ${event.error}` : ''}` });
       state.running = false;
       state.bill = event.bill ?? null;
       renderChat();

@@ -11,7 +11,7 @@ import { createEstimator } from '@nanobot/schema';
 import type { LLMProvider, Message, TokenEstimator } from '@nanobot/schema';
 import { JsonlSessionStore } from '@nanobot/session';
 import type { SessionStore } from '@nanobot/session';
-import type { ChatItem, InspectorSnapshot, SessionListItem, SessionView, StreamEvent } from '../shared/protocol.js';
+import type { ChatItem, InspectorSnapshot, SessionListItem, SessionView, StreamEvent, TurnBill } from '../shared/protocol.js';
 import { seedPreparedSession } from './demo-fixtures.js';
 import { inspectRequest } from './inspect-request.js';
 
@@ -43,6 +43,12 @@ export interface AgentHostOptions {
 export type StreamListener = (event: StreamEvent) => void;
 
 const CHANNEL = 'web';
+
+/** The demo's switches that leave built-in tool groups out (see `startDemo`'s `exec` and `web`). */
+const TOOL_SWITCHES = [
+  { flag: '--no-exec', tools: ['exec', 'write_stdin', 'list_exec_sessions'] },
+  { flag: '--no-web', tools: ['web_fetch', 'web_search'] },
+] as const;
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$/;
 
 /** Whether `key` is a session key the server accepts in URLs. */
@@ -124,6 +130,7 @@ export class AgentHost {
   /** Per session: the last request's estimate, calibrated count and billed input (for the bill). */
   readonly #lastRequest = new Map<string, { estimated: number; calibrated: number; actual: number }>();
   readonly #lastSnapshot = new Map<string, InspectorSnapshot>();
+  readonly #lastBill = new Map<string, TurnBill>();
   readonly #sections = new Map<string, PromptSection[]>();
   readonly #running = new Map<string, number>();
   readonly #artifacts = new Map<string, string>();
@@ -204,6 +211,7 @@ export class AgentHost {
           const id = artifactId(location);
           return this.#artifacts.has(id) ? `/api/artifacts/${id}` : undefined;
         },
+        toolSwitches: TOOL_SWITCHES,
       });
       // Runner events reach listeners asynchronously, in order; the observer runs synchronously
       // right after its request's `governance` event was queued. Emitting the snapshot there keeps
@@ -273,7 +281,8 @@ export class AgentHost {
         const { inputTokens, cachedTokens, outputTokens, cost } = event.usage;
         const lastRequest = this.#lastRequest.get(key);
         this.#lastRequest.delete(key);
-        const bill = { inputTokens, cachedTokens, outputTokens, ...(cost ? { cost: cost.total } : {}), ...(lastRequest ? { lastRequest } : {}) };
+        const bill: TurnBill = { inputTokens, cachedTokens, outputTokens, ...(cost ? { cost: cost.total } : {}), ...(lastRequest ? { lastRequest } : {}) };
+        this.#lastBill.set(key, bill);
         this.#emit(key, { type: 'turn_end', stopReason: event.stopReason, finalContent: event.finalContent, error: event.error, bill });
         break;
       }
@@ -334,9 +343,12 @@ export class AgentHost {
     this.#inflight.add(task);
   }
 
-  /** Stops a session's running turn (the loop's `/stop`). */
-  stop(key: string): void {
-    this.loop.dispatch({ channel: CHANNEL, chatId: key, senderId: 'web-user', content: '/stop', sessionKeyOverride: key });
+  /**
+   * Stops a session's running turn (what `/stop` does, without its chat reply: the turn's end
+   * says it once). Returns how many tasks were stopped (0: nothing was running).
+   */
+  stop(key: string): number {
+    return this.loop.cancel(key);
   }
 
   /** Resolves when no turn is queued or running. */
@@ -354,6 +366,7 @@ export class AgentHost {
       items: chatItems(session.messages),
       running: this.isRunning(key),
       inspector: this.#lastSnapshot.get(key) ?? null,
+      bill: this.#lastBill.get(key) ?? null,
     };
   }
 

@@ -1,16 +1,18 @@
-import type { GovernReport, GovernStepReport } from '@nanobot/governor';
+import type { GovernReport, GovernStepReport, ReportedMessage } from '@nanobot/governor';
 import type { Message, TokenEstimator, ToolDefinition } from '@nanobot/schema';
 import { createEstimator } from '@nanobot/schema';
 import type {
   ActionSummary,
   InspectorSnapshot,
   Mark,
-  MarkAction,
+  MessageCounts,
   MessageSummary,
   RemovalReason,
   SectionView,
   TimelineRow,
 } from '../shared/protocol.js';
+import { ACTION_TEXT, markActionOf, markWhy, removalReasonOf, removalWhy } from './explain-governance.js';
+import { toolsWarning } from './tools-warning.js';
 
 /** What {@link inspectRequest} reads: one governed request and where it came from. */
 export interface InspectInput {
@@ -34,26 +36,17 @@ export interface InspectInput {
   estimator?: TokenEstimator;
   /** Maps an offload location to a URL the page can open; must not throw. */
   artifactUrl?: (location: string) => string | undefined;
+  /**
+   * Switches that leave built-in tool groups out (the demo's `--no-exec`, `--no-web`), named in
+   * the warning when the tool definitions take much of the budget.
+   */
+  toolSwitches?: readonly { flag: string; tools: readonly string[] }[];
+  /** The MCP server a tool came from (undefined: a built-in). Must not throw. */
+  mcpServerOf?: (toolName: string) => string | undefined;
   now?: () => Date;
 }
 
 const SUMMARY_CHARS = 160;
-
-// Which removal reason / mark each governor step stands for.
-const REMOVAL_REASON: Partial<Record<string, RemovalReason>> = {
-  stripPlaceholderAssistantMessages: 'stripped',
-  stripMalformedToolCalls: 'stripped',
-  dropOrphanToolResults: 'orphan',
-  snipHistory: 'snipped',
-};
-const STEP_MARK: Partial<Record<string, MarkAction>> = {
-  backfillMissingToolResults: 'backfilled',
-  stripMalformedToolCalls: 'stripped-calls',
-  repairToolCallIds: 'renamed',
-  regroupToolResults: 'moved',
-  compactInflightOverflow: 'compacted',
-  microcompactKeepRecent: 'compacted',
-};
 
 function textOf(content: Message['content']): string {
   if (typeof content === 'string') return content;
@@ -104,50 +97,52 @@ interface Removal {
   origin: number;
   reason: RemovalReason;
   step: string;
+  why: string;
 }
 
-function markFor(step: GovernStepReport, toolCallId: string | undefined, artifactUrl: InspectInput['artifactUrl']): Mark | null {
-  const result = toolCallId === undefined ? undefined : step.toolResults.find((r) => r.toolCallId === toolCallId);
-  if (result) {
-    const mark: Mark = { action: result.action === 'moved' ? 'moved' : result.action };
-    const details: string[] = [];
-    if (result.originalChars !== undefined) details.push(`${result.originalChars.toLocaleString('en-US')} chars originally`);
-    if (result.from) details.push(`was ${result.from}`);
-    if (result.error) details.push(result.error);
-    if (result.location) {
-      const url = artifactUrl?.(result.location);
-      if (url) mark.artifactUrl = url;
-      details.push(result.location);
-    }
-    if (details.length > 0) mark.detail = details.join(' · ');
-    return mark;
+function markFor(step: GovernStepReport, added: ReportedMessage, replaced: boolean, report: GovernReport, artifactUrl: InspectInput['artifactUrl']): Mark | null {
+  const result = added.toolCallId === undefined ? undefined : step.toolResults.find((r) => r.toolCallId === added.toolCallId);
+  const action = markActionOf(step, added, result, replaced);
+  if (action === null) return null;
+  const mark: Mark = { action, why: markWhy(step, added, result, report) };
+  const details: string[] = [];
+  const originalChars = result?.originalChars ?? added.originalChars;
+  if (originalChars !== undefined) details.push(`${originalChars.toLocaleString('en-US')} chars originally`);
+  if (result?.from) details.push(`was ${result.from}`);
+  if (result?.error) details.push(result.error);
+  const location = result?.location ?? added.location;
+  if (location) {
+    const url = artifactUrl?.(location);
+    if (url) mark.artifactUrl = url;
+    details.push(location);
   }
-  const action = STEP_MARK[step.step];
-  return action ? { action } : null;
+  if (details.length > 0) mark.detail = details.join(' · ');
+  return mark;
 }
 
 /**
  * Replays the governor's report over the transcript to learn, for every message of the request,
- * where it came from and what governance did to it, and for every transcript message that was
- * not sent, which step removed it. Unchanged messages are matched by identity (the governor
- * returns the input objects for them), so the result stays right even if a step reorders.
+ * where it came from and what governance did to it (and why), and for every transcript message
+ * that was not sent, which step removed it (and why). Unchanged messages are matched by identity
+ * (the governor returns the input objects for them), so the result stays right even if a step
+ * reorders. Every transcript message ends up either sent or removed, exactly once.
  */
 function trace(input: InspectInput): { slots: Slot[]; removals: Removal[] } {
   const { transcript, governed, report } = input;
   let slots: Slot[] = transcript.map((m, i) => ({ origin: i, marks: [], role: String(m.role), ...(typeof m.tool_call_id === 'string' ? { toolCallId: m.tool_call_id } : {}) }));
-  const removals: Removal[] = [];
+  let removals: Removal[] = [];
   for (const step of report.steps) {
     if (!step.changed) continue;
-    const removedAt = new Set(step.removed.map((r) => r.index));
-    const removedSlots = slots.filter((_, i) => removedAt.has(i));
+    const removedAt = new Map(step.removed.map((r) => [r.index, r]));
+    const removedSlots = slots.map((slot, i) => ({ slot, ref: removedAt.get(i) })).filter((x) => x.ref !== undefined);
     const next = slots.filter((_, i) => !removedAt.has(i));
     const pool = [...removedSlots];
     for (const added of [...step.added].sort((a, b) => a.index - b.index)) {
       // A removal and an addition of the same role and call id in one step is a replacement
-      // (offload, compaction, renaming): the message was sent, changed.
-      const k = pool.findIndex((s) => s.role === added.role && (s.toolCallId ?? null) === (added.toolCallId ?? null));
-      const replaced = k >= 0 ? pool.splice(k, 1)[0] : null;
-      const mark = markFor(step, added.toolCallId, input.artifactUrl);
+      // (offload, compaction, renaming, a merge): the message was sent, changed.
+      const k = pool.findIndex((x) => x.slot.role === added.role && (x.slot.toolCallId ?? null) === (added.toolCallId ?? null));
+      const replaced = k >= 0 ? pool.splice(k, 1)[0].slot : null;
+      const mark = markFor(step, added, replaced !== null, report, input.artifactUrl);
       const slot: Slot = {
         origin: replaced ? replaced.origin : null,
         marks: [...(replaced?.marks ?? []), ...(mark ? [mark] : [])],
@@ -156,23 +151,60 @@ function trace(input: InspectInput): { slots: Slot[]; removals: Removal[] } {
       };
       next.splice(Math.min(added.index, next.length), 0, slot);
     }
-    for (const gone of pool) {
-      if (gone.origin !== null) removals.push({ origin: gone.origin, reason: REMOVAL_REASON[step.step] ?? 'stripped', step: step.step });
+    for (const { slot, ref } of pool) {
+      if (slot.origin !== null) removals.push({ origin: slot.origin, reason: removalReasonOf(step, ref), step: step.step, why: removalWhy(step, ref, report) });
+    }
+    // Results a step changed in place or moved without removing and re-adding them (a regroup).
+    const addedIds = new Set(step.added.map((a) => a.toolCallId));
+    for (const result of step.toolResults) {
+      if (addedIds.has(result.toolCallId)) continue;
+      const slot = [...next].reverse().find((x) => x.role === 'tool' && x.toolCallId === result.toolCallId);
+      const mark = slot ? markFor(step, { index: -1, role: 'tool', toolCallId: result.toolCallId, name: result.name }, true, report, input.artifactUrl) : null;
+      if (slot && mark) slot.marks = [...slot.marks, mark];
     }
     slots = next;
   }
-  // Identity beats the replay: an unchanged message is the transcript's own object.
+  slots = matchGoverned(slots, transcript, governed);
+  // Each transcript message is counted once: sent wins over a removal of the same message, and a
+  // message the report accounts for nowhere (it never should) is shown as not sent, saying so.
+  const sent = new Set(slots.map((s) => s.origin).filter((o): o is number => o !== null));
+  const seen = new Set<number>();
+  removals = removals.filter((r) => !sent.has(r.origin) && !seen.has(r.origin) && seen.add(r.origin));
+  transcript.forEach((_, i) => {
+    if (!sent.has(i) && !seen.has(i)) removals.push({ origin: i, reason: 'stripped', step: 'unknown', why: "Not sent; the governor's report does not say which step left it out." });
+  });
+  return { slots, removals };
+}
+
+/**
+ * The replayed slots lined up with the messages really sent. Identity beats the replay (an
+ * unchanged message is the transcript's own object); a new object takes the unused slot of its
+ * role and call id, preferring the one at its position — so a step that reorders without
+ * reporting removals (a regroup) cannot shift marks or origins onto the wrong message.
+ */
+function matchGoverned(slots: Slot[], transcript: readonly Message[], governed: readonly Message[]): Slot[] {
   const originOf = new Map<Message, number>();
   transcript.forEach((m, i) => originOf.set(m, i));
-  if (slots.length !== governed.length) {
-    slots = governed.map((m) => ({ origin: originOf.get(m) ?? null, marks: [], role: String(m.role) }));
-  } else {
-    slots = slots.map((s, i) => {
-      const same = originOf.get(governed[i]);
-      return same !== undefined ? { ...s, origin: same } : s;
-    });
-  }
-  return { slots, removals };
+  const used = new Set<Slot>();
+  const out: (Slot | null)[] = governed.map((m) => {
+    const origin = originOf.get(m);
+    if (origin === undefined) return null;
+    const slot = slots.find((x) => x.origin === origin && !used.has(x));
+    if (slot) used.add(slot);
+    return { origin, marks: slot?.marks ?? [], role: String(m.role), ...(typeof m.tool_call_id === 'string' ? { toolCallId: m.tool_call_id } : {}) };
+  });
+  return governed.map((m, i) => {
+    const known = out[i];
+    if (known) return known;
+    const id = typeof m.tool_call_id === 'string' ? m.tool_call_id : null;
+    const fits = (x: Slot): boolean => !used.has(x) && x.role === String(m.role) && (x.toolCallId ?? null) === id && (x.origin === null || !originOf.has(governed[i]));
+    const slot = (slots[i] && fits(slots[i]) ? slots[i] : undefined) ?? slots.find(fits);
+    if (!slot) return { origin: null, marks: [], role: String(m.role), ...(id !== null ? { toolCallId: id } : {}) };
+    used.add(slot);
+    // An origin already sent as itself (identity) cannot be sent twice.
+    const origin = slot.origin !== null && out.some((o) => o?.origin === slot.origin) ? null : slot.origin;
+    return { ...slot, origin };
+  });
 }
 
 function budgetZones(input: InspectInput): { systemEnd: number; currentStart: number } {
@@ -200,27 +232,23 @@ function sectionViews(input: InspectInput, estimator: TokenEstimator): SectionVi
   return sections.map((s) => ({ name: s.name, text: s.text, tokens: Math.max(0, safeTokens(estimator, { role: 'system', content: s.text }) - empty) }));
 }
 
-const ACTION_TEXT: Record<ActionSummary['action'], string> = {
-  snipped: 'older history snipped to fit the budget',
-  stripped: 'placeholder or malformed messages stripped',
-  orphan: 'orphan tool results dropped',
-  backfilled: 'missing tool results backfilled',
-  offloaded: 'oversized tool results offloaded to a file',
-  truncated: 'oversized tool results truncated',
-  'empty-marker': 'empty tool results marked',
-  'offload-failed': 'offload failed (kept truncated)',
-  compacted: 'in-flight tool results compacted',
-  recompacted: 'earlier compactions re-applied',
-  renamed: 'reused tool-call ids renamed',
-  moved: 'displaced tool results moved next to their call',
-  'stripped-calls': 'malformed tool calls stripped',
-};
+/** `counts` in words: `32 of the 68 messages sent; 36 snipped; 1 backfilled`. Pure. */
+export function countsText(counts: MessageCounts, actions: readonly ActionSummary[]): string {
+  const parts = [`${counts.sent.toLocaleString('en-US')} of the ${counts.transcript.toLocaleString('en-US')} messages sent`];
+  for (const [reason, count] of Object.entries(counts.removed)) if (count) parts.push(`${count.toLocaleString('en-US')} ${reason === 'orphan' ? 'orphan results dropped' : reason}`);
+  const backfilled = actions.find((a) => a.action === 'backfilled')?.count ?? 0;
+  const otherAdded = counts.added - backfilled;
+  if (backfilled > 0) parts.push(`${backfilled.toLocaleString('en-US')} backfilled`);
+  if (otherAdded > 0) parts.push(`${otherAdded.toLocaleString('en-US')} added`);
+  return parts.join('; ');
+}
 
 /**
  * Turns one governed request into what the inspector draws: the system prompt by section, the
  * request timeline with governance marks and the messages removed (snipped, stripped, orphans)
- * shown where they were, the token budget split into system / tools / history / current turn /
- * headroom, and a summary of the actions. Pure: inputs are not mutated.
+ * shown where they were, each with the reason from the governor's report, the token budget split
+ * into system / tools / history / current turn / headroom, a summary of the actions, and message
+ * counts that add up. Pure: inputs are not mutated.
  */
 export function inspectRequest(input: InspectInput): InspectorSnapshot {
   const { governed, transcript, report, tools } = input;
@@ -238,8 +266,8 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
   const pushRemoval = (removal: Removal): void => {
     const summary = summarizeMessage(transcript[removal.origin], estimator);
     const prev = rows[rows.length - 1];
-    if (prev?.kind === 'removed' && prev.reason === removal.reason) prev.messages.push(summary);
-    else rows.push({ kind: 'removed', reason: removal.reason, step: removal.step, messages: [summary], tokens: 0 });
+    if (prev?.kind === 'removed' && prev.reason === removal.reason && prev.why === removal.why) prev.messages.push(summary);
+    else rows.push({ kind: 'removed', reason: removal.reason, step: removal.step, why: removal.why, messages: [summary], tokens: 0 });
   };
   governed.forEach((message, index) => {
     const slot = slots[index];
@@ -263,20 +291,36 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
     else current += row.tokens;
   }
   const toolTokens = estimator.toolsTokens(tools);
-  const used = system + history + current + toolTokens;
+  // The governor's own estimate of the request (what it sized against the budget): the parts
+  // plus the request's overhead (the reply priming), so every figure on the page agrees with it.
+  const used = safePromptTokens(estimator, governed, tools, system + history + current + toolTokens);
+  const overhead = Math.max(0, used - (system + history + current + toolTokens));
+  // The transcript in the same units: equal to `used` when nothing changed.
+  const transcriptTokens = governed === transcript ? used : safePromptTokens(estimator, transcript, tools, used);
   const limit = report.budget;
 
-  const counts = new Map<ActionSummary['action'], { count: number; step: string }>();
-  const bump = (action: ActionSummary['action'], step: string, n = 1): void => {
-    const entry = counts.get(action) ?? { count: 0, step };
+  const counts = new Map<ActionSummary['action'], { count: number; step: string; whys: Set<string> }>();
+  const bump = (action: ActionSummary['action'], step: string, why: string, n = 1): void => {
+    const entry = counts.get(action) ?? { count: 0, step, whys: new Set<string>() };
     entry.count += n;
+    entry.whys.add(why);
     counts.set(action, entry);
   };
   for (const row of timeline) {
-    if (row.kind === 'removed') bump(row.reason, row.step, row.messages.length);
-    else for (const mark of row.marks) bump(mark.action, '');
+    if (row.kind === 'removed') bump(row.reason, row.step, row.why, row.messages.length);
+    else for (const mark of row.marks) bump(mark.action, '', mark.why);
   }
-  const actions: ActionSummary[] = [...counts].map(([action, { count, step }]) => ({ action, count, step, text: ACTION_TEXT[action] }));
+  const actions: ActionSummary[] = [...counts].map(([action, { count, step, whys }]) => ({
+    action,
+    count,
+    step,
+    text: ACTION_TEXT[action],
+    why: whys.size === 1 ? [...whys][0] : `${[...whys][0]} (Each marked message below says why it was changed.)`,
+  }));
+  const removedBy: Partial<Record<RemovalReason, number>> = {};
+  for (const r of removals) removedBy[r.reason] = (removedBy[r.reason] ?? 0) + 1;
+  const sent = slots.filter((s) => s.origin !== null).length;
+  const messageCounts: MessageCounts = { transcript: transcript.length, sent, removed: removedBy, added: governed.length - sent, request: governed.length };
 
   return {
     sessionKey: input.sessionKey,
@@ -289,21 +333,33 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
       tools: toolTokens,
       history,
       current,
+      overhead,
       used,
       headroom: Math.max(0, limit - used),
-      transcriptTokens: report.tokensBefore ?? estimator.promptTokens(transcript, tools)[0],
+      transcriptTokens,
       tokenizer: estimator.tokenizer,
       ...(report.tokensCalibrated !== undefined ? { tokensCalibrated: report.tokensCalibrated } : {}),
       ...(report.inputBudget !== undefined ? { inputBudget: report.inputBudget } : {}),
-      toolsWarning:
-        limit > 0 && toolTokens > limit / 4
-          ? `The ${tools.length} tool definitions take ${toolTokens.toLocaleString('en-US')} tokens, ${Math.round((toolTokens / limit) * 100)}% of the budget, on every request: list only the tools you need with "enabledTools" in the MCP server's config, or use a larger context window.`
-          : null,
+      toolsWarning: toolsWarning({
+        tools,
+        estimator,
+        budget: limit,
+        switches: input.toolSwitches ?? [],
+        mcpServerOf: input.mcpServerOf ?? (() => undefined),
+      }),
     },
     timeline,
     actions,
-    transcriptCount: transcript.length,
-    requestCount: governed.length,
+    counts: messageCounts,
+    countsText: countsText(messageCounts, actions),
     toolNames: tools.map((t) => String((t as { function?: { name?: unknown } }).function?.name ?? (t as { name?: unknown }).name ?? '?')),
   };
+}
+
+function safePromptTokens(estimator: TokenEstimator, messages: readonly Message[], tools: readonly ToolDefinition[], fallback: number): number {
+  try {
+    return estimator.promptTokens(messages, tools)[0];
+  } catch {
+    return fallback;
+  }
 }

@@ -18,7 +18,7 @@ function temp(prefix: string): string {
 /** The machine's environment without provider keys or NANOBOT_* settings, and a temp HOME. */
 function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(OPENAI_|ANTHROPIC_|NANOBOT_)/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(OPENAI_|ANTHROPIC_|NANOBOT_|AZURE_OPENAI_)|_API_KEY$|^HF_TOKEN$|^AWS_BEARER_TOKEN_BEDROCK$/.test(k)) env[k] = v;
   return { ...env, HOME: temp('home'), ...extra };
 }
 
@@ -37,7 +37,7 @@ function runMain(args: string[], env = cleanEnv()): Promise<Run> {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     // A refused start exits by itself; one that started would hang: stop it so the test fails, not times out.
     child.stdout.on('data', () => {
-      if (stdout.includes('nanobot web demo on')) child.kill('SIGTERM');
+      if (stdout.includes('workspace: ')) child.kill('SIGTERM');
     });
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
@@ -70,9 +70,11 @@ describe('node dist/server/main.js', () => {
     expect(existsSync(sessions)).toBe(false);
   });
 
-  it('refuses a model configuration the providers refuse', async () => {
-    const run = await runMain(['--port', '0', '--workspace', temp('ws'), '--sessions', join(temp('s'), 'x')], cleanEnv({ OPENAI_API_KEY: 'sk-test', NANOBOT_MODEL: 'claude-test' }));
-    expectRefused(run, /ANTHROPIC_API_KEY/);
+  it('refuses a model configuration the providers refuse, naming the field', async () => {
+    const unknown = await runMain(['--port', '0', '--workspace', temp('ws'), '--sessions', join(temp('s'), 'x'), '--provider', 'nope'], cleanEnv({ OPENAI_API_KEY: 'sk-test' }));
+    expectRefused(unknown, /--provider: Unknown provider "nope"/);
+    const keyless = await runMain(['--port', '0', '--workspace', temp('ws'), '--sessions', join(temp('s'), 'x')], cleanEnv({ NANOBOT_PROVIDER: 'deepseek' }));
+    expectRefused(keyless, /DEEPSEEK_API_KEY/);
   });
 
   it('refuses a busy port', async () => {
@@ -88,7 +90,7 @@ describe('node dist/server/main.js', () => {
 
   it('starts on 127.0.0.1 with good input (the offline model says so) and exits 0 on SIGTERM', async () => {
     const run = await runMain(['--port', '0', '--workspace', temp('ws'), '--sessions', join(temp('s'), 'x'), '--offline']);
-    expect(run.stdout).toMatch(/^nanobot web demo on http:\/\/127\.0\.0\.1:\d+ {2}\(model: \S+ via offline;/);
+    expect(run.stdout).toMatch(/^nanobot web demo: http:\/\/127\.0\.0\.1:\d+\nmodel: the offline scripted model/);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
   });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `node apps/web/dist/server/main.js [--port 8765] [--host 127.0.0.1] [--workspace DIR]
-// [--sessions DIR] [--database-url URL] [--context-window N] [--offline]`: starts the web demo and prints its URL.
+// [--sessions DIR] [--database-url URL] [--context-window N] [--provider NAME] [--model ID] [--offline]`: starts the web demo and prints its URL.
 // Bad input (an unknown flag, a bad number, a missing workspace, a refused model configuration,
 // a busy port) is one line on stderr and exit 2, before anything is created or started.
 import { parseArgs } from 'node:util';
@@ -16,8 +16,14 @@ const HELP = `nanobot web demo
   --database-url URL   keep sessions and the message bus in PostgreSQL (postgres://…, env
                        NANOBOT_DATABASE_URL); the demo is then one worker of that database
   --context-window N   context window in tokens (env NANOBOT_CONTEXT_WINDOW)
+  --provider NAME      any provider of \`nanobot providers\` (env NANOBOT_PROVIDER; default: chosen
+                       from the model and what is configured, as the CLI)
+  --model ID           model id (env NANOBOT_MODEL)
+  --no-exec            leave out the exec tools (exec, write_stdin, list_exec_sessions)
+  --no-web             leave out the web tools (web_fetch, web_search)
   --offline            use the offline scripted model even if an API key is set
-Model: OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and NANOBOT_MODEL, as the CLI.`;
+Model: every provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY,
+GEMINI_API_KEY, …), OPENAI_BASE_URL for a local server; GET /api/providers lists them.`;
 
 function refuse(message: string): never {
   process.stderr.write(`nanobot-web: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
@@ -42,6 +48,10 @@ try {
       'database-url': { type: 'string' },
       'context-window': { type: 'string' },
       offline: { type: 'boolean' },
+      provider: { type: 'string' },
+      model: { type: 'string' },
+      'no-exec': { type: 'boolean' },
+      'no-web': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -68,6 +78,10 @@ try {
     ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     ...(contextWindowTokens ? { contextWindowTokens } : {}),
     ...(values.offline ? { offline: true } : {}),
+    ...(values.provider !== undefined ? { providerName: values.provider } : {}),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(values['no-exec'] ? { exec: false } : {}),
+    ...(values['no-web'] ? { web: false } : {}),
     onError: (error, where) => console.error(`[nanobot-web] ${where}:`, error),
   });
 } catch (error) {
@@ -87,6 +101,19 @@ const shutdown = (): void => {
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
 
+// What a person needs: the URL first, then the model and workspace, each line fitted to the terminal.
 const info = demo.host.provider;
-console.log(`nanobot web demo on ${demo.url}  (model: ${info.defaultModel} via ${info.name}; workspace: ${demo.workspace})`);
-if (info.name === 'offline') console.log('Offline scripted model: set OPENAI_API_KEY, OPENAI_BASE_URL or ANTHROPIC_API_KEY (and NANOBOT_MODEL) for a real one.');
+const columns = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 80;
+const wrap = (text: string): string => {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && last.length + 1 + word.length <= columns) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(lines.length === 0 ? word : `  ${word}`);
+  }
+  return lines.join('\n');
+};
+console.log(`nanobot web demo: ${demo.url}`);
+console.log(wrap(info.name === 'offline' ? "model: the offline scripted model (set a provider's key — OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPSEEK_API_KEY, … — or OPENAI_BASE_URL, and NANOBOT_MODEL or --model, for a real one)" : `model: ${info.defaultModel} via ${info.name}`));
+console.log(wrap(`workspace: ${demo.workspace}`));
+for (const line of demo.notices) console.error(wrap(`nanobot-web: ${line}`));

@@ -97,7 +97,7 @@ function answer(words: string, results: readonly ToolOutcome[]): string {
     else if (r.name === 'list_dir') parts.push(`${what} shows ${r.content.split('\n').filter((l) => l.trim()).length} entries in the workspace.`);
     else parts.push(`${what} returned ${r.content.length.toLocaleString('en-US')} characters, starting with:\n\n> ${firstLines(r.content, 3).replace(/\n/g, '\n> ')}`);
   }
-  return `Here is what I found.\n\n${parts.join('\n\n')}\n\nThe inspector (beside the chat, or below it in a narrow window) shows exactly what was sent to the model on each step.`;
+  return `Here is what I found.\n\n${parts.join('\n\n')}\n\nThe inspector (beside the chat, or behind its tab in a narrow window) shows exactly what was sent to the model on each step.`;
 }
 
 /**

@@ -7,7 +7,9 @@ import { ConfigurationError } from '@nanobot/schema';
 import type { LLMProvider } from '@nanobot/schema';
 import { AgentHost } from './agent-host.js';
 import { seedDemoWorkspace } from './demo-fixtures.js';
-import { resolveModel } from './resolve-model.js';
+import { listProviders } from '@nanobot/providers';
+import { modelWindow, resolveModel } from './resolve-model.js';
+import type { ServerInfo } from '../shared/protocol.js';
 import { startWebServer } from './web-server.js';
 import type { WebDatabase } from './web-database.js';
 import type { RunningWebServer } from './web-server.js';
@@ -30,12 +32,18 @@ export interface StartDemoOptions {
   offline?: boolean;
   /** A ready provider (tests); wins over the environment. */
   provider?: LLMProvider;
+  /** A registry name (`--provider`; default `NANOBOT_PROVIDER`, else chosen as the CLI chooses). */
+  providerName?: string;
+  /** The model (`--model`; default `NANOBOT_MODEL`, else the provider's default). */
+  model?: string;
   /** Pause between the offline model's streamed words. */
   deltaDelayMs?: number;
   contextWindowTokens?: number;
   maxTokens?: number;
-  /** Include the exec tool (default true). */
+  /** Include the exec tools (exec, write_stdin, list_exec_sessions; default true). */
   exec?: boolean;
+  /** Include the web tools (web_fetch, web_search; default true). */
+  web?: boolean;
   /**
    * PostgreSQL URL: sessions and the message bus live there (@nanobot/postgres) and the demo is one
    * worker of that database; the page's own turns still run here so they stream.
@@ -50,6 +58,8 @@ export interface RunningDemo extends RunningWebServer {
   host: AgentHost;
   workspace: string;
   sessionsDir: string;
+  /** What went wrong on the way that did not stop the demo (a models endpoint that failed), one line each. */
+  notices: string[];
 }
 
 /** Where `vite build` puts the page, relative to the compiled server (dist/server → dist/client). */
@@ -70,6 +80,8 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
   const model = await resolveModel(env, {
     ...(options.offline !== undefined ? { offline: options.offline } : {}),
     ...(options.deltaDelayMs !== undefined ? { deltaDelayMs: options.deltaDelayMs } : {}),
+    ...(options.providerName !== undefined ? { provider: options.providerName } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
   });
   const provider = options.provider ?? model.provider;
   let workspace = options.workspace;
@@ -88,8 +100,18 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     if (!info?.isDirectory()) throw new ConfigurationError(`workspace ${workspace} ${info ? 'is not a directory' : 'does not exist'}`);
   }
   sessionsDir = resolve(sessionsDir ?? defaultSessionsDir(workspace));
-  const contextWindowTokens = options.contextWindowTokens ?? model.contextWindowTokens;
-  const maxTokens = options.maxTokens ?? model.maxTokens;
+  // A window nobody set comes from the model's facts (its provider's models endpoint, cached
+  // beside the sessions, else the model table), as the CLI's does.
+  const sized = options.contextWindowTokens !== undefined || options.provider ? null : await modelWindow(model, sessionsDir);
+  const contextWindowTokens = options.contextWindowTokens ?? sized?.contextWindowTokens ?? model.contextWindowTokens;
+  const maxTokens = options.maxTokens ?? sized?.maxTokens ?? model.maxTokens;
+  const facts = sized?.facts ?? null;
+  const windowSource: ServerInfo['windowSource'] =
+    options.contextWindowTokens !== undefined || model.windowSet ? 'set' : facts?.contextWindow !== undefined && facts.source !== 'none' ? facts.source : 'default';
+  // `GET /api/providers` lists the registry with the same choice the demo made.
+  const chosenName = options.providerName ?? (env.NANOBOT_PROVIDER || undefined);
+  const chosenModel = options.model ?? (env.NANOBOT_MODEL || undefined);
+  const notices = facts?.problem ? [`model facts for ${facts.model}: ${facts.problem}`] : [];
   const database: WebDatabase | null = options.databaseUrl !== undefined ? await (await import('./web-database.js')).openWebDatabase(options.databaseUrl, 'web') : null;
   const host = new AgentHost({
     workspace,
@@ -100,6 +122,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     contextWindowTokens,
     maxTokens,
     ...(options.exec !== undefined ? { exec: options.exec } : {}),
+    ...(options.web !== undefined ? { web: options.web } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
   let server: RunningWebServer;
@@ -111,7 +134,8 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     server = await startWebServer({
       host,
       clientDir: options.clientDir ?? defaultClientDir(),
-      info: { model: options.provider ? provider.defaultModel : model.model, provider: provider.name, offline: options.provider ? provider.name === 'offline' : model.offline, contextWindowTokens },
+      info: { model: options.provider ? provider.defaultModel : model.model, provider: options.provider ? provider.name : (model.resolved?.provider ?? provider.name), offline: options.provider ? provider.name === 'offline' : model.offline, contextWindowTokens, windowSource },
+      providers: () => listProviders({ ...(chosenName !== undefined && chosenName !== 'offline' ? { provider: chosenName } : {}), ...(chosenModel !== undefined ? { model: chosenModel } : {}), env }),
       port: options.port ?? 8765,
       hostname: options.hostname ?? '127.0.0.1',
       ...(options.onError ? { onError: (error: unknown) => options.onError?.(error, 'http') } : {}),
@@ -127,6 +151,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Running
     host,
     workspace,
     sessionsDir,
+    notices,
     close: async () => {
       await server.close();
       // The worker first: it stops taking jobs and its running turns finish.

@@ -34,7 +34,13 @@ export async function openWebDatabase(url: string, channel: string): Promise<Web
     publishInbound: (message: InboundMessage) => postgres.publishInbound(message),
     consumeInbound: (signal?: AbortSignal) => postgres.consumeInbound(signal),
     publishOutbound: (message: OutboundMessage) => postgres.publishOutbound(message),
-    consumeOutbound: (signal?: AbortSignal) => postgres.consumeOutbound(signal, { channel }),
+    // The page shows what it takes at once: acknowledged on the spot (else it would come back
+    // after the bus's visibility timeout).
+    consumeOutbound: async (signal?: AbortSignal) => {
+      const delivery = await postgres.consumeOutbound(signal, { channel });
+      await delivery.ack().catch(() => undefined);
+      return delivery;
+    },
     onOutbound: (listener: (message: OutboundMessage) => void) => postgres.onOutbound(listener),
     settleInbound: (message: InboundMessage, outcome: TurnOutcome) => postgres.settleInbound(message, outcome),
   };

@@ -233,10 +233,13 @@ describe('stopping a turn', () => {
       await sse.waitFor((e) => e.type === 'snapshot');
       await postJson(url('/messages'), { text: 'take your time' });
       await sse.waitFor((e) => e.type === 'turn_start');
-      expect((await postJson(url('/stop'), {})).status).toBe(202);
+      const stop = await postJson(url('/stop'), {});
+      expect(stop.status).toBe(202);
+      expect(stop.json).toEqual({ stopping: true, stopped: 1 });
       const end = await sse.waitFor((e) => e.type === 'turn_end');
       expect(end).toMatchObject({ stopReason: 'aborted' });
-      await sse.waitFor((e) => e.type === 'notice' && e.text.startsWith('Stopped'));
+      // The turn's end says it once (the page draws one line); no "Stopped 1 task(s)." chat reply.
+      expect(sse.events.filter((e) => e.type === 'notice')).toEqual([]);
       await own.host.idle();
       await postJson(url('/messages'), { text: 'again' });
       const second = await sse.waitFor((e) => e.type === 'turn_end' && e !== end);

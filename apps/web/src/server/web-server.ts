@@ -16,6 +16,12 @@ export interface WebServerOptions {
   /** The built page (vite's output: index.html and assets/). */
   clientDir: string;
   info: ServerInfo;
+  /**
+   * `GET /api/providers`: the registry as the server's configuration sees it (`listProviders` of
+   * @nanobot/providers: each provider, its key variable and base URL, the configured ones, the
+   * one chosen). Called per request; must not throw. Absent: 404.
+   */
+  providers?: () => unknown;
   /** Longest accepted chat message in characters (default 20000). */
   maxTextChars?: number;
   /** A slow SSE client whose unsent data exceeds this is disconnected (it reconnects). Default 4 MiB. */
@@ -216,6 +222,11 @@ export function createWebServer(options: WebServerOptions, bound: () => { hostna
       sendJson(res, 200, options.info);
       return;
     }
+    if (path === '/api/providers' && options.providers) {
+      allow(req, ['GET']);
+      sendJson(res, 200, options.providers());
+      return;
+    }
     if (path === '/api/sessions') {
       allow(req, ['GET', 'POST']);
       if (req.method === 'GET') {
@@ -257,8 +268,7 @@ export function createWebServer(options: WebServerOptions, bound: () => { hostna
       case 'stop':
         allow(req, ['POST']);
         await readJsonBody(req);
-        host.stop(key);
-        sendJson(res, 202, { stopping: true });
+        sendJson(res, 202, { stopping: true, stopped: host.stop(key) });
         return;
       default: {
         allow(req, ['POST']);

@@ -19,19 +19,23 @@ export type MarkAction =
   | 'recompacted'
   | 'renamed'
   | 'moved'
-  | 'stripped-calls';
+  | 'stripped-calls'
+  | 'rewritten'
+  | 'merged';
 
 /** One mark on a sent message. */
 export interface Mark {
   action: MarkAction;
-  /** Human-readable specifics (original size, old id, …). */
+  /** Why the governor did it, in words from its report (never empty). */
+  why: string;
+  /** Specifics (original size, old id, where the full text is saved, …). */
   detail?: string;
   /** Where the server serves an offloaded result (same origin). */
   artifactUrl?: string;
 }
 
 /** Why messages of the stored transcript are missing from the request. */
-export type RemovalReason = 'snipped' | 'stripped' | 'orphan';
+export type RemovalReason = 'snipped' | 'stripped' | 'orphan' | 'dropped' | 'merged';
 
 /** A message of the transcript, summarised for display. */
 export interface MessageSummary {
@@ -52,7 +56,15 @@ export type TimelineRow =
       toolCalls?: { id: string; name: string }[];
       marks: Mark[];
     })
-  | { kind: 'removed'; reason: RemovalReason; step: string; messages: MessageSummary[]; tokens: number };
+  | {
+      kind: 'removed';
+      reason: RemovalReason;
+      step: string;
+      /** Why the governor left these out, in words from its report (never empty). */
+      why: string;
+      messages: MessageSummary[];
+      tokens: number;
+    };
 
 /** One governance action of a request, summarised. */
 export interface ActionSummary {
@@ -60,7 +72,24 @@ export interface ActionSummary {
   count: number;
   /** The governor step that did it. */
   step: string;
+  /** What was done, short (`older history snipped to fit the budget`). */
   text: string;
+  /** Why, in a sentence or two from the governor's report (never empty). */
+  why: string;
+}
+
+/** How the request's messages relate to the transcript's: they always add up. */
+export interface MessageCounts {
+  /** Messages the governor was given (system prompt, history, current turn). */
+  transcript: number;
+  /** Of those, how many went out (unchanged or changed). */
+  sent: number;
+  /** Of those, how many were left out, by reason; `sent` plus these is `transcript`. */
+  removed: Partial<Record<RemovalReason, number>>;
+  /** Messages the governor added (backfilled results); `sent + added` is the request's size. */
+  added: number;
+  /** The request's size. */
+  request: number;
 }
 
 /** Token budget of one request (estimates in the governor's tokenizer for the model). */
@@ -71,10 +100,13 @@ export interface BudgetView {
   tools: number;
   history: number;
   current: number;
+  /** What the request costs besides its messages and tools (the reply priming). */
+  overhead: number;
+  /** The governor's estimate of the request: system + tools + history + current + overhead. */
   used: number;
   /** max(0, limit - used). */
   headroom: number;
-  /** Tokens in the stored transcript before governance. */
+  /** The same estimate for the transcript as given to the governor (equals `used` when nothing changed). */
   transcriptTokens: number;
   /** The tokenizer every figure is counted with (the model's, as the governor counted). */
   tokenizer: 'cl100k_base' | 'o200k_base' | 'claude';
@@ -84,7 +116,8 @@ export interface BudgetView {
   inputBudget?: number;
   /**
    * Set when the tool definitions alone take more than a quarter of the budget (they go with
-   * every request and are never snipped): how much, and to list fewer with `enabledTools`.
+   * every request and are never snipped): how much, where it comes from (built-in tools, MCP
+   * servers) and the fix for each (the demo's --no-exec/--no-web, `enabledTools`).
    */
   toolsWarning: string | null;
 }
@@ -105,8 +138,9 @@ export interface InspectorSnapshot {
   budget: BudgetView;
   timeline: TimelineRow[];
   actions: ActionSummary[];
-  transcriptCount: number;
-  requestCount: number;
+  counts: MessageCounts;
+  /** `counts` in words: "32 of the 68 messages sent; 36 snipped; 1 backfilled". */
+  countsText: string;
   toolNames: string[];
 }
 
@@ -118,6 +152,17 @@ export interface SessionListItem {
   running: boolean;
 }
 
+/** What a finished turn cost (see the `turn_end` event's `bill`). */
+export interface TurnBill {
+  inputTokens: number;
+  cachedTokens: number;
+  outputTokens: number;
+  /** USD, when the model's prices are known. */
+  cost?: number;
+  /** The governor's estimate of the turn's last request, the calibrated count sizing used, and the input tokens the provider billed. */
+  lastRequest?: { estimated: number; calibrated: number; actual: number };
+}
+
 /** A session as the page opens it. */
 export interface SessionView {
   key: string;
@@ -125,14 +170,22 @@ export interface SessionView {
   items: ChatItem[];
   running: boolean;
   inspector: InspectorSnapshot | null;
+  /** The last turn's bill (this server run), so a reload shows the same figures. */
+  bill: TurnBill | null;
 }
 
 /** What the server says about itself. */
 export interface ServerInfo {
   model: string;
+  /** The registry name of the provider (`deepseek`), `offline`, or a test provider's name. */
   provider: string;
   offline: boolean;
   contextWindowTokens: number;
+  /**
+   * Where the window came from: `set` (flag or `NANOBOT_CONTEXT_WINDOW`), the provider's models
+   * endpoint (`provider`, `cache`), the model table (`table`), or `default` (nothing knew it).
+   */
+  windowSource?: 'set' | 'provider' | 'cache' | 'table' | 'default';
 }
 
 /** Server-sent events on `/api/sessions/:key/events`; the SSE event name is `type`. */
@@ -151,12 +204,8 @@ export type StreamEvent =
       stopReason: string;
       finalContent: string | null;
       error: string | null;
-      /**
-       * The turn's tokens and, when the model's prices are known, its cost in USD; `lastRequest`:
-       * the governor's estimate of the turn's last request, the calibrated count sizing used,
-       * and the input tokens the provider billed (when it reported them).
-       */
-      bill?: { inputTokens: number; cachedTokens: number; outputTokens: number; cost?: number; lastRequest?: { estimated: number; calibrated: number; actual: number } };
+      /** The turn's tokens and cost (see {@link TurnBill}). */
+      bill?: TurnBill;
     };
 
 /** Body of every 4xx/5xx answer. */

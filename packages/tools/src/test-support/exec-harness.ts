@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { createExecTool } from '../exec-tool.js';
-import type { ExecOptions } from '../exec-tool.js';
-import { probeBubblewrap } from '../probe-bubblewrap.js';
+import { createExecTool } from '../exec/exec-tool.js';
+import type { ExecOptions } from '../exec/exec-tool.js';
+import { probeBubblewrap } from '../sandbox/probe-bubblewrap.js';
 import type { Tool } from '@nanobot/tools-core';
 
 /** The two ways exec runs: boxed by bubblewrap (must be installed) and unboxed. */

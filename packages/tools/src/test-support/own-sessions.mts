@@ -3,9 +3,9 @@
 // `set -m` job (its own process group) does, waits until each printed `up`, prints the sessions'
 // host pids as JSON and waits: it exits without killing them when a line arrives on stdin, or is
 // killed by a signal. argv: <marker>.
-import { ExecSessionManager } from '../exec-session-manager.js';
-import { NoSandbox } from '../no-sandbox.js';
-import { selectSandbox } from '../select-sandbox.js';
+import { ExecSessionManager } from '../exec/exec-session-manager.js';
+import { NoSandbox } from '../sandbox/no-sandbox.js';
+import { selectSandbox } from '../sandbox/select-sandbox.js';
 
 const [marker = '300'] = process.argv.slice(2);
 const owner = 'cli:direct';

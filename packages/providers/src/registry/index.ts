@@ -1,0 +1,18 @@
+export { PROVIDER_SPECS } from './provider-specs.js';
+export { defineProviderSpec, providerLabel, titleCase, SPEC_DEFAULTS } from './provider-spec.js';
+export type { GovernorTarget, ProviderBackend, ProviderModelSpec, ProviderSpec, ProviderSpecInit, ThinkingStyle, ModelLimitsSource } from './provider-spec.js';
+export { findProviderSpec, normalizeProviderName, toSnakeCase, toCamelCase, createCustomProviderSpec } from './find-provider-spec.js';
+export type { CustomProviderSpecOptions } from './find-provider-spec.js';
+export { parseProvidersConfig, parseProviderSettings, checkHttpUrl } from './providers-config.js';
+export type { CustomProviderEntry, ParsedProviders, ProviderSettings } from './providers-config.js';
+export { matchProvider } from './match-provider.js';
+export type { MatchRule, ProviderMatch, ProviderMatchInput } from './match-provider.js';
+export { modelForProvider } from './model-for-provider.js';
+export { isLocalBaseUrl } from './is-local-base-url.js';
+export { DEFAULT_MODELS } from './default-models.js';
+export { ProviderConfigError } from './provider-config-error.js';
+export type { ProviderConfigProblem } from './provider-config-error.js';
+export { resolveProviderConfig, BASE_URL_ENV, OPENROUTER_ATTRIBUTION_HEADERS } from './resolve-provider-config.js';
+export { listProviders } from './list-providers.js';
+export type { ProviderListing, ProvidersOverview } from './list-providers.js';
+export type { ProviderSelection, ResolvedProviderConfig } from './resolve-provider-config.js';

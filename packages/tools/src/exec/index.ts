@@ -1,0 +1,21 @@
+/** The exec tool and its sessions: command policy, running and killing process trees, background sessions, stdin. */
+export { createExecTool, createExecSpec, execSandboxStatus } from './exec-tool.js';
+export type { ExecArgs, ExecOptions } from './exec-tool.js';
+export { ExecSessionManager } from './exec-session-manager.js';
+export type { ExecSessionInfo, ExecSessionManagerOptions, ExecSessionWrite, ExecSessionWriteResult } from './exec-session-manager.js';
+export type { ExecSessionPoll, ExecSessionSpec } from './exec-session.js';
+export { ExecSessionNotFoundError } from './exec-session-not-found-error.js';
+export { ExecSessionLimitError } from './exec-session-limit-error.js';
+export { createWriteStdinTool, createWriteStdinSpec } from './write-stdin-tool.js';
+export type { WriteStdinArgs } from './write-stdin-tool.js';
+export { createListExecSessionsTool, createListExecSessionsSpec } from './list-exec-sessions-tool.js';
+export type { ListExecSessionsArgs } from './list-exec-sessions-tool.js';
+export { formatSessionPoll } from './format-session-poll.js';
+export { startCommand } from './start-command.js';
+export type { StartCommandOptions, StartedCommand } from './start-command.js';
+export { checkCommandPolicy, DEFAULT_DENY_PATTERNS, EXEC_BOUNDARY_NOTE, extractCommandPaths, extractCommandUrls, splitTopLevel } from './exec-guard.js';
+export type { CommandPolicy, PolicyVerdict } from './exec-guard.js';
+export { runCommand } from './run-command.js';
+export { killProcessGroup, killProcessTree, sessionMembers } from './kill-process-tree.js';
+export type { RunCommandOptions, RunCommandResult, CapturedStream } from './run-command.js';
+export { truncateMiddle } from './truncate-middle.js';

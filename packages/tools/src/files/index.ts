@@ -1,0 +1,21 @@
+/** File tools: read, write, edit, apply_patch, list_dir, find_files, grep, and the helpers they share. */
+export { createReadFileTool, createReadFileSpec } from './read-file-tool.js';
+export type { ReadFileArgs, ReadFileOptions } from './read-file-tool.js';
+export { createWriteFileTool, createWriteFileSpec } from './write-file-tool.js';
+export type { WriteFileArgs } from './write-file-tool.js';
+export { createEditFileTool, createEditFileSpec } from './edit-file-tool.js';
+export type { EditFileArgs } from './edit-file-tool.js';
+export { createApplyPatchTool, createApplyPatchSpec } from './apply-patch-tool.js';
+export type { ApplyPatchArgs, PatchEdit } from './apply-patch-tool.js';
+export { lineDiffStats } from './line-diff-stats.js';
+export { findEditMatches } from './find-edit-matches.js';
+export type { EditMatch, MatchKind } from './find-edit-matches.js';
+export { createListDirTool, createListDirSpec } from './list-dir-tool.js';
+export type { ListDirArgs } from './list-dir-tool.js';
+export { createFindFilesTool, createFindFilesSpec } from './find-files-tool.js';
+export type { FindFilesArgs } from './find-files-tool.js';
+export { createGrepTool, createGrepSpec } from './grep-tool.js';
+export type { GrepArgs, GrepOptions } from './grep-tool.js';
+export { IGNORED_DIRS } from './walk-tree.js';
+export { createReadTracker } from './read-tracker.js';
+export type { ReadTracker } from './read-tracker.js';

@@ -1,0 +1,66 @@
+// The bundler settings and the size/rank accounting, on small real builds.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundle, bundleSizes, summarizeErrors } from './bundle.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'nanobot-runtimes-bundle-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const MARKER = 'RANKDATA-0123456789-abcdefghijklmnopqrstuvwxyz';
+function project(name: string, files: Record<string, string>): string {
+  const d = join(dir, name);
+  for (const [file, text] of Object.entries(files)) {
+    const path = join(d, file);
+    rmSync(path, { force: true });
+    mkdirSync(d, { recursive: true });
+    writeFileSync(path, text);
+  }
+  return d;
+}
+
+describe('bundle', () => {
+  const d = project('node-imports', {
+    'entry.mjs': "import { createHash } from 'node:crypto';\nimport { readFileSync } from 'fs';\nexport const f = () => [createHash, readFileSync];\n",
+  });
+
+  it('fails for the browser on node:* imports, as a result with grouped messages', async () => {
+    const r = await bundle({ entry: join(d, 'entry.mjs'), outdir: join(d, 'out'), target: 'browser' });
+    expect(r.ok).toBe(false);
+    expect(summarizeErrors(r.errors!)).toBe('Could not resolve "node:crypto", "fs" (imported by ' + join(d, 'entry.mjs') + ')');
+  });
+
+  it('builds with node:* stubbed as empty CommonJS modules: the imports are undefined, not errors', async () => {
+    const r = await bundle({ entry: join(d, 'entry.mjs'), outdir: join(d, 'stubbed'), target: 'edge', stubNode: true });
+    expect(r.ok).toBe(true);
+  });
+});
+
+describe('bundleSizes', () => {
+  const d = project('ranks', {
+    'ranks.mjs': `export default { bpe_ranks: ${JSON.stringify(MARKER.repeat(20))} };\n`,
+    'lazy.mjs': "export async function count() { return (await import('./ranks.mjs')).default.bpe_ranks.length; }\n",
+    'eager.mjs': "import ranks from './ranks.mjs';\nexport const n = ranks.bpe_ranks.length;\n",
+  });
+
+  it('finds rank data loaded through a dynamic import in a chunk of its own', async () => {
+    const out = join(d, 'out-lazy');
+    expect((await bundle({ entry: join(d, 'lazy.mjs'), outdir: out, target: 'browser', minify: true })).ok).toBe(true);
+    const s = bundleSizes(out, 'lazy.js', { cl100k_base: MARKER });
+    expect(s.inMain).toEqual([]);
+    expect(s.chunks).toHaveLength(1);
+    expect(s.chunks[0].encodings).toEqual(['cl100k_base']);
+    expect(s.raw).toBeGreaterThan(0);
+    expect(s.raw).toBeLessThan(s.chunks[0].raw);
+    expect(s.chunks[0].gzip).toBeLessThan(s.chunks[0].raw);
+  });
+
+  it('finds rank data imported statically inside the main bundle', async () => {
+    const out = join(d, 'out-eager');
+    expect((await bundle({ entry: join(d, 'eager.mjs'), outdir: out, target: 'browser', minify: true })).ok).toBe(true);
+    const s = bundleSizes(out, 'eager.js', { cl100k_base: MARKER, o200k_base: 'absent-marker' });
+    expect(s.inMain).toEqual(['cl100k_base']);
+    expect(s.chunks).toEqual([]);
+  });
+});

@@ -1,0 +1,45 @@
+// Issue 25's measurement as a test: every route reaches its stand-in through the real provider
+// package, and each client sees exactly the stand-in's verdict (a rejection arrives as the
+// provider's error, an accepted request succeeds). Sampled in `pnpm test` (every 50th request
+// point of the recorded sessions and their last, every 4th of the model-switch histories and
+// their last, at 8k and no budget); all points and budgets with NANOBOT_EXHAUSTIVE=1. The rejection counts are printed; the "0 violations" gate of issue 25
+// will assert them once the governor has per-provider targets.
+import { describe, expect, it } from 'vitest';
+import { BEDROCK_RULES, chatRules, CHAT_VENDORS, ANTHROPIC_RULES, ANTHROPIC_BODY_FIELD_RULES, GEMINI_RULES, RESPONSES_RULES } from '@nanobot-internal/provider-wire';
+import { formatMeasurement } from './format-measurement.js';
+import { measureProviderRules, mergeMeasurements } from './measure.js';
+import { BUDGETS, loadHistories } from './histories.js';
+import { measurementRoutes } from './routes.js';
+
+const exhaustive = process.env.NANOBOT_EXHAUSTIVE === '1';
+// The AI SDK warns on stderr for every replayed part it adapts; the printed report says what matters.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+const knownRules = new Set([...BEDROCK_RULES, ...CHAT_VENDORS.flatMap((v) => chatRules(v)), ...ANTHROPIC_RULES, ...ANTHROPIC_BODY_FIELD_RULES, ...GEMINI_RULES, ...RESPONSES_RULES].map((r) => r.id));
+
+describe('provider-rules measurement', () => {
+  it('sends governed histories through every route and every client sees its stand-in\'s verdict', async () => {
+    const m = await measureProviderRules(exhaustive ? { stride: 1 } : { stride: 50, switchStride: 4, budgets: BUDGETS.filter((b) => b.label !== '32k') });
+    console.log(formatMeasurement(m));
+    expect(m.routes.map((t) => t.route)).toEqual(measurementRoutes().map((r) => r.id));
+    for (const t of m.routes) {
+      expect(t.mismatches, t.route).toEqual([]);
+      expect(t.requests, `${t.route} sent nothing`).toBeGreaterThan(0);
+      expect(t.byKind.recorded.requests + t.byKind['model-switch'].requests).toBe(t.requests);
+      for (const rule of Object.keys(t.byRule)) expect(knownRules.has(rule), rule).toBe(true);
+    }
+    expect(m.rejected).toBe(m.routes.reduce((n, t) => n + t.rejected, 0));
+  }, exhaustive ? 3_600_000 : 900_000);
+});
+
+describe('shards', () => {
+  it('split the request points and merge back into the whole run', async () => {
+    const histories = loadHistories().filter((h) => h.name === 'gemini-tool-result-then-user' || h.name === 'anthropic-server-tool-blocks');
+    const routes = () => measurementRoutes().filter((r) => r.id === 'ai-sdk:gemini' || r.id === 'openai-compatible:mistral');
+    const base = { histories, budgets: BUDGETS.slice(0, 1) };
+    const whole = await measureProviderRules({ ...base, routes: routes() });
+    const parts = [await measureProviderRules({ ...base, routes: routes(), shard: { index: 0, count: 2 } }), await measureProviderRules({ ...base, routes: routes(), shard: { index: 1, count: 2 } })];
+    const merged = mergeMeasurements(parts);
+    expect(whole.rejected).toBeGreaterThan(0);
+    expect({ ...merged, durationMs: 0 }).toEqual({ ...whole, durationMs: 0, routes: whole.routes.map((t) => ({ ...t, examples: merged.routes.find((m) => m.route === t.route)!.examples })) });
+  });
+});
