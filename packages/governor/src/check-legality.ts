@@ -31,7 +31,8 @@ export type LegalityRule =
   | 'developer-role'
   | 'invalid-tool-call-id'
   | 'user-after-tool'
-  | 'unsigned-reasoning-turn';
+  | 'unsigned-reasoning-turn'
+  | 'missing-reasoning-content';
 
 /** One broken rule, at a message index. */
 export interface LegalityViolation {
@@ -241,6 +242,9 @@ function checkTarget(messages: readonly Message[], profile: TargetProfile, repor
         const id = (call as { id?: unknown } | null)?.id;
         if (typeof id === 'string' && id.length > 0 && !pattern.test(id)) add('invalid-tool-call-id', i, `tool call id ${id} does not match ${pattern.source}`);
       }
+    }
+    if (profile.reasoningContentOnToolCalls && calls && typeof msg.reasoning_content !== 'string') {
+      add('missing-reasoning-content', i, 'a tool-calling assistant turn without reasoning_content (DeepSeek thinking mode requires it back)');
     }
     if (profile.dropUnsignedReasoningTurns && msg.role === 'assistant' && !calls && isUnsignedReasoningOnly(content)) {
       add('unsigned-reasoning-turn', i, 'an assistant turn holding only unsigned reasoning (sent as an empty turn)');

@@ -2,7 +2,7 @@
 // today's governor (`target: 'any'`), sent through each route to its stand-in; counts what the
 // stand-ins reject, per route and per rule, and checks that each client saw the server's verdict.
 import { govern } from '@nanobot/governor';
-import type { GovernOptions } from '@nanobot/governor';
+import type { GovernOptions, GovernTarget } from '@nanobot/governor';
 import { governModelMessages } from '@nanobot/ai-sdk';
 import type { WireServer } from '@nanobot-internal/provider-wire';
 import type { Budget, History } from './histories.js';
@@ -22,7 +22,13 @@ export interface MeasureOptions {
   histories?: readonly History[];
   routes?: readonly Route[];
   budgets?: readonly Budget[];
-  /** Extra govern options (the defaults: `target: 'any'` and the budget). */
+  /**
+   * Which target each request is governed with: `'any'` (default: today's default, the same copy
+   * for every route) or `'route'` (each route's provider target, as a runner or the AI SDK
+   * middleware picks it).
+   */
+  target?: 'any' | 'route';
+  /** Extra govern options (the defaults: the target and the budget). */
   governOptions?: GovernOptions;
   /** Called after each request point (all routes) is done. Contract: not awaited, must not throw. */
   onProgress?: (done: number, total: number) => void;
@@ -122,11 +128,18 @@ export async function measureProviderRules(options: MeasureOptions = {}): Promis
       const tools = toolDefinitions(names);
       const modelPrefix = toModelMessages(prefix);
       for (const budget of budgets) {
-        const opts: GovernOptions = { target: 'any', ...budgetOptions(budget.tokens), tools, ...options.governOptions };
-        const governed = govern(prefix, opts).messages;
-        const governedModel = governModelMessages(modelPrefix, opts).messages;
-        const input = { messages: governed, modelMessages: governedModel, toolNames: names };
-        await Promise.all(routes.map((r, i) => sendOne(r, servers[i]!, tallies[i]!, input, { history: h, end, budget: budget.label })));
+        // One governed copy per target (and per dialect), shared by the routes that use it.
+        const copies = new Map<GovernTarget, Parameters<Route['send']>[1]>();
+        const copyFor = (target: GovernTarget) => {
+          let input = copies.get(target);
+          if (input === undefined) {
+            const opts: GovernOptions = { target, ...budgetOptions(budget.tokens), tools, ...options.governOptions };
+            input = { messages: govern(prefix, opts).messages, modelMessages: governModelMessages(modelPrefix, opts).messages, toolNames: names };
+            copies.set(target, input);
+          }
+          return input;
+        };
+        await Promise.all(routes.map((r, i) => sendOne(r, servers[i]!, tallies[i]!, copyFor(options.target === 'route' ? r.target : 'any'), { history: h, end, budget: budget.label })));
       }
       for (const s of servers) s.clear();
       options.onProgress?.(++done, plan.length);

@@ -34,7 +34,8 @@ export type TargetChangeReason =
   | 'empty-content-list'
   | 'tool-call-id-sanitized'
   | 'tool-call-id-mapped'
-  | 'unsigned-reasoning-only';
+  | 'unsigned-reasoning-only'
+  | 'reasoning-content-added';
 
 /** The cut a governed copy was made with, as the report shows it. Plain JSON data. */
 export interface ReportedCut {

@@ -170,6 +170,14 @@ export function isUnsignedReasoningOnly(content: unknown): boolean {
 }
 
 function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
+  const v = judgeContent(msg, target, started);
+  if (!TARGET_PROFILES[target].reasoningContentOnToolCalls || msg.role !== 'assistant' || (v.out === null && v.reason !== null) || !hasToolCallsValue(msg)) return v;
+  const base = v.out ?? msg;
+  if (typeof base.reasoning_content === 'string') return v;
+  return { out: { ...base, reasoning_content: '' }, reason: v.reason ?? 'reasoning-content-added' };
+}
+
+function judgeContent(msg: Message, target: GovernTarget, started: boolean): Verdict {
   const profile = TARGET_PROFILES[target];
   const anthropic = profile.strictContent;
   const role = msg.role;

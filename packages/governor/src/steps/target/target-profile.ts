@@ -52,6 +52,11 @@ export interface TargetProfile {
   readonly assistantBetweenToolAndUser: boolean;
   /** An assistant turn holding only unsigned reasoning (nothing the API takes back) is dropped. */
   readonly dropUnsignedReasoningTurns: boolean;
+  /**
+   * Every tool-calling assistant turn carries a string `reasoning_content` (DeepSeek thinking
+   * mode): a turn made by another model, which has none, is sent with an empty one.
+   */
+  readonly reasoningContentOnToolCalls?: boolean;
 }
 
 /** The rule of `profile` whose rewrites carry `reason` (what a report entry's reason means for that target). */

@@ -14,10 +14,11 @@ export const DEEPSEEK_PROFILE: TargetProfile = Object.freeze({
     ...toolPairingRules(SOURCE),
     ...chatContentRules(SOURCE),
     {
-      id: 'reasoning-content-on-tool-calls',
+      id: 'missing-reasoning-content',
       requires: '"the tool invocation process in thinking mode requires users to pass back reasoning_content to the API"',
       source: 'https://api-docs.deepseek.com/guides/thinking_mode#tool-calls',
-      does: 'keeps `reasoning_content` on every assistant turn it keeps (merged tool-call turns keep both)',
+      does: 'keeps `reasoning_content` on every tool-calling turn; a turn another model made (none to send back) gets an empty `reasoning_content`',
+      reasons: ['reasoning-content-added'],
     },
   ]),
   roles: CHAT_ROLES,
@@ -28,4 +29,5 @@ export const DEEPSEEK_PROFILE: TargetProfile = Object.freeze({
   roleOrder: 'user-first',
   assistantBetweenToolAndUser: false,
   dropUnsignedReasoningTurns: false,
+  reasoningContentOnToolCalls: true,
 } as const);
