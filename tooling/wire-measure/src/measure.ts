@@ -5,6 +5,7 @@ import { govern } from '@nanobot/governor';
 import type { GovernOptions, GovernTarget } from '@nanobot/governor';
 import { governModelMessages } from '@nanobot/ai-sdk';
 import type { WireServer } from '@nanobot-internal/provider-wire';
+import type { Message } from '@nanobot/schema';
 import type { Budget, History } from './histories.js';
 import { BUDGETS, budgetOptions, loadHistories, requestPoints, samplePoints, toolNames } from './histories.js';
 import type { Route } from './routes.js';
@@ -51,6 +52,8 @@ export interface RouteTally {
   clientErrors: Record<string, number>;
   /** Outcomes where the client and the server disagree (should stay empty). */
   mismatches: string[];
+  /** Governed copies that lost the request's newest user message (should stay empty). */
+  newestUserLost: string[];
   /** First rejected example per rule: history, prefix length, budget, message. */
   examples: Record<string, string>;
 }
@@ -67,7 +70,7 @@ export interface Measurement {
 }
 
 function tally(route: Route): RouteTally {
-  return { route: route.id, provider: route.provider, path: route.path, model: route.model, requests: 0, rejected: 0, byRule: {}, byKind: { recorded: { requests: 0, rejected: 0 }, 'model-switch': { requests: 0, rejected: 0 } }, clientErrors: {}, mismatches: [], examples: {} };
+  return { route: route.id, provider: route.provider, path: route.path, model: route.model, requests: 0, rejected: 0, byRule: {}, byKind: { recorded: { requests: 0, rejected: 0 }, 'model-switch': { requests: 0, rejected: 0 } }, clientErrors: {}, mismatches: [], newestUserLost: [], examples: {} };
 }
 
 const errorName = (e: unknown): string => (e instanceof Error ? (e.constructor?.name ?? e.name) : typeof e);
@@ -102,6 +105,15 @@ async function sendOne(route: Route, server: WireServer, t: RouteTally, input: P
   } else if (error) {
     t.mismatches.push(`${label}: the server accepted it but the client failed: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
   }
+}
+
+/** Whether `governed` still holds the newest user message of `prefix` (its text, possibly shortened to fit). */
+function keepsNewestUser(prefix: readonly Message[], governed: readonly Message[]): boolean {
+  const newest = prefix.findLast((m) => m.role === 'user');
+  if (newest === undefined) return true;
+  const text = (m: Message) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''));
+  const head = text(newest).slice(0, 80);
+  return governed.some((m) => m === newest || (m.role === 'user' && text(m).includes(head)));
 }
 
 /**
@@ -139,7 +151,11 @@ export async function measureProviderRules(options: MeasureOptions = {}): Promis
           }
           return input;
         };
-        await Promise.all(routes.map((r, i) => sendOne(r, servers[i]!, tallies[i]!, copyFor(options.target === 'route' ? r.target : 'any'), { history: h, end, budget: budget.label })));
+        await Promise.all(routes.map((r, i) => {
+          const input = copyFor(options.target === 'route' ? r.target : 'any');
+          if (!keepsNewestUser(prefix, input.messages)) tallies[i]!.newestUserLost.push(`${h.name}[:${end}] @${budget.label}`);
+          return sendOne(r, servers[i]!, tallies[i]!, input, { history: h, end, budget: budget.label });
+        }));
       }
       for (const s of servers) s.clear();
       options.onProgress?.(++done, plan.length);
@@ -176,6 +192,7 @@ export function mergeMeasurements(parts: readonly Measurement[]): Measurement {
         into.byKind[kind].rejected += t.byKind[kind].rejected;
       }
       into.mismatches.push(...t.mismatches);
+      into.newestUserLost.push(...t.newestUserLost);
       for (const [k, v] of Object.entries(t.examples)) into.examples[k] ??= v;
     });
   }
