@@ -1,13 +1,15 @@
 // The bookkeeping one Governor's memos share within and across govern calls: calls are
 // numbered, lists the governor made and never changes again are known as such, lists a memo
 // hands to later steps are known as memo-owned (copied before they leave govern), and within a
-// call the caller's list, once compared with the copy the previous call took of it, vouches for
-// every copy other memos took of the same list in that previous call (no second pass).
+// call a list, once compared with a copy taken of an earlier list (the caller's previous list,
+// a memo's previous output), vouches for every other copy taken of that earlier list in the same
+// earlier call: they share the same prefix with it, known without another pass.
 import type { Message } from '@nanobot/schema';
 
-/** What a vouch says: during call `during`, copies taken in call `since` share `prefix` slots. */
+/** What a vouch says: during call `during`, copies taken of `from` in call `since` share `prefix` slots. */
 interface Vouch {
   during: number;
+  from: readonly Message[];
   since: number;
   prefix: number;
 }
@@ -59,15 +61,18 @@ export class CallClock {
     return this.#shared.has(list) ? list.slice() : list;
   }
 
-  /** Records, for the rest of the current call, that copies of `list` taken in call `since` share `prefix` slots with it. */
-  vouch(list: readonly Message[], since: number, prefix: number): void {
-    if (this.#active !== 0 && since !== 0) this.#vouched.set(list, { during: this.#active, since, prefix });
+  /**
+   * Records, for the rest of the current call, that copies taken of `from` in call `since` share
+   * `prefix` slots with `list`.
+   */
+  vouch(list: readonly Message[], from: readonly Message[] | null, since: number, prefix: number): void {
+    if (this.#active !== 0 && since !== 0 && from !== null) this.#vouched.set(list, { during: this.#active, from, since, prefix });
     else this.#vouched.delete(list);
   }
 
-  /** The prefix vouched for `list` in the current call for copies taken in call `since`, else -1. */
-  vouched(list: readonly Message[], since: number): number {
+  /** The prefix vouched for `list` in the current call for copies taken of `from` in call `since`, else -1. */
+  vouched(list: readonly Message[], from: readonly Message[] | null, since: number): number {
     const v = this.#vouched.get(list);
-    return v !== undefined && v.during === this.#active && this.#active !== 0 && v.since === since ? v.prefix : -1;
+    return v !== undefined && v.during === this.#active && this.#active !== 0 && v.from === from && v.since === since ? v.prefix : -1;
   }
 }

@@ -62,6 +62,7 @@ export class InputTracker {
     for (let i = j; i < messages.length; i++) list[i] = messages[i];
     const restore = new Map<Message, Message>();
     for (const i of rebuilt) restore.set(seen.at(i), messages[i]);
+    seen.vouchFor(list, j);
     seen.update(list, j);
     return { list, restore };
   }

@@ -29,6 +29,8 @@ interface LegalizeMemo {
   firstTurn: number;
   /** The output so far, or null while it equals the input. */
   out: Message[] | null;
+  /** The call that last handed `out` out (downstream memos took their copies of it then). */
+  outCall: number;
   /** Per change (input order): input index, output length after it, report entries (frozen). */
   changeIndex: number[];
   outLenAfter: number[];
@@ -37,7 +39,7 @@ interface LegalizeMemo {
 }
 
 function fresh(clock: CallClock): LegalizeMemo {
-  return { input: new ListSnapshot(clock), firstTurn: 0, out: null, changeIndex: [], outLenAfter: [], removed: [], added: [] };
+  return { input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [], outLenAfter: [], removed: [], added: [] };
 }
 
 /** Rewinds the fold to its state after the first `k` inputs. */
@@ -115,10 +117,15 @@ export class LegalizeMemos {
       return legalizeWithEntries(messages, target, this.#derive);
     }
     memo ??= fresh(this.#clock);
+    const before = memo.out;
+    const stable = before === null ? 0 : before.length;
     fold(memo, messages, from, target, this.#derive);
     memo.input.update(messages, from);
     byHead.set(head, memo);
     if (memo.out === null) return { messages: messages as Message[], removed: [], added: [] };
+    // The output's first `stable` slots are what the later steps' memos copied last time.
+    if (memo.out === before) this.#clock.vouch(memo.out, memo.out, memo.outCall, stable);
+    memo.outCall = this.#clock.active;
     const added: ReportedMessage[] = [];
     for (const a of memo.added) if (a !== null) added.push(a);
     // The memo's own list (govern copies it if it becomes the result).

@@ -32,11 +32,9 @@ export class ListSnapshot {
 
   /** Length of the common prefix of the copy and `list`, by identity. */
   commonPrefix(list: readonly Message[]): number {
-    if (list === this.#from) {
-      if (this.#clock.isImmutable(list)) return list.length;
-      const v = this.#clock.vouched(list, this.#fromCall);
-      if (v >= 0) return Math.min(this.#items.length, v);
-    }
+    if (list === this.#from && this.#clock.isImmutable(list)) return list.length;
+    const v = this.#clock.vouched(list, this.#from, this.#fromCall);
+    if (v >= 0) return Math.min(this.#items.length, list.length, v);
     const items = this.#items;
     const limit = Math.min(items.length, list.length);
     let k = 0;
@@ -66,11 +64,10 @@ export class ListSnapshot {
 
   /**
    * Called after comparing `list` with this copy (`prefix`: their common prefix): for the rest
-   * of the current call, copies other memos took of the same list in the call that made this
-   * one share that prefix with it.
+   * of the current call, copies other memos took of the list this copy was made from, in the
+   * call that made it, share that prefix with `list`.
    */
   vouchFor(list: readonly Message[], prefix: number): void {
-    if (this.#from === list) this.#clock.vouch(list, this.#fromCall, prefix);
-    else this.#clock.vouch(list, 0, prefix);
+    this.#clock.vouch(list, this.#from, this.#fromCall, prefix);
   }
 }

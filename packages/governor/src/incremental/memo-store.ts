@@ -12,6 +12,7 @@ import { KnownEstimates } from './estimate-memo.js';
 import { InputTracker } from './input-tracker.js';
 import { LegalizeMemos } from './legalize-memo.js';
 import { openingFingerprint } from './same-content.js';
+import { SnipMemos } from './snip-memo.js';
 import { ScanMemo } from './structure-scan.js';
 import { ToolResultBudgetMemos } from './tool-result-budget-memo.js';
 
@@ -36,6 +37,7 @@ export class GovernorMemos<S = unknown> {
   readonly alternation: AlternationMemos;
   readonly budgets: ToolResultBudgetMemos;
   readonly appended: AppendedLists;
+  readonly snips: SnipMemos;
   /** What dialects keep to convert histories to the governor's model and back. */
   readonly dialects = new DialectMemo();
   readonly #max: number;
@@ -52,6 +54,7 @@ export class GovernorMemos<S = unknown> {
     this.alternation = new AlternationMemos(this.clock, this.derive);
     this.budgets = new ToolResultBudgetMemos(this.clock);
     this.appended = new AppendedLists(this.clock);
+    this.snips = new SnipMemos(this.clock);
   }
 
   /** How many conversations are kept now. */
@@ -90,7 +93,7 @@ export class GovernorMemos<S = unknown> {
     this.#conversations.delete(key);
     const head = c.input.head;
     if (head !== undefined) {
-      for (const memo of [this.estimates, this.scans, this.legalize, this.alternation, this.budgets, this.appended]) memo.forget(head);
+      for (const memo of [this.estimates, this.scans, this.legalize, this.alternation, this.budgets, this.appended, this.snips]) memo.forget(head);
     }
     return true;
   }

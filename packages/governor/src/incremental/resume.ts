@@ -25,6 +25,8 @@ export function resumeStep(memos: GovernorMemos, step: GovernStep, list: readonl
       const { messages, changes } = memos.budgets.run(list, toolResultBudgetOptions(ctx));
       return { messages, toolResults: changes };
     }
+    case 'snipHistory':
+      return memos.snips.run(list, ctx);
     case 'enforceRoleAlternation':
       return ctx.profile?.roleOrder === 'strict' ? memos.alternation.run(list) : undefined;
     default:

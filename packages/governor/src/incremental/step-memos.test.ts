@@ -21,6 +21,9 @@ import { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
 import { GovernorMemos } from './memo-store.js';
 import { backfillOpenTail } from './tail-backfill.js';
+import { resolveCall } from '../step-context.js';
+import { snipHistoryStep } from '../steps/cut/snip-history.js';
+import { diff } from '../report/step-recorder.js';
 
 function expectSame(got: { messages: Message[]; removed: unknown[]; added: unknown[] }, want: { messages: Message[]; removed: unknown[]; added: unknown[] }, input: readonly Message[]): void {
   expect(got.messages === input).toBe(want.messages === input);
@@ -256,5 +259,39 @@ describe('ListSnapshot', () => {
     snap.update(list, 2);
     expect(snap.equals(list)).toBe(true);
     expect(snap.commonPrefix([a, { ...b }])).toBe(1);
+  });
+});
+
+describe('the snip memo', () => {
+  it('re-applying the cut plan equals the plain snip step, whenever the memo answers', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(arbitraryHistory, fc.integer({ min: 1300, max: 4000 }), fc.integer({ min: 1, max: 6 }), (history, window, grow) => {
+        const h = deepFreeze(history);
+        const memos = new GovernorMemos();
+        let plan: GovernOptions['cutPlan'] = null;
+        for (let end = 1; end <= h.length; end += grow) {
+          const list = h.slice(0, end);
+          const { ctx } = resolveCall(list, { contextWindowTokens: window, maxOutputTokens: 0, cutPlan: plan });
+          const want = snipHistoryStep.run(list, ctx);
+          const got = memos.snips.run(list, ctx);
+          if (got !== undefined) {
+            answered++;
+            expect(got.messages).toEqual(want.messages);
+            got.messages.forEach((m, i) => expect(m).toBe(want.messages[i]));
+            expect(got.removed).toEqual(want.removed ?? diff(list, want.messages).removed);
+            expect(got.added).toEqual(want.added ?? diff(list, want.messages).added);
+            expect(got.tokensBefore).toBe(want.tokensBefore);
+            expect(got.tokensAfter).toBe(want.tokensAfter);
+            expect(got.notes).toEqual(want.notes);
+            expect(got.cut).toEqual(want.cut);
+          }
+          plan = want.cut?.plan ?? null;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The property is not vacuous: the memo re-applied plans in these runs.
+    expect(answered).toBeGreaterThan(0);
   });
 });

@@ -28,8 +28,10 @@ interface ResultMemo {
 interface ListMemo {
   /** Copy of the input (callers may push to their array between calls), updated in place. */
   list: ListSnapshot;
-  /** Snapshot of the output, or null when it was the input unchanged. */
+  /** The output (a list this memo owns, grown in place), or null when it was the input unchanged. */
   out: Message[] | null;
+  /** The call that last handed `out` out. */
+  outCall: number;
   changes: ToolResultChange[];
   /** The offloads of the normalised part, saved again before it is reused. */
   offloads: { request: ArtifactRequest; location: string }[];
@@ -69,13 +71,17 @@ export class ToolResultBudgetMemos {
     let out: Message[] | null = null;
     let changes: ToolResultChange[] = [];
     let offloads: ListMemo['offloads'] = [];
+    let resumed = false;
     if (prev !== undefined && prev.max === max && prev.store === store && prev.session === session && prev.list.length <= messages.length
       && prev.list.commonPrefix(messages) === prev.list.length && prev.offloads.every((o) => stillAt(store!, o.request, o.location))) {
       from = prev.list.length;
-      out = prev.out === null ? null : prev.out.slice();
-      changes = prev.changes.slice();
-      offloads = prev.offloads.slice();
+      // The output grows in place: later steps' memos know its first slots from last time.
+      out = prev.out;
+      changes = prev.changes;
+      offloads = prev.offloads;
+      resumed = true;
     }
+    const stable = out === null ? 0 : out.length;
     let failed = false;
     for (let i = from; i < messages.length; i++) {
       const msg = messages[i];
@@ -110,13 +116,17 @@ export class ToolResultBudgetMemos {
         out?.push(msg);
       }
     }
+    if (out !== null) {
+      this.#clock.markShared(out);
+      if (resumed && out === prev!.out) this.#clock.vouch(out, out, prev!.outCall, stable);
+    }
     const result = out ?? (messages as Message[]);
     if (keyed) {
       if (failed) this.#lists.delete(first);
       else {
-        const list = from > 0 && prev !== undefined ? prev.list : new ListSnapshot(this.#clock);
+        const list = resumed ? prev!.list : new ListSnapshot(this.#clock);
         list.update(messages, from);
-        this.#lists.set(first, { list, out: out === null ? null : out.slice(), changes, offloads, max, store, session });
+        this.#lists.set(first, { list, out, outCall: this.#clock.active, changes, offloads, max, store, session });
       }
     }
     return { messages: result, changes: changes.slice() };

@@ -24,8 +24,3 @@ export interface ArtifactStore {
   /** Reads a saved result back, or `undefined` when unknown. */
   read(location: string): string | undefined;
 }
-
-/** Reference `safe_filename`: `< > : " / \ | ? *` become `_`, surrounding whitespace is trimmed. */
-export function safeFilename(name: string): string {
-  return name.replace(/[<>:"/\\|?*]/g, '_').trim();
-}

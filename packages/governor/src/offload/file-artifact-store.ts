@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ValidationError } from '@nanobot/schema';
+import { safeFilename, ValidationError } from '@nanobot/schema';
 import { TOOL_RESULT_MAX_BUCKETS, TOOL_RESULT_RETENTION_SECONDS, TOOL_RESULTS_DIR } from '../constants.js';
-import { safeFilename, type ArtifactRequest, type ArtifactStore } from './artifact-store.js';
+import type { ArtifactRequest, ArtifactStore } from './artifact-store.js';
 
 /** Options of {@link FileArtifactStore}. */
 export interface FileArtifactStoreOptions {

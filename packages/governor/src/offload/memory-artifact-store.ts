@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { TOOL_RESULTS_DIR } from '../constants.js';
-import { safeFilename, type ArtifactRequest, type ArtifactStore } from './artifact-store.js';
+import { safeFilename } from '@nanobot/schema';
+import type { ArtifactRequest, ArtifactStore } from './artifact-store.js';
 
 /**
  * An {@link ArtifactStore} kept in memory (tests, demos, serverless). Locations look like the

@@ -76,8 +76,8 @@ export interface StepCut {
   plan: CutPlan | null;
   /** The first kept non-instruction message, when anything was cut. */
   firstKept: Message | null;
-  /** The messages cut (input objects). */
-  removed: readonly Message[];
+  /** How many non-instruction messages were cut. */
+  removedCount: number;
   /** Whether the caller's plan was re-applied. */
   reused: boolean;
 }

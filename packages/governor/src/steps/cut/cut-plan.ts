@@ -54,7 +54,12 @@ function fingerprintOf(message: Message): string {
 
 /** The plan of a cut resuming at `start` with `rest[anchor]` kept in front. */
 export function makeCutPlan(rest: readonly Message[], start: number, anchor: number, derive: DerivationCache = NO_CACHE): CutPlan {
-  return { version: 1, start, anchor, fingerprint: `${messageFingerprint(rest[anchor], derive)}:${messageFingerprint(rest[start - 1], derive)}` };
+  return cutPlanAt(start, anchor, messageFingerprint(rest[anchor], derive), messageFingerprint(rest[start - 1], derive));
+}
+
+/** The plan of a cut at `start` / `anchor` whose anchor and last cut message have these fingerprints. */
+export function cutPlanAt(start: number, anchor: number, anchorFingerprint: string, lastFingerprint: string): CutPlan {
+  return { version: 1, start, anchor, fingerprint: `${anchorFingerprint}:${lastFingerprint}` };
 }
 
 /**
@@ -100,10 +105,10 @@ export function checkCutPlan(value: unknown): asserts value is CutPlan | null | 
  * The report's view of a cut in the final copy: later steps may merge or add messages, so the
  * first kept message is looked up by identity, else the first non-instruction message counts.
  */
-export function reportedCut(copy: readonly Message[], snip: { firstKept: Message | null; removed: readonly Message[]; reused: boolean }): ReportedCut {
+export function reportedCut(copy: readonly Message[], snip: { firstKept: Message | null; removedCount: number; reused: boolean }): ReportedCut {
   let index = snip.firstKept === null ? -1 : copy.indexOf(snip.firstKept);
   if (index < 0) index = copy.findIndex((m) => !isInstructionRole(m.role));
-  return { index: index < 0 ? copy.length : index, removed: snip.removed.length, reused: snip.reused };
+  return { index: index < 0 ? copy.length : index, removed: snip.removedCount, reused: snip.reused };
 }
 
 /** Validates `cuts`, `cutTargetRatio` and `cutPlan` of govern's options (ValidationError). */

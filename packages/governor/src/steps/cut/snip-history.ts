@@ -240,7 +240,8 @@ export const snipHistoryStep = defineStep({
   name: 'snipHistory',
   may: ['drop', 'reorder'],
   noopOnClean: false,
-  keepsClean: false,
+  // It cuts only at legal starts (no result whose call is cut away) and moves instructions to the front.
+  keepsClean: true,
   runs: () => true,
   run: (list, ctx) => {
     const o = ctx.options;
@@ -253,7 +254,7 @@ export const snipHistoryStep = defineStep({
       ...(snipped.tokensBefore !== undefined ? { tokensBefore: snipped.tokensBefore } : {}),
       ...(snipped.tokensAfter !== undefined ? { tokensAfter: snipped.tokensAfter } : {}),
       notes: snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : snipped.laterTurn ? [LATER_TURN_NOTE] : [],
-      cut: snipped,
+      cut: { plan: snipped.plan, firstKept: snipped.firstKept, removedCount: snipped.removed.length, reused: snipped.reused },
     };
   },
 });

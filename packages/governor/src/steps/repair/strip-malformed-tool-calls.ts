@@ -1,6 +1,6 @@
+import { pythonTruthy } from '@nanobot/schema';
 import type { ToolCall, Message } from '@nanobot/schema';
 import { hasToolCallsValue, isValidToolCall } from '../../internal/tool-calls.js';
-import { pyTruthy } from '../../internal/python.js';
 import { defineStep } from '../step.js';
 
 /**
@@ -21,7 +21,7 @@ export function stripMalformedToolCalls(messages: readonly Message[]): Message[]
         out ??= messages.slice(0, i);
         if (valid.length > 0) {
           out.push({ ...msg, tool_calls: valid as ToolCall[] });
-        } else if (pyTruthy(msg.content)) {
+        } else if (pythonTruthy(msg.content)) {
           const { tool_calls: _drop, ...rest } = msg;
           out.push(rest as Message);
         }

@@ -1,7 +1,7 @@
+import { pythonStrip } from '@nanobot/schema';
 import type { Message } from '@nanobot/schema';
 import { PLACEHOLDER_TEXTS } from '../../constants.js';
 import { hasToolCallsValue } from '../../internal/tool-calls.js';
-import { pyStrip } from '../../internal/python.js';
 import { defineStep } from '../step.js';
 
 const PLACEHOLDER_MIN_LENGTH = Math.min(...[...PLACEHOLDER_TEXTS].map((t) => t.length));
@@ -11,7 +11,7 @@ function isPlaceholder(msg: Message): boolean {
   const text = typeof msg.content === 'string' ? msg.content : '';
   // Cheap reject first: this runs on every assistant turn of every request.
   if (text.length < PLACEHOLDER_MIN_LENGTH || !text.includes('[')) return PLACEHOLDER_TEXTS.has(text);
-  return PLACEHOLDER_TEXTS.has(pyStrip(text));
+  return PLACEHOLDER_TEXTS.has(pythonStrip(text));
 }
 
 /**

@@ -3,9 +3,9 @@
 // after its turn, no other tool messages. Every step declared `noopOnClean` returns such a list
 // unchanged (the pipeline's property test proves it), so the governor may skip them. The scan
 // is a left fold over the messages; incremental/structure-scan.ts resumes it across calls.
+import { pythonStrip } from '@nanobot/schema';
 import type { Message } from '@nanobot/schema';
 import { PLACEHOLDER_TEXTS } from '../../constants.js';
-import { pyStrip } from '../../internal/python.js';
 import { isValidToolCall } from '../../internal/tool-calls.js';
 
 /** The fold's state after some messages. */
@@ -39,7 +39,7 @@ export function scanStep(state: ScanState, msg: Message, index: number): void {
   if (state.open !== null && state.open.size > 0) state.clean = false;
   state.open = null;
   if (calls === undefined || calls === null || (Array.isArray(calls) && calls.length === 0)) {
-    if (msg.role === 'assistant' && typeof msg.content === 'string' && msg.content.includes('[') && PLACEHOLDER_TEXTS.has(pyStrip(msg.content))) {
+    if (msg.role === 'assistant' && typeof msg.content === 'string' && msg.content.includes('[') && PLACEHOLDER_TEXTS.has(pythonStrip(msg.content))) {
       state.clean = false;
     }
     return;

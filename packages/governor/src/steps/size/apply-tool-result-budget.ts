@@ -1,7 +1,6 @@
-import { pythonStr, type Message } from '@nanobot/schema';
+import { pythonStr, type Message, pythonTruthy } from '@nanobot/schema';
 import type { ArtifactStore } from '../../offload/artifact-store.js';
 import { normalizeToolResultDetailed, type NormalizedToolResult } from './normalize-tool-result.js';
-import { pyTruthy } from '../../internal/python.js';
 import { DEFAULT_MAX_TOOL_RESULT_CHARS } from '../../constants.js';
 import { defineStep, type StepContext } from '../step.js';
 
@@ -36,7 +35,7 @@ export function describeResult(id: string, name: string, info: NormalizedToolRes
 /** The id and name a tool result is normalised under (`tool_<index>` and `tool` when missing). */
 export function resultKey(msg: Message, index: number): { id: string; name: string } {
   const rawId = (msg as { tool_call_id?: unknown }).tool_call_id;
-  return { id: pyTruthy(rawId) ? pythonStr(rawId) : `tool_${index}`, name: pyTruthy(msg.name) ? pythonStr(msg.name) : 'tool' };
+  return { id: pythonTruthy(rawId) ? pythonStr(rawId) : `tool_${index}`, name: pythonTruthy(msg.name) ? pythonStr(msg.name) : 'tool' };
 }
 
 /**

@@ -1,7 +1,6 @@
-import { codePointLength, type Message, pythonStr } from '@nanobot/schema';
+import { codePointLength, type Message, pythonStr, pythonTruthy } from '@nanobot/schema';
 import { COMPACTABLE_TOOLS, compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
 import { isolatedTokens, promptTokens, type EstimateContext } from '../../sizing/estimate.js';
-import { pyTruthy } from '../../internal/python.js';
 import { toolNames } from '../../report/reported-message.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
@@ -38,13 +37,13 @@ function atLeastChars(text: string, n: number): boolean {
 
 /** `msg` with the compaction note as its content (one object per result and note, with a cache). */
 export function compacted(msg: Message, derive: DerivationCache = NO_CACHE): Message {
-  const text = compactionMessage(pyTruthy(msg.name) ? pythonStr(msg.name) : 'tool');
+  const text = compactionMessage(pythonTruthy(msg.name) ? pythonStr(msg.name) : 'tool');
   return derive.derive(msg, `compacted:${text}`, () => ({ ...msg, content: text }) as Message);
 }
 
 function toolId(msg: Message): string | null {
   const raw = (msg as { tool_call_id?: unknown }).tool_call_id;
-  return pyTruthy(raw) ? pythonStr(raw) : null;
+  return pythonTruthy(raw) ? pythonStr(raw) : null;
 }
 
 /**

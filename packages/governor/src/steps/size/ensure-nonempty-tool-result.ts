@@ -1,9 +1,9 @@
+import { pythonIsBlank } from '@nanobot/schema';
 import { emptyResultMessage } from '../../constants.js';
-import { pyIsBlank } from '../../internal/python.js';
 
 function isBlankResult(content: unknown): boolean {
   if (content === null || content === undefined) return true;
-  if (typeof content === 'string') return pyIsBlank(content);
+  if (typeof content === 'string') return pythonIsBlank(content);
   if (Array.isArray(content)) {
     if (content.length === 0) return true;
     const allText = content.every((p) => p !== null && typeof p === 'object' && (p as { type?: unknown }).type === 'text');
@@ -12,7 +12,7 @@ function isBlankResult(content: unknown): boolean {
       const t = (p as { text?: unknown }).text;
       return typeof t === 'string' ? t : '';
     }).join('');
-    return pyIsBlank(joined);
+    return pythonIsBlank(joined);
   }
   return false;
 }

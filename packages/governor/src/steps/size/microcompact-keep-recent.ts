@@ -1,6 +1,5 @@
-import { codePointLength, type Message, pythonStr } from '@nanobot/schema';
+import { codePointLength, type Message, pythonStr, pythonTruthy } from '@nanobot/schema';
 import { COMPACTABLE_TOOLS, MICROCOMPACT_KEEP_RECENT, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
-import { pyTruthy } from '../../internal/python.js';
 import { toolNames } from '../../report/reported-message.js';
 import type { DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
@@ -40,7 +39,7 @@ export function microcompactKeepRecent(messages: readonly Message[], options: Mi
     const msg = messages[i];
     out[i] = compactedCopy(msg, options.derive);
     const id = (msg as { tool_call_id?: unknown }).tool_call_id;
-    compacted.push(pyTruthy(id) ? pythonStr(id) : `tool_${i}`);
+    compacted.push(pythonTruthy(id) ? pythonStr(id) : `tool_${i}`);
   }
   return { messages: out, compacted };
 }

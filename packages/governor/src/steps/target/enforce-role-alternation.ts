@@ -1,6 +1,6 @@
+import { pythonStrip } from '@nanobot/schema';
 import type { ToolCall, ContentPart, Message, MessageContent } from '@nanobot/schema';
 import { hasToolCallsValue, toolCallList } from '../../internal/tool-calls.js';
-import { pyStrip } from '../../internal/python.js';
 import { isInstructionRole } from './govern-target.js';
 import type { ReportedMessage } from '../../report/govern-report.js';
 import { ref } from '../../report/reported-message.js';
@@ -40,7 +40,7 @@ function asBlocks(content: unknown): ContentPart[] {
 function joinContent(prev: unknown, cur: unknown): MessageContent {
   const p = prev ?? '';
   const c = cur ?? '';
-  if (typeof p === 'string' && typeof c === 'string') return pyStrip(`${p}\n\n${c}`);
+  if (typeof p === 'string' && typeof c === 'string') return pythonStrip(`${p}\n\n${c}`);
   return [...asBlocks(p), ...asBlocks(c)];
 }
 
@@ -65,7 +65,7 @@ function mergeSameRole(prev: Message, cur: Message, reference: boolean): Message
   }
   const p = prev.content ?? '';
   const c = cur.content ?? '';
-  if (typeof p === 'string' && typeof c === 'string') return { ...prev, content: pyStrip(`${p}\n\n${c}`) };
+  if (typeof p === 'string' && typeof c === 'string') return { ...prev, content: pythonStrip(`${p}\n\n${c}`) };
   if (reference) return { ...cur };
   return { ...prev, content: joinContent(p, c) };
 }
@@ -80,7 +80,7 @@ export function mergeOnce(prev: Message, cur: Message, reference: boolean, deriv
 
 function isEmptyContent(content: unknown): boolean {
   if (content === null || content === undefined) return true;
-  if (typeof content === 'string') return pyStrip(content).length === 0;
+  if (typeof content === 'string') return pythonStrip(content).length === 0;
   return Array.isArray(content) && content.length === 0;
 }
 
