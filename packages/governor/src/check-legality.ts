@@ -6,6 +6,7 @@ import { isInstructionRole, type GovernTarget } from './steps/target/govern-targ
 import type { MessageLike } from './message-like.js';
 import { isUnsignedReasoningOnly } from './steps/target/legalize-for-target.js';
 import { TARGET_PROFILES } from './steps/target/profiles/index.js';
+import { thoughtSignatureOf } from './steps/target/placeholder-thought-signatures.js';
 import type { TargetProfile } from './steps/target/target-profile.js';
 import { estimatorFor, withModelDefaults, type ModelOptions } from './sizing/model-defaults.js';
 
@@ -32,7 +33,8 @@ export type LegalityRule =
   | 'invalid-tool-call-id'
   | 'user-after-tool'
   | 'unsigned-reasoning-turn'
-  | 'missing-reasoning-content';
+  | 'missing-reasoning-content'
+  | 'current-turn-signature';
 
 /** One broken rule, at a message index. */
 export interface LegalityViolation {
@@ -214,6 +216,13 @@ function checkTarget(messages: readonly Message[], profile: TargetProfile, repor
     seen.add(key);
     report(rule, index, message);
   };
+  if (profile.currentTurnSignaturePlaceholder !== undefined) {
+    const lastUser = messages.findLastIndex((m) => m.role === 'user');
+    for (let i = lastUser + 1; i < messages.length; i++) {
+      const calls = messages[i].role === 'assistant' ? messages[i].tool_calls : undefined;
+      if (Array.isArray(calls) && calls.length > 0 && thoughtSignatureOf(calls[0]) === undefined) add('current-turn-signature', i, 'a current-turn function call without a thought signature (Gemini 3 rejects it)');
+    }
+  }
   if (profile.assistantBetweenToolAndUser) {
     for (let i = 1; i < messages.length; i++) {
       if (messages[i].role === 'user' && messages[i - 1].role === 'tool') add('user-after-tool', i, `a user message right after a tool message (${profile.target} refuses it)`);

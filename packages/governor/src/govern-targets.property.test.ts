@@ -151,3 +151,30 @@ describe('reasoning-only turns', () => {
     expect(govern(h, { target: 'any' }).messages).toContain(h[1]);
   });
 });
+
+describe('gemini thought signatures', () => {
+  const signed = { ...call('c1'), extra_content: { google: { thought_signature: 'REAL' } } };
+  const h = deepFreeze<Message[]>([
+    { role: 'user', content: 'q' },
+    { role: 'assistant', content: null, tool_calls: [call('old')] },
+    { role: 'tool', tool_call_id: 'old', name: 'exec', content: 'r' },
+    { role: 'user', content: 'go on' },
+    { role: 'assistant', content: null, tool_calls: [call('c0'), call('c0b')] },
+    { role: 'tool', tool_call_id: 'c0', name: 'exec', content: 'r' },
+    { role: 'tool', tool_call_id: 'c0b', name: 'exec', content: 'r' },
+    { role: 'assistant', content: null, tool_calls: [signed] } as Message,
+    { role: 'tool', tool_call_id: 'c1', name: 'exec', content: 'r' },
+  ]);
+
+  it("gives the current turn's unsigned first call Google's placeholder, leaves real signatures and earlier turns alone", () => {
+    expect(checkLegality(h, { target: 'gemini' }).map((v) => v.rule).sort()).toEqual(['current-turn-signature', 'user-after-tool']);
+    const { messages, report } = govern(h, { target: 'gemini' });
+    // (index 3: the marked model turn between the result and the user message)
+    expect(messages[1]).toBe(h[1]);
+    expect(messages[5].tool_calls![0]).toEqual({ ...call('c0'), extra_content: { google: { thought_signature: 'skip_thought_signature_validator' } } });
+    expect(messages[5].tool_calls![1]).toBe(h[4].tool_calls![1]);
+    expect(messages[8]).toBe(h[7]);
+    expect(report.steps.find((s) => s.step === 'placeholderThoughtSignatures')!.added.map((a) => [a.index, a.reason])).toEqual([[5, 'thought-signature-placeholder']]);
+    expect(checkLegality(messages, { target: 'gemini' })).toEqual([]);
+  });
+});

@@ -102,10 +102,14 @@ function contentPart(part: AiPart, at: number, source: AiMessage): ContentPart {
 
 function toolCall(part: AiPart, at: number, source: AiMessage): ToolCall {
   const args = typeof part.input === 'undefined' ? '{}' : JSON.stringify(part.input) ?? '{}';
-  return withOrigin(
-    { id: String(part.toolCallId ?? ''), type: 'function', function: { name: String(part.toolName ?? ''), arguments: args } },
-    { part, at, made: args, source },
-  );
+  const call: ToolCall = { id: String(part.toolCallId ?? ''), type: 'function', function: { name: String(part.toolName ?? ''), arguments: args } };
+  // A Gemini thought signature (provider options) is shown to the governor where the OpenAI
+  // shape keeps it, so Gemini's target sees the call is signed; not enumerable, so counts and
+  // output do not change (the part itself goes back with its provider options).
+  const google = isRecord(part.providerOptions) ? part.providerOptions.google : undefined;
+  const signature = isRecord(google) ? google.thoughtSignature : undefined;
+  if (typeof signature === 'string' && signature !== '') Object.defineProperty(call, 'extra_content', { value: { google: { thought_signature: signature } }, enumerable: false });
+  return withOrigin(call, { part, at, made: args, source });
 }
 
 function convertOne(msg: AiMessage, index: number, where: string, awaiting?: ReadonlySet<string>): Message[] {

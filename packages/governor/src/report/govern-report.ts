@@ -20,6 +20,7 @@ export type GovernStepName =
   | 'snipHistory'
   | 'enforceRoleAlternation'
   | 'separateToolResultsFromUser'
+  | 'placeholderThoughtSignatures'
   | 'shrinkToFit';
 
 /** Why {@link legalizeForTarget} (or a later target step of {@link govern}) changed a message. */
@@ -35,7 +36,8 @@ export type TargetChangeReason =
   | 'tool-call-id-sanitized'
   | 'tool-call-id-mapped'
   | 'unsigned-reasoning-only'
-  | 'reasoning-content-added';
+  | 'reasoning-content-added'
+  | 'thought-signature-placeholder';
 
 /** The cut a governed copy was made with, as the report shows it. Plain JSON data. */
 export interface ReportedCut {

@@ -57,6 +57,12 @@ export interface TargetProfile {
    * mode): a turn made by another model, which has none, is sent with an empty one.
    */
   readonly reasoningContentOnToolCalls?: boolean;
+  /**
+   * Gemini 3: the first call of each step of the current turn (after the last user message)
+   * must carry a thought signature; a call without one (made by another model) gets this
+   * documented placeholder. Signatures that exist are never touched.
+   */
+  readonly currentTurnSignaturePlaceholder?: string;
 }
 
 /** The rule of `profile` whose rewrites carry `reason` (what a report entry's reason means for that target). */

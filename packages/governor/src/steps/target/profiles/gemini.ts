@@ -30,6 +30,13 @@ export const GEMINI_PROFILE: TargetProfile = Object.freeze({
     },
     { id: 'invalid-tool-call-id', requires: 'call ids the providers accept (^[a-zA-Z0-9_-]+$)', source: FUNCTION_CALLING, does: 'renames other ids, call and results alike', reasons: ['tool-call-id-sanitized'] },
     { id: 'thought-signature', requires: '"a thought signature comes back on the part it came with", never invented, never moved', source: SIGNATURES, does: 'leaves signatures (`extra_content.google.thought_signature`, AI SDK provider options) on their call, byte-exact; never copies one onto another part' },
+    {
+      id: 'current-turn-signature',
+      requires: 'Gemini 3: the first function call of each step in the current turn carries its thought signature ("Function call is missing a thought_signature"); where none exists (a history from another model) the documented placeholder',
+      source: SIGNATURES,
+      does: 'gives such a call without a signature the placeholder `skip_thought_signature_validator` (OpenAI-compatible form; `@ai-sdk/google` does it itself)',
+      reasons: ['thought-signature-placeholder'],
+    },
   ]),
   roles: PLAIN_ROLES,
   contentRequired: true,
@@ -39,4 +46,5 @@ export const GEMINI_PROFILE: TargetProfile = Object.freeze({
   roleOrder: 'strict',
   assistantBetweenToolAndUser: true,
   dropUnsignedReasoningTurns: false,
+  currentTurnSignaturePlaceholder: 'skip_thought_signature_validator',
 } as const);
