@@ -10,6 +10,8 @@ const GOVERNOR_INCREMENTAL: readonly string[] = [
 
 /** Process-wide caches, handles or flags of packages this branch does not own: to move into an object the caller owns (follow-up for each package's owner). */
 const OTHER_PACKAGES_STATE: readonly string[] = [
+  'packages/schema/src/messages/message-failure.ts#replayRows',
+  'packages/tools-core/src/tool.ts#traitsCache',
   'packages/postgres/src/guard-pool.ts#guarded',
   'packages/schema/src/json-schema/full-json-schema.ts#needsCache',
   'packages/schema/src/json-schema/full-json-schema.ts#registered',
