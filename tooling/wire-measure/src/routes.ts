@@ -12,6 +12,7 @@ import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { GovernTarget } from '@nanobot/governor';
 import type { Message, ToolDefinition } from '@nanobot/schema';
 import { OpenAICompatProvider } from '@nanobot/providers/openai';
+import { findProviderSpec } from '@nanobot/providers';
 import { startAnthropicServer, startBedrockServer, startGeminiServer, startOpenAIChatServer, startResponsesServer } from '@nanobot-internal/provider-wire';
 import type { ChatVendor, WireServer } from '@nanobot-internal/provider-wire';
 
@@ -66,6 +67,7 @@ function aiRoute(provider: string, target: GovernTarget, model: string, start: (
 }
 
 function compatRoute(provider: string, vendor: ChatVendor, target: GovernTarget, model: string, base: string, note = ''): Route {
+  const specName = vendor === 'gemini-openai' ? 'gemini' : vendor;
   const providers = new Map<string, OpenAICompatProvider>();
   return {
     id: `openai-compatible:${provider}${note ? `:${note}` : ''}`,
@@ -77,7 +79,8 @@ function compatRoute(provider: string, vendor: ChatVendor, target: GovernTarget,
     async send(server, input) {
       let p = providers.get(server.url);
       if (!p) {
-        p = new OpenAICompatProvider({ baseUrl: `${server.url}${base}`, apiKey: 'local-key', model, retry: { maxAttempts: 1 }, stripImagesOnReject: false, name: provider });
+        // With the registry spec, as createProvider builds it (its message fields and quirks).
+        p = new OpenAICompatProvider({ baseUrl: `${server.url}${base}`, apiKey: 'local-key', model, retry: { maxAttempts: 1 }, stripImagesOnReject: false, name: provider, spec: findProviderSpec(specName) });
         providers.set(server.url, p);
       }
       await p.chat({ messages: input.messages, tools: toolDefinitions(input.toolNames), model });
