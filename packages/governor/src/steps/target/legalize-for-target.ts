@@ -150,7 +150,7 @@ function noteContent(msg: Message): Message['content'] {
 }
 
 /** Part types that carry a model's reasoning (AI SDK `reasoning`, Anthropic `thinking`). */
-const REASONING_PARTS: ReadonlySet<unknown> = new Set(['reasoning', 'thinking', 'redacted_thinking']);
+const REASONING_PARTS: readonly unknown[] = Object.freeze(['reasoning', 'thinking', 'redacted_thinking']);
 
 /**
  * Whether `content` holds reasoning and nothing else a model reads, none of it signed (a part is
@@ -162,7 +162,7 @@ export function isUnsignedReasoningOnly(content: unknown): boolean {
   for (const p of content as unknown[]) {
     if (isBlankTextPart(p)) continue;
     const part = p as { type?: unknown; signature?: unknown; data?: unknown } | null;
-    if (part === null || typeof part !== 'object' || !REASONING_PARTS.has(part.type)) return false;
+    if (part === null || typeof part !== 'object' || !REASONING_PARTS.includes(part.type)) return false;
     if ((typeof part.signature === 'string' && part.signature.length > 0) || part.signature === true || typeof part.data === 'string') return false;
     reasoning = true;
   }
