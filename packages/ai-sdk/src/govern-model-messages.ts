@@ -1,5 +1,6 @@
 import { govern, type GovernOptions, type GovernReport } from '@nanobot/governor';
-import type { ModelMessage } from 'ai';
+// `resolution-mode`: see governor-middleware.ts (ai 7 is ESM-only).
+import type { ModelMessage } from 'ai' with { 'resolution-mode': 'import' };
 import type { AiMessage } from './internal/ai-message.js';
 import { fromGovernorView } from './internal/from-governor-messages.js';
 import { toGovernorView } from './internal/to-governor-messages.js';
