@@ -46,6 +46,17 @@ describe('manifestProblems', () => {
     expect(manifestProblems(bad, all)).toEqual([expect.stringContaining('publishConfig.exports["."]')]);
   });
 
+  it('accepts a leading node condition of the same shape, published without its source, and rejects a malformed one', () => {
+    const nodeFirst = { node: { source: './src/node/index.ts', ...dual('./dist/node/index') }, source: './src/index.ts', ...dual('./dist/index') };
+    const published = { node: dual('./dist/node/index'), ...dual('./dist/index') };
+    const ok = withChange({ exports: { ...(good.exports as object), '.': nodeFirst }, publishConfig: { access: 'public', exports: { '.': published, './node': dual('./dist/node/index') } } });
+    expect(manifestProblems(ok, all)).toEqual([]);
+    const nodeWithoutRequire = withChange({ exports: { ...(good.exports as object), '.': { ...nodeFirst, node: { source: './src/node/index.ts', import: dual('./dist/node/index').import } } }, publishConfig: ok.publishConfig });
+    expect(manifestProblems(nodeWithoutRequire, all).join('\n')).toMatch(/exports\["\."\]\.node conditions must be source, import, require/);
+    const nodeNotFirst = withChange({ exports: { ...(good.exports as object), '.': { source: './src/index.ts', ...dual('./dist/index'), node: nodeFirst.node } }, publishConfig: ok.publishConfig });
+    expect(manifestProblems(nodeNotFirst, all).join('\n')).toMatch(/exports\["\."\] conditions must be source, import, require/);
+  });
+
   it('rejects the ESM-only shape (types/import/default) and a missing require condition', () => {
     const esmOnly = withEntry({ source: './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' });
     expect(manifestProblems(esmOnly, all).join('\n')).toMatch(/source, import, require/);

@@ -80,17 +80,32 @@ export function manifestProblems(manifest: Manifest, exists: (path: string) => b
   need(publish.access === 'public', 'publishConfig.access must be "public"');
   const published = isObject(publish.exports) ? publish.exports : {};
   need(same(Object.keys(published), Object.keys(exportsMap)), 'publishConfig.exports must list the same subpaths as exports');
-  for (const [subpath, value] of Object.entries(exportsMap)) {
-    const entry = isObject(value) ? value : {};
-    need(same(Object.keys(entry), ['source', 'import', 'require']), `exports["${subpath}"] conditions must be source, import, require (in that order)`);
+  // One source/import/require entry checked against what the build emits; its published form.
+  const entryProblems = (where: string, entry: Record<string, unknown>): ReturnType<typeof entryConditions> => {
+    need(same(Object.keys(entry), ['source', 'import', 'require']), `${where} conditions must be source, import, require (in that order)`);
     const sourceOk = typeof entry.source === 'string' && /^\.\/src\/.+\.ts$/.test(entry.source) && exists(entry.source);
-    need(sourceOk, `exports["${subpath}"].source must be an existing ./src/*.ts file`);
+    need(sourceOk, `${where}.source must be an existing ./src/*.ts file`);
     const expected = typeof entry.source === 'string' ? entryConditions(entry.source) : null;
-    if (expected === null) continue;
+    if (expected === null) return null;
     // Each condition carries its own declarations: `types` first (TypeScript reads the first match).
     for (const kind of ['import', 'require'] as const) {
-      need(same(entry[kind], expected[kind]), `exports["${subpath}"].${kind} must be ${JSON.stringify(expected[kind])} (what the build emits for ${String(entry.source)})`);
+      need(same(entry[kind], expected[kind]), `${where}.${kind} must be ${JSON.stringify(expected[kind])} (what the build emits for ${String(entry.source)})`);
     }
+    return expected;
+  };
+  for (const [subpath, value] of Object.entries(exportsMap)) {
+    const entry = isObject(value) ? value : {};
+    // An entry may start with a `node` condition (Node, Bun and Deno get a build that may use
+    // node:*; browsers, Workers and bundlers the portable one), itself a source/import/require entry.
+    const hasNode = Object.keys(entry)[0] === 'node';
+    const nodeEntry = hasNode && isObject(entry.node) ? entry.node : null;
+    need(!hasNode || nodeEntry !== null, `exports["${subpath}"].node must be an object of source, import, require`);
+    // Anywhere else `node` would never be chosen (conditions match in order): the check below says so.
+    const portable = hasNode ? Object.fromEntries(Object.entries(entry).slice(1)) : entry;
+    const expectedPortable = entryProblems(`exports["${subpath}"]`, portable);
+    const expectedNode = nodeEntry === null ? null : entryProblems(`exports["${subpath}"].node`, nodeEntry);
+    if (expectedPortable === null || (hasNode && expectedNode === null)) continue;
+    const expected = expectedNode === null ? expectedPortable : { node: expectedNode, ...expectedPortable };
     need(same(published[subpath], expected), `publishConfig.exports["${subpath}"] must be exports["${subpath}"] without source: ${JSON.stringify(expected)}`);
   }
   // Tools that read no `exports` (old bundlers, TypeScript's node10 resolution) get CommonJS.

@@ -76,7 +76,12 @@ describe('package graph', () => {
   it.each(packages.map((p) => [p.name, p] as const))('%s exports only entry points with a source condition and an import build', (_name, pkg) => {
     for (const [subpath, target] of Object.entries(pkg.manifest.exports ?? {})) {
       expect(typeof target, subpath).toBe('object');
-      const t = target as Record<string, unknown>;
+      const { node, ...t } = target as Record<string, unknown>;
+      // A leading `node` condition (a Node-only build of the same entry) has the same shape.
+      if (node !== undefined) {
+        expect(Object.keys(node as object).sort(), `${subpath} node`).toEqual(['import', 'require', 'source']);
+        expect(existsSync(join(pkg.dir, (node as { source: string }).source)), `${pkg.name} ${subpath} node source`).toBe(true);
+      }
       // Published packages add `require` (their CommonJS build), with each condition's own
       // `types` (manifest-problems.ts); the private apps are ESM only: `types` beside `import`.
       const expected = pkg.manifest.private === true ? ['import', 'source', 'types'] : ['import', 'require', 'source'];

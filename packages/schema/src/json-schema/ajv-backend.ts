@@ -3,7 +3,7 @@
 // ajv value: the Node entry passes a loader that requires ajv on first use (src/node/).
 import type { ValidateFunction } from 'ajv';
 import type { JsonSchema } from './tool-definition.js';
-import type { JsonSchemaBackend, JsonSchemaDraft } from './full-json-schema.js';
+import type { JsonSchemaBackend, JsonSchemaDraft } from './json-schema-backend.js';
 import { describeIssues, type SchemaIssue } from './schema-issues.js';
 
 /** The slice of an `Ajv` instance we use. */

@@ -18,6 +18,7 @@ import { SchemaError } from '../errors/errors.js';
 import type { JsonSchema } from './tool-definition.js';
 import { isRecord } from '../util/is-record.js';
 import { interpretedBackend } from './interpreted-backend.js';
+import type { JsonSchemaBackend } from './json-schema-backend.js';
 
 // What the mini validator enforces, plus annotations that never affect validity.
 const COVERED = new Set([
@@ -61,18 +62,7 @@ export function needsFullValidation(schema: JsonSchema): boolean {
   return needs;
 }
 
-/** The JSON Schema drafts the validators are asked for. */
-export type JsonSchemaDraft = '2020' | '07';
-
-/**
- * A full JSON Schema validator. Contract: `compile` gets a schema without `$schema` (never
- * mutated) and its draft, may throw (any error: it becomes a {@link SchemaError}), and returns
- * a function giving `[]` for a valid value, else short path-qualified messages.
- */
-export interface JsonSchemaBackend {
-  readonly name: string;
-  compile(schema: JsonSchema, draft: JsonSchemaDraft): (value: unknown) => string[];
-}
+export type { JsonSchemaBackend, JsonSchemaDraft } from './json-schema-backend.js';
 
 let registered: JsonSchemaBackend | null = null;
 const compiled = new WeakMap<object, { backend: JsonSchemaBackend; validate: (value: unknown) => string[] }>();

@@ -6,7 +6,7 @@
 import { deepCompareStrict, dereference, format as cfworkerFormats, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { JsonSchema } from './tool-definition.js';
-import type { JsonSchemaBackend, JsonSchemaDraft } from './full-json-schema.js';
+import type { JsonSchemaBackend, JsonSchemaDraft } from './json-schema-backend.js';
 import { describeIssues, type SchemaIssue } from './schema-issues.js';
 import { isRecord } from '../util/is-record.js';
 

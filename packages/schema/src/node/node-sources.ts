@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { setSyncRankSource, type SyncRankSource, type TiktokenClass } from '../tokenizer/encoder-store.js';
 import { setJsonSchemaBackend } from '../json-schema/full-json-schema.js';
 import { AJV_OPTIONS, ajvBackend, type AjvLike } from '../json-schema/ajv-backend.js';
-import type { JsonSchemaBackend, JsonSchemaDraft } from '../json-schema/full-json-schema.js';
+import type { JsonSchemaBackend, JsonSchemaDraft } from '../json-schema/json-schema-backend.js';
 
 /** `require` relative to this package, for its own dependencies. */
 export const requireHere = createRequire(import.meta.url);
