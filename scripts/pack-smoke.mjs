@@ -90,20 +90,28 @@ check('pnpm pack every package', () => {
 /** The conditions a published entry must have: each module system with its own declarations. */
 const DUAL_SHAPE = { import: ['types', 'default'], require: ['types', 'default'] };
 const EXTENSIONS = { import: { types: '.d.ts', default: '.js' }, require: { types: '.d.cts', default: '.cjs' } };
+/** What is wrong with one export entry of `name`'s tarball (its files: `listing`). */
+function entryProblems(name, sub, entry, listing) {
+  const problems = [];
+  const shape = Object.fromEntries(Object.entries(entry).map(([k, v]) => [k, Object.keys(v ?? {})]));
+  if (JSON.stringify(shape) !== JSON.stringify(DUAL_SHAPE)) problems.push(`${name} ${sub}: conditions ${JSON.stringify(shape)}`);
+  for (const [kind, targets] of Object.entries(entry)) {
+    for (const [cond, target] of Object.entries(targets ?? {})) {
+      if (!String(target).endsWith(EXTENSIONS[kind]?.[cond] ?? '?')) problems.push(`${name} ${sub}: ${kind}.${cond} is ${target}`);
+      if (!listing.includes(`package/${String(target).replace(/^\.\//, '')}`)) problems.push(`${name} ${sub}: ${target} not in tarball`);
+    }
+  }
+  return problems;
+}
 check('tarballs: every export an import + require pair with its own declarations, all shipped with README, CHANGELOG, LICENSE', () => {
   const problems = [];
   for (const [name, file] of tarballs) {
     const manifest = JSON.parse(sh('tar', ['-xzOf', file, 'package/package.json'], work));
     const listing = sh('tar', ['-tzf', file], work).split('\n');
-    for (const [sub, entry] of Object.entries(manifest.exports ?? {})) {
-      const shape = Object.fromEntries(Object.entries(entry).map(([k, v]) => [k, Object.keys(v ?? {})]));
-      if (JSON.stringify(shape) !== JSON.stringify(DUAL_SHAPE)) problems.push(`${name} ${sub}: conditions ${JSON.stringify(shape)}`);
-      for (const [kind, targets] of Object.entries(entry)) {
-        for (const [cond, target] of Object.entries(targets ?? {})) {
-          if (!String(target).endsWith(EXTENSIONS[kind]?.[cond] ?? '?')) problems.push(`${name} ${sub}: ${kind}.${cond} is ${target}`);
-          if (!listing.includes(`package/${String(target).replace(/^\.\//, '')}`)) problems.push(`${name} ${sub}: ${target} not in tarball`);
-        }
-      }
+    for (const [sub, exported] of Object.entries(manifest.exports ?? {})) {
+      // A leading `node` condition (Node's own build of an entry) is itself an import + require pair.
+      const { node, ...rest } = exported;
+      for (const entry of node === undefined ? [rest] : [node, rest]) problems.push(...entryProblems(name, sub, entry, listing));
     }
     for (const field of ['main', 'module', 'types']) if (!listing.includes(`package/${String(manifest[field]).replace(/^\.\//, '')}`)) problems.push(`${name}: ${field} ${manifest[field]} not in tarball`);
     for (const f of ['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) if (!listing.includes(`package/${f}`)) problems.push(`${name}: ${f} missing`);
