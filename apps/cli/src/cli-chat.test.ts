@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLegality } from '@nanobot/governor';
+import { LEGACY_FAILURE_TEXTS, TOOL_INTERRUPTED_NOTE } from '@nanobot/schema';
 import { parseSessionFile, sessionFileName } from '@nanobot/session';
 import type { FakeOpenAiServer } from './test-support/fake-openai-server.js';
 import { CliProcess, cleanEnv, tempDir } from './test-support/spawn-cli.js';
@@ -61,8 +62,14 @@ describe('nanobot chat driven through stdin', () => {
     const afterFirst = stored(sessions, 'work');
     expect(afterFirst.warnings).toEqual([]);
     expect(checkLegality(afterFirst.messages)).toEqual([]);
-    const interrupted = afterFirst.messages.find((m) => m.role === 'tool' && m.name === 'exec');
-    expect(interrupted?.content).toBe('Error: Task interrupted before this tool finished.');
+    // The interrupted call and the turn it ended are stored as failures, not as anyone's words.
+    const interrupted = afterFirst.messages.findIndex((m) => m.role === 'tool' && m.name === 'exec');
+    expect(afterFirst.messages.slice(interrupted, interrupted + 2)).toMatchObject([
+      { role: 'tool', content: TOOL_INTERRUPTED_NOTE, _failure: { kind: 'interrupted' } },
+      { role: 'assistant', content: '', _failure: { kind: 'interrupted' } },
+    ]);
+    const storedText = JSON.stringify(afterFirst.messages);
+    for (const legacy of [LEGACY_FAILURE_TEXTS.toolInterrupted, LEGACY_FAILURE_TEXTS.turnInterrupted]) expect(storedText).not.toContain(legacy);
     const userTurns = afterFirst.messages.filter((m) => m.role === 'user').map((m) => m.content);
     expect(userTurns).toEqual(['hello, who are you?', 'read plan.md', 'run: sleep 30', 'list files']);
 

@@ -74,10 +74,13 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     expect(x.tools.count).toBeGreaterThan(5);
 
     const byMark = (mark: string) => x.timeline.filter((e) => e.marks.includes(mark as never));
-    // The placeholder reply and the malformed call's orphaned result are stripped (the call itself
-    // is kept without it); two same-role neighbours are merged into the turn before them, as the
-    // target ('any': legal for Anthropic too) requires.
-    expect(byMark('stripped').map((e) => `${e.role}:${e.sent}`).sort()).toEqual(['assistant:false', 'assistant:false', 'assistant:true', 'tool:false', 'user:false']);
+    // The failed request stored the old way (a placeholder reply) replays as nanobot's note, a user
+    // row, never as the assistant's words: it and the next user message are merged into the user
+    // turn before them, as the target ('any': legal for Anthropic too) requires. The malformed
+    // call's orphaned result is stripped (the call itself is kept without it).
+    expect(byMark('stripped').map((e) => `${e.role}:${e.sent}`).sort()).toEqual(['assistant:false', 'assistant:true', 'tool:false', 'user:false', 'user:false']);
+    expect(x.timeline.find((e) => e.storedIndex === 25)).toMatchObject({ role: 'user', preview: expect.stringContaining('the model request for the turn above failed') });
+    expect(x.timeline.some((e) => e.role === 'assistant' && e.preview.includes('[Previous assistant message omitted.]'))).toBe(false);
     expect(byMark('stripped').find((e) => e.role === 'tool')?.toolCallId).toBe('bad_1');
     expect(byMark('backfilled')[0]).toMatchObject({ role: 'tool', toolCallId: 'lost_1', sent: true, index: null });
     const offloaded = byMark('offloaded')[0];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryArtifactStore, createUsageCalibrator, govern } from '@nanobot/governor';
-import { createEstimator, estimatePromptTokens } from '@nanobot/schema';
+import { LEGACY_FAILURE_TEXTS, createEstimator, estimatePromptTokens, toolFailureRow, turnFailureRow } from '@nanobot/schema';
 import type { Message } from '@nanobot/schema';
 import { getHistory } from '@nanobot/session';
 import { inspectSession } from './inspect-session.js';
@@ -57,6 +57,25 @@ describe('inspectSession', () => {
     const call = { id: 'c1', type: 'function' as const, function: { name: 'read_file', arguments: '{"path":"a"}' } };
     const x = inspect([{ role: 'user', content: 'read a' }, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'c1', name: 'read_file', content: 'A' }], 65_536);
     expect(x.timeline.filter((e) => e.marks.includes('in-flight')).map((e) => e.role)).toEqual(['assistant', 'tool']);
+  });
+
+  it('stored failures are matched to the notes they replay as, in every stored form', () => {
+    const call = { id: 'c1', type: 'function' as const, function: { name: 'read_file', arguments: '{"path":"a"}' } };
+    for (const [toolRow, turnRow] of [
+      [toolFailureRow({ id: 'c1', name: 'read_file' }), turnFailureRow('interrupted')],
+      [{ role: 'tool', tool_call_id: 'c1', name: 'read_file', content: LEGACY_FAILURE_TEXTS.toolInterrupted }, { role: 'assistant', content: LEGACY_FAILURE_TEXTS.turnInterrupted }],
+    ] as const) {
+      const x = inspect([{ role: 'user', content: 'read a' }, { role: 'assistant', content: '', tool_calls: [call] }, toolRow, turnRow], 65_536);
+      expect(x.timeline.map((e) => [e.storedIndex, e.role, e.sent])).toEqual([
+        [undefined, 'system', true],
+        [0, 'user', true],
+        [1, 'assistant', true],
+        [2, 'tool', true],
+        [3, 'user', true],
+      ]);
+      expect(x.timeline.at(-1)!.preview).toContain('interrupted before a reply');
+      expect(x.counts['not-replayed']).toBeUndefined();
+    }
   });
 
   it('a window no larger than the reply reserve has no budget and never "fits"', () => {

@@ -1,6 +1,6 @@
 import { BACKFILL_CONTENT, govern, withModelDefaults } from '@nanobot/governor';
 import type { ArtifactStore, GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult, ModelOptions, TokenCalibration } from '@nanobot/governor';
-import { createEstimator } from '@nanobot/schema';
+import { createEstimator, failureReplayRow, isFailureNote } from '@nanobot/schema';
 import type { Message, TokenEstimator, TokenizerName, ToolDefinition } from '@nanobot/schema';
 import { toolsBudgetWarning } from './tools-budget-warning.js';
 
@@ -221,7 +221,8 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
   // The loop's next request ends with the user's next message: without one the governor would
   // treat a stored answer as a trailing assistant turn and drop it, which no real request does.
   const next: Message = { role: 'user', content: NEXT_MESSAGE_PLACEHOLDER };
-  const endsWithAnswer = messages.length > 1 && messages[messages.length - 1].role === 'assistant';
+  // A turn closed by a failure note (interrupted, failed request) is answered history too.
+  const endsWithAnswer = messages.length > 1 && (messages[messages.length - 1].role === 'assistant' || isFailureNote(messages[messages.length - 1]));
   const governed = govern(endsWithAnswer ? [...messages, next] : messages, {
     contextWindowTokens: input.contextWindowTokens,
     ...(input.maxOutputTokens !== undefined ? { maxOutputTokens: input.maxOutputTokens } : {}),
@@ -412,6 +413,9 @@ function buildTimeline(input: readonly Message[], sent: readonly Message[], repo
 }
 
 function sameRow(stored: Message, row: Message): boolean {
+  // A stored failure replays as its note (another role, another text): match it by that note.
+  const failure = failureReplayRow(stored);
+  if (failure !== null) return failure.role === row.role && resultIdOf(failure) === resultIdOf(row) && textOf(failure.content) === textOf(row.content);
   if (stored.role !== row.role) return false;
   if (resultIdOf(stored) !== resultIdOf(row)) return false;
   const ids = (m: Message) => (Array.isArray(m.tool_calls) ? m.tool_calls.map((c) => c?.id).join(',') : '');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
-import { ConfigurationError, ValidationError } from '@nanobot/schema';
+import { ConfigurationError, MODEL_ERROR_NOTE, TURN_INTERRUPTED_NOTE, ValidationError } from '@nanobot/schema';
 import {
   ContextBuilder,
   LEGACY_SOUL_TEMPLATE,
@@ -315,6 +315,14 @@ describe('runtime context and buildMessages', () => {
     const listHist: Message[] = deepFreeze([{ role: 'user', content: [{ type: 'text', text: 'x' }] }]);
     const merged = await builder().buildMessages(listHist, 'y');
     expect(merged[1].content).toEqual([{ type: 'text', text: 'x' }, { type: 'text', text: 'y' }]);
+  });
+
+  it('never merges the current message into a failure note: the note stays its own row', async () => {
+    for (const note of [TURN_INTERRUPTED_NOTE, MODEL_ERROR_NOTE]) {
+      const hist: Message[] = deepFreeze([{ role: 'user', content: 'summarise' }, { role: 'user', content: note }]);
+      const messages = await builder().buildMessages(hist, 'try again');
+      expect(messages.slice(1)).toEqual([{ role: 'user', content: 'summarise' }, { role: 'user', content: note }, { role: 'user', content: 'try again' }]);
+    }
   });
 
   it('a system current message merges into the system prompt when history is empty', async () => {

@@ -1,7 +1,7 @@
 import { arch, machine, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Message, MessageContent } from '@nanobot/schema';
-import { ConfigurationError, ValidationError, truncateText, truncateTextToTokens } from '@nanobot/schema';
+import { ConfigurationError, ValidationError, isFailureNote, truncateText, truncateTextToTokens } from '@nanobot/schema';
 import { nodeWorkspaceFs, type WorkspaceFs } from './workspace-fs.js';
 import {
   LEGACY_SOUL_TEMPLATE,
@@ -290,7 +290,10 @@ export class ContextBuilder {
   /**
    * `[system, ...history, current]`. When the last message already has the current role, the
    * current message is merged into a copy of it instead (strings joined by a blank line,
-   * otherwise block lists concatenated). `history` is not modified. Throws a `ValidationError`
+   * otherwise block lists concatenated) — except into a failure note (`isFailureNote` from
+   * @nanobot/schema: nanobot's own "the turn above was interrupted…" row), which stays its own row
+   * so the caller that stores the current message stores only what was said. `history` is not
+   * modified. Throws a `ValidationError`
    * when `history` is not a list of message objects or `currentMessage` is not a string.
    */
   async buildMessages(history: readonly Message[], currentMessage: string, options: BuildMessagesOptions = {}): Promise<Message[]> {
@@ -302,7 +305,7 @@ export class ContextBuilder {
     const messages: Message[] = [system, ...history];
     const current = await this.buildCurrentMessage(currentMessage, options);
     const last = messages[messages.length - 1];
-    if (last.role === current.role) messages[messages.length - 1] = mergeSameRoleMessage(last, current);
+    if (last.role === current.role && !isFailureNote(last)) messages[messages.length - 1] = mergeSameRoleMessage(last, current);
     else messages.push(current);
     return messages;
   }

@@ -34,6 +34,8 @@ abstract class McpReadOnlyTool extends Tool<Record<string, unknown>> {
 export class McpResourceTool extends McpReadOnlyTool {
   /** The resource's URI. */
   readonly uri: string;
+  /** Reading the resource again gives its content back: the governor may compact an old read. */
+  override readonly compactable = true;
 
   constructor(name: string, listed: McpListedTool, connection: McpServerConnection, timeoutMs: number) {
     super(name, listed, connection, timeoutMs);

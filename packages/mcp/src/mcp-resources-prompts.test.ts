@@ -47,6 +47,19 @@ describe('MCP resources and prompts as tools (server-everything)', () => {
     expect(source.get('mcp_ev_prompt_args-prompt')).toBeInstanceOf(McpPromptTool);
   }, 60_000);
 
+  it('traits come from the server\'s annotations: readOnlyHint makes a tool compactable (never readOnly); resources are compactable', async () => {
+    const { registry } = await start();
+    const traits = registry.toolTraits();
+    // server-everything annotates `echo` and `get-sum` readOnlyHint: true, `toggle-simulated-logging` false.
+    expect(traits['mcp_ev_echo']).toEqual({ readOnly: false, compactable: true, rereadable: null });
+    expect(traits['mcp_ev_get-sum']).toMatchObject({ compactable: true, readOnly: false });
+    expect(traits['mcp_ev_toggle-simulated-logging']).toEqual({ readOnly: false, compactable: false, rereadable: null });
+    expect(traits['mcp_ev_resource_architecture_md']).toEqual({ readOnly: true, compactable: true, rereadable: null });
+    expect(traits['mcp_ev_prompt_simple-prompt']).toEqual({ readOnly: true, compactable: false, rereadable: null });
+    // The built-in registered here as `read_file` declared nothing, and gets nothing for its name.
+    expect(traits['read_file']).toEqual({ readOnly: false, compactable: false, rereadable: null });
+  }, 60_000);
+
   it('reading a resource returns its text; a prompt returns the filled template', async () => {
     const { registry } = await start();
     const doc = await registry.execute('mcp_ev_resource_architecture_md', {}, ctx(), { toolCallId: 'r1' });

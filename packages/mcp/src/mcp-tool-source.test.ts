@@ -69,6 +69,10 @@ describe('McpToolSource over stdio', () => {
       additionalProperties: false,
     });
     expect(source.tools().map((t) => [t.name, t.server, t.toolName])).toContainEqual(['mcp_fx_echo', 'fx', 'echo']);
+    // Annotations: echo says readOnlyHint true → compactable; toggle says false; add says nothing.
+    const traits = registry.toolTraits();
+    expect([traits.mcp_fx_echo.compactable, traits.mcp_fx_toggle.compactable, traits.mcp_fx_add.compactable]).toEqual([true, false, false]);
+    expect(traits.mcp_fx_echo.readOnly).toBe(false);
     expect(source.status()).toEqual([{ server: 'fx', transport: 'stdio', state: 'connected', toolCount: FIXTURE_TOOLS.length }]);
   });
 

@@ -270,7 +270,7 @@ export class McpToolSource {
       changesOf(entry.ref.server).removed.push(name);
     }
     for (const [name, want] of desired) {
-      const fingerprint = JSON.stringify([want.listed.kind, want.listed.uri, want.listed.description, want.listed.title, want.listed.inputSchema]);
+      const fingerprint = JSON.stringify([want.listed.kind, want.listed.uri, want.listed.description, want.listed.title, want.listed.inputSchema, want.listed.annotations]);
       const current = this.#registered.get(name);
       if (current && current.fingerprint === fingerprint) continue;
       const config = this.#configs.get(want.ref.server)!;

@@ -14,6 +14,12 @@ export class McpTool extends Tool<Record<string, unknown>> {
   /** MCP tools may have side effects whatever their annotations claim (hints are untrusted), as in the reference. */
   override readonly readOnly = false;
   /**
+   * From the server's `readOnlyHint: true` annotation: a read-only tool's result can be had again
+   * by calling it, so the governor may compact it under pressure. A lying hint costs at most a
+   * repeated call; it is not trusted for `readOnly`, which would batch the tool with others.
+   */
+  override readonly compactable: boolean;
+  /**
    * No registry-level limit: the source bounds each phase itself (connect, then the per-call
    * timeout) and says which one expired, instead of a generic "did not finish".
    */
@@ -30,6 +36,7 @@ export class McpTool extends Tool<Record<string, unknown>> {
     this.name = name;
     this.description = listed.description ?? listed.title ?? listed.name;
     this.parameters = listed.inputSchema;
+    this.compactable = listed.annotations?.readOnlyHint === true;
     this.server = connection.name;
     this.toolName = listed.name;
     this.#connection = connection;

@@ -93,6 +93,65 @@ describe('definitions (reference §C 50, 66)', () => {
   });
 });
 
+describe('toolTraits: declared traits by name, for the governor', () => {
+  const pager = () =>
+    defineTool({
+      name: 'pager',
+      description: 'p',
+      readOnly: true,
+      compactable: true,
+      rereadable: true,
+      parameters: { type: 'object', properties: { offset: { type: 'integer' }, limit: { type: 'integer' } } },
+      scopes: ['core', 'subagent'],
+      execute: () => '',
+    });
+
+  it('lists every registered tool by name, traits from the declaration only', () => {
+    const registry = new ToolRegistry();
+    registry.register(pager());
+    registry.register(readFileTool()); // named read_file, declares only readOnly
+    registry.register(namedTool('exec'));
+    const table = registry.toolTraits();
+    expect(Object.keys(table).sort()).toEqual(['exec', 'pager', 'read_file']);
+    expect(table.pager).toEqual({ readOnly: true, compactable: true, rereadable: { offsetParam: 'offset', limitParam: 'limit', unit: 'lines', firstOffset: 1 } });
+    expect(table.read_file).toEqual({ readOnly: true, compactable: false, rereadable: null });
+    expect(table.exec).toEqual({ readOnly: false, compactable: false, rereadable: null });
+    expect(Object.isFrozen(table)).toBe(true);
+    expect(Object.getPrototypeOf(table)).toBeNull();
+  });
+
+  it('returns the same table until the set changes; scopes are cached separately', () => {
+    const registry = new ToolRegistry();
+    registry.register(pager());
+    registry.register(namedTool('core_only'));
+    const first = registry.toolTraits();
+    expect(registry.toolTraits()).toBe(first);
+    expect(Object.keys(registry.toolTraits({ scope: 'subagent' }))).toEqual(['pager']);
+    registry.register(namedTool('later'));
+    const second = registry.toolTraits();
+    expect(second).not.toBe(first);
+    expect(Object.keys(second)).toContain('later');
+    registry.unregister('later');
+    expect(registry.toolTraits()).not.toBe(second);
+    expect(Object.keys(registry.toolTraits())).not.toContain('later');
+  });
+
+  it('refuses at register a class tool whose traits cannot work', () => {
+    class Broken extends Tool {
+      readonly name = 'broken';
+      readonly description = 'b';
+      readonly parameters = noParams;
+      override readonly rereadable = { offsetParam: 'offset', limitParam: 'limit', unit: 'lines' as const, firstOffset: 1 as const };
+      execute() {
+        return '';
+      }
+    }
+    const registry = new ToolRegistry();
+    expect(() => registry.register(new Broken())).toThrow(ConfigurationError);
+    expect(registry.has('broken')).toBe(false);
+  });
+});
+
 describe('registration', () => {
   it('rejects a duplicate name unless replace is asked for', () => {
     const registry = new ToolRegistry();

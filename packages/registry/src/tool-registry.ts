@@ -1,9 +1,10 @@
-import { compareCodePoints, ConfigurationError, pythonStr, pythonTypeName, type ToolDefinition } from '@nanobot/schema';
+import { compareCodePoints, ConfigurationError, pythonStr, pythonTypeName, type ToolDefinition, type ToolTraits, type ToolTraitsByName } from '@nanobot/schema';
 import {
   createToolContext,
   isTool,
   isToolResult,
   toolResult,
+  toolTraitsOf,
   type Tool,
   type ToolContent,
   type ToolContext,
@@ -114,6 +115,7 @@ const ALL_SCOPES = '*';
 export class ToolRegistry {
   readonly #tools = new Map<string, Tool<any>>();
   readonly #definitions = new Map<string, readonly ToolDefinition[]>();
+  readonly #traits = new Map<string, ToolTraitsByName>();
   readonly #defaultTimeoutMs: number;
   readonly #repair: { repair: boolean; maxRepairChars: number };
 
@@ -142,16 +144,23 @@ export class ToolRegistry {
       throw new ConfigurationError(`ToolRegistry.register: a tool named '${tool.name}' is already registered`);
     }
     // Build the definition now: a schema that cannot be converted fails here, with its typed
-    // error, not later inside definitions() or on the model's first call.
+    // error, not later inside definitions() or on the model's first call; so do traits naming
+    // arguments the tool does not take.
     tool.toSchema();
+    toolTraitsOf(tool);
     this.#tools.set(tool.name, tool);
+    this.#clearCaches();
+  }
+
+  #clearCaches(): void {
     this.#definitions.clear();
+    this.#traits.clear();
   }
 
   /** Removes a tool; returns whether one was there. */
   unregister(name: string): boolean {
     const removed = this.#tools.delete(name);
-    if (removed) this.#definitions.clear();
+    if (removed) this.#clearCaches();
     return removed;
   }
 
@@ -199,9 +208,30 @@ export class ToolRegistry {
     return list;
   }
 
-  /** Drops the cached definitions (for tools whose description or schema changed). */
+  /**
+   * The declared traits of the registered tools by name (see tools-core's "Traits"), optionally
+   * only those of one scope: what the runner passes to the governor as `toolTraits`. A frozen
+   * table without prototype, cached like {@link definitions}: the same object until a tool is
+   * registered or unregistered (or {@link invalidateDefinitions} is called), so per-request work
+   * keyed on it stays cached. A name it does not list has no traits.
+   */
+  toolTraits(options: { scope?: ToolScope } = {}): ToolTraitsByName {
+    const key = options.scope ?? ALL_SCOPES;
+    const hit = this.#traits.get(key);
+    if (hit) return hit;
+    const table = Object.create(null) as Record<string, ToolTraits>;
+    for (const tool of this.#tools.values()) {
+      if (options.scope !== undefined && !(tool.scopes ?? ['core']).includes(options.scope)) continue;
+      table[tool.name] = toolTraitsOf(tool);
+    }
+    const frozen = Object.freeze(table);
+    this.#traits.set(key, frozen);
+    return frozen;
+  }
+
+  /** Drops the cached definitions and traits (for tools whose description, schema or traits changed). */
   invalidateDefinitions(): void {
-    this.#definitions.clear();
+    this.#clearCaches();
   }
 
   /**

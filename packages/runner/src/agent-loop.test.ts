@@ -15,7 +15,7 @@ import { SubagentManager } from './subagent-manager.js';
 import { call, scripted, textStep, toolsStep } from './test-support/fake-model.js';
 import { legalityProblems } from './test-support/legality.js';
 import { simpleGovern } from './test-support/simple-govern.js';
-import { TURN_INTERRUPTED_REPLY } from './runner-texts.js';
+import { TURN_INTERRUPTED_NOTE } from '@nanobot/schema';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -127,10 +127,14 @@ describe('AgentLoop turns', () => {
     expect(outs).toHaveLength(2);
     const { session } = await sessions.load('cli:c');
     expect(legalityProblems(session.messages)).toEqual([]);
-    expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: TURN_INTERRUPTED_REPLY });
+    expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: '', _failure: { kind: 'interrupted' } });
     ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'again' });
     await ref.loop.idle();
     expect(bus.drainOutbound().map((m) => m.content)).toEqual(['fresh start']);
+    // The next request shows the interruption as a note, never as an assistant reply.
+    const next = model.requests.at(-1)!.messages;
+    expect(next.filter((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content !== '').map((m) => m.content)).toEqual([]);
+    expect(next.map((m) => m.content)).toContain(TURN_INTERRUPTED_NOTE);
     expect(legalityProblems((await sessions.load('cli:c')).session.messages)).toEqual([]);
   });
 
@@ -240,7 +244,8 @@ describe('AgentLoop turns', () => {
     const session = new Session({ key: 'k', messages: [{ role: 'user', content: 'lost' }, { role: 'assistant', content: '', tool_calls: [{ id: 'z', type: 'function', function: { name: 'x', arguments: '{}' } }] }] });
     expect(repairTail(session)).toBe(true);
     expect(legalityProblems(session.messages)).toEqual([]);
-    expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: TURN_INTERRUPTED_REPLY });
+    expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: '', _failure: { kind: 'interrupted' } });
+    expect(session.messages.at(-2)).toMatchObject({ role: 'tool', tool_call_id: 'z', name: 'x', _failure: { kind: 'interrupted' } });
     expect(repairTail(session)).toBe(false);
   });
 

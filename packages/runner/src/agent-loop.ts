@@ -1,5 +1,5 @@
 import type { ModelFactsSource } from '@nanobot/providers';
-import type { LLMProvider, Message } from '@nanobot/schema';
+import { failureOf, toolFailureRow, turnFailureRow, type LLMProvider, type Message } from '@nanobot/schema';
 import type { Session, SessionStore } from '@nanobot/session';
 import type { OutboundMessage as ToolOutboundMessage } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
@@ -12,7 +12,7 @@ import type { TurnOutcome } from './bus/turn-outcome.js';
 import type { EventSink } from './runner-events.js';
 import type { RunnerHooks } from './runner-hooks.js';
 import type { RunnerToolRegistry } from './runner-ports.js';
-import { EMPTY_FINAL_RESPONSE_MESSAGE, TOOL_INTERRUPTED_RESULT, TURN_INTERRUPTED_REPLY } from './runner-texts.js';
+import { EMPTY_FINAL_RESPONSE_MESSAGE } from './runner-texts.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { validateInbound } from './validate-inputs.js';
 import type { SlashCommandSpec } from './slash-commands.js';
@@ -620,7 +620,8 @@ export class AgentLoop {
     const stamp = new Date().toISOString();
     for (const message of messages) {
       const clean = stripMeta(message);
-      if (clean.role === 'assistant' && !(clean.tool_calls && clean.tool_calls.length > 0)) {
+      // A blank assistant row is dropped, unless it is a failure row: that one is the record.
+      if (clean.role === 'assistant' && !(clean.tool_calls && clean.tool_calls.length > 0) && failureOf(clean) === null) {
         const c = clean.content;
         if (c === null || c === undefined || (typeof c === 'string' && c.trim() === '') || (Array.isArray(c) && c.length === 0)) continue;
       }
@@ -639,8 +640,9 @@ function archivedSummary(session: Session): { text: string; lastActive: string }
 
 /**
  * Makes the end of a stored session legal and closed: answers tool calls left without results
- * (a crash mid-tools) and closes a user turn that never got a reply. Returns whether it changed
- * anything. Only appends.
+ * (a crash mid-tools) and closes a user turn that never got a reply. Both are stored as failures
+ * (`toolFailureRow`, `turnFailureRow('interrupted')` from @nanobot/schema), never as words of the
+ * tool or the assistant. Returns whether it changed anything. Only appends.
  */
 export function repairTail(session: Session): boolean {
   const messages = session.messages;
@@ -659,7 +661,7 @@ export function repairTail(session: Session): boolean {
           if (typeof id !== 'string' || id === '') continue;
           const fn = (call as { function?: { name?: unknown } }).function;
           if (!answered.has(id)) {
-            messages.push({ role: 'tool', tool_call_id: id, name: typeof fn?.name === 'string' ? fn.name : '', content: TOOL_INTERRUPTED_RESULT, timestamp: new Date().toISOString() });
+            messages.push({ ...toolFailureRow({ id, name: typeof fn?.name === 'string' ? fn.name : '' }), timestamp: new Date().toISOString() });
             changed = true;
           }
         }
@@ -669,7 +671,7 @@ export function repairTail(session: Session): boolean {
   }
   const last = messages[messages.length - 1];
   if (last && (last.role === 'user' || last.role === 'tool') && last._command !== true) {
-    messages.push({ role: 'assistant', content: TURN_INTERRUPTED_REPLY, timestamp: new Date().toISOString() });
+    messages.push({ ...turnFailureRow('interrupted'), timestamp: new Date().toISOString() });
     changed = true;
   }
   if (changed) session.updatedAt = new Date().toISOString();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LLMProvider, Message } from '@nanobot/schema';
-import { createEstimator, NanobotError } from '@nanobot/schema';
+import { createEstimator, MODEL_ERROR_NOTE, NanobotError, TOOL_INTERRUPTED_NOTE } from '@nanobot/schema';
 import { ToolRegistry } from '@nanobot/registry';
 import { ScriptedProvider } from '@nanobot/providers/testing';
 import { defineTool, toolResult } from '@nanobot/tools-core';
@@ -16,9 +16,7 @@ import {
   FINALIZATION_RETRY_PROMPT,
   LENGTH_RECOVERY_PROMPT,
   MAX_ITERATIONS_FINALIZE_PROMPT,
-  MODEL_ERROR_PLACEHOLDER,
   SSRF_NOTE,
-  TOOL_INTERRUPTED_RESULT,
 } from './runner-texts.js';
 
 const OBJ = { type: 'object', properties: {}, additionalProperties: true } as const;
@@ -123,6 +121,56 @@ describe('AgentRunner basics', () => {
     expect(result.messages.slice(0, 5)).toEqual(history);
     expect(result.messages[3].tool_call_id).toBe('orphan');
     expect(result.messages).toHaveLength(6);
+  });
+});
+
+describe('declared tool traits reach the governor', () => {
+  it('every request passes the registry\'s toolTraits table (the same object while the tools do not change)', async () => {
+    const reader = defineTool({
+      name: 'page',
+      description: 'p',
+      readOnly: true,
+      compactable: true,
+      rereadable: true,
+      parameters: { type: 'object', properties: { offset: { type: 'integer' }, limit: { type: 'integer' } } },
+      execute: () => 'lines',
+    });
+    // Named like the built-in, declaring nothing: it must get nothing.
+    const impostor = defineTool({ name: 'read_file', description: 'r', parameters: OBJ, execute: () => 'x' });
+    const registry = registryWith(reader, impostor);
+    const seen: unknown[] = [];
+    const model = scripted([toolsStep(call('page', {}, '1')), textStep('done')]);
+    await new AgentRunner().run(
+      spec(model, registry, {
+        govern: (messages, options) => {
+          seen.push(options.toolTraits);
+          return simpleGovern(messages, options);
+        },
+      }),
+    );
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(registry.toolTraits());
+    expect(seen[1]).toBe(seen[0]);
+    const table = seen[0] as ReturnType<ToolRegistry['toolTraits']>;
+    expect(table.page).toMatchObject({ compactable: true, rereadable: { offsetParam: 'offset', limitParam: 'limit', unit: 'lines', firstOffset: 1 } });
+    expect(table.read_file).toEqual({ readOnly: false, compactable: false, rereadable: null });
+  });
+
+  it('a registry without toolTraits (a custom view) passes none', async () => {
+    const registry = registryWith();
+    const view = { definitions: () => registry.definitions(), get: registry.get.bind(registry), prepareCall: registry.prepareCall.bind(registry), execute: registry.execute.bind(registry) };
+    let options: Record<string, unknown> | undefined;
+    await new AgentRunner().run(
+      spec(scripted([textStep('ok')]), registry, {
+        tools: view,
+        govern: (messages, o) => {
+          options = o as unknown as Record<string, unknown>;
+          return simpleGovern(messages, o);
+        },
+      }),
+    );
+    expect(options).toBeDefined();
+    expect('toolTraits' in options!).toBe(false);
   });
 });
 
@@ -316,12 +364,36 @@ describe('recovery paths', () => {
     expect(prompt).toContain(`<already_delivered_tail>\n${first.slice(-64)}\n</already_delivered_tail>`);
   });
 
-  it('a model error appends the governor-stripped placeholder and reports the error', async () => {
+  it('a model error is stored as a failure row (no text in the assistant\'s voice) and reported', async () => {
     const model = scripted([{ content: 'rate limited', finishReason: 'error' }]);
     const result = await new AgentRunner().run(spec(model, registryWith()));
     expect(result.stopReason).toBe('error');
     expect(result.finalContent).toBe('rate limited');
-    expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: MODEL_ERROR_PLACEHOLDER });
+    expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: '', _failure: { kind: 'model_error', detail: 'rate limited' } });
+  });
+
+  it('after a model error, an injected follow-up is answered from a request that shows the failure as a note, not as a reply', async () => {
+    const model = scripted([{ content: 'rate limited', finishReason: 'error' }, textStep('answered')]);
+    let injected = false;
+    const result = await new AgentRunner().run(
+      spec(model, registryWith(), {
+        injections: () => {
+          if (injected) return [];
+          injected = true;
+          return [{ role: 'user', content: 'still there?' }];
+        },
+      }),
+    );
+    expect(result.finalContent).toBe('answered');
+    const second = model.requests[1].messages;
+    expect(second.map((m) => [m.role, m.content])).toEqual([
+      ['system', 'You are a test agent.'],
+      ['user', 'hello'],
+      ['user', MODEL_ERROR_NOTE],
+      ['user', 'still there?'],
+    ]);
+    // Stored as data; the note exists only in the request.
+    expect(result.messages.some((m) => m._failure !== undefined && m.role === 'assistant')).toBe(true);
   });
 
   it('a provider failing mid-stream keeps the partial text flagged and the transcript legal', async () => {
@@ -403,7 +475,8 @@ describe('abort', () => {
     const result = await new AgentRunner().run(spec(model, registryWith(hang, after), { signal: controller.signal, concurrentTools: true }));
     expect(result.stopReason).toBe('aborted');
     const tools = result.messages.filter((m) => m.role === 'tool');
-    expect(tools.map((m) => m.content)).toEqual([TOOL_INTERRUPTED_RESULT, TOOL_INTERRUPTED_RESULT]);
+    expect(tools.map((m) => m.content)).toEqual([TOOL_INTERRUPTED_NOTE, TOOL_INTERRUPTED_NOTE]);
+    expect(tools.map((m) => m._failure)).toEqual([{ kind: 'interrupted' }, { kind: 'interrupted' }]);
     expect(result.toolEvents.map((e) => e.status)).toEqual(['interrupted', 'interrupted']);
     expect(legalityProblems(result.messages)).toEqual([]);
   });

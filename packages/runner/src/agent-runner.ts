@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { StructuredOutputError, addCosts, codePointLength, costOfUsage, extractThink, lookupModel, toResponseFormat } from '@nanobot/schema';
+import { StructuredOutputError, TOOL_INTERRUPTED_NOTE, addCosts, codePointLength, costOfUsage, extractThink, lookupModel, replayFailures, toResponseFormat, toolFailureRow, turnFailureRow } from '@nanobot/schema';
 import type {
   LLMProvider,
   LLMRequest,
@@ -40,10 +40,8 @@ import {
   FINALIZATION_RETRY_PROMPT,
   MALFORMED_TOOL_CALLS_PROMPT,
   MAX_ITERATIONS_FINALIZE_PROMPT,
-  MODEL_ERROR_PLACEHOLDER,
   SSRF_NOTE,
   TOOL_ERROR_HINT,
-  TOOL_INTERRUPTED_RESULT,
   lengthRecoveryMessage,
   workspaceEscalationMessage,
 } from './runner-texts.js';
@@ -487,7 +485,9 @@ export class AgentRunner {
         // Streamed text is kept only when the stream broke; an error *response* streams its error text.
         const partial = outcome.kind === 'response' && outcome.errorText !== null ? outcome.partial : '';
         if (partial.trim() !== '') state.append({ role: 'assistant', content: partial, _interrupted: true });
-        else if (!this.#endsWithPlainAssistant(state)) state.append({ role: 'assistant', content: MODEL_ERROR_PLACEHOLDER });
+        // The failure is stored as what it is (a row with `_failure`, no text): the model is never
+        // shown a reply it did not give, only a neutral note where the turn needs closing.
+        else if (!this.#endsWithPlainAssistant(state)) state.append(turnFailureRow('model_error', state.error));
         if (await this.#drainInjections(state)) {
           state.stopReason = 'completed';
           state.error = null;
@@ -676,6 +676,7 @@ export class AgentRunner {
 
   #govern(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number, purpose: ModelRequestPurpose): readonly Message[] {
     const { spec } = state;
+    const toolTraits = spec.tools.toolTraits?.();
     const options: RunnerGovernOptions = {
       contextWindowTokens: state.windowTokens,
       maxOutputTokens: state.replyTokens,
@@ -688,8 +689,12 @@ export class AgentRunner {
       model: this.#model(spec),
       ...(spec.calibrator ? { calibrator: spec.calibrator } : {}),
       cutPlan: spec.sessionKey === undefined ? state.cutPlan : this.#cutPlans.get(spec.sessionKey),
+      ...(toolTraits ? { toolTraits } : {}),
     };
-    const result = spec.govern ? spec.govern(messages, options) : govern(messages, { ...spec.governOptions, ...options });
+    // Stored failure rows (a failed request, an interrupted call) go to the model as their
+    // neutral notes; one row for one row, so `inflightStartIndex` keeps its meaning.
+    const view = replayFailures(messages);
+    const result = spec.govern ? spec.govern(view, options) : govern(view, { ...spec.governOptions, ...options });
     this.#keepCutPlan(state, result.cutPlan);
     const estimate = (result.report as { tokensAfter?: unknown } | null | undefined)?.tokensAfter;
     state.lastPromptEstimate = typeof estimate === 'number' ? estimate : null;
@@ -1026,13 +1031,17 @@ export class AgentRunner {
     for (let i = 0; i < requests.length; i += 1) {
       let outcome = outcomes[i];
       if (outcome === undefined) {
-        outcome = { content: TOOL_INTERRUPTED_RESULT, status: 'interrupted', detail: 'interrupted', fatal: null, durationMs: 0 };
+        outcome = { content: TOOL_INTERRUPTED_NOTE, status: 'interrupted', detail: 'interrupted', fatal: null, durationMs: 0 };
         this.#recordEnd(state, requests[i], calls[i], iteration, outcome, startedAt[i] ?? performance.now());
         const toolSpan = toolSpans[i];
         if (toolSpan) state.spans?.endTool(toolSpan, outcome.status, outcome.detail);
       }
       if (fatal === null && outcome.fatal !== null) fatal = outcome.fatal;
-      results.push({ role: 'tool', tool_call_id: calls[i].id, name: requests[i].name, content: outcome.content });
+      results.push(
+        outcome.status === 'interrupted'
+          ? toolFailureRow({ id: calls[i].id, name: requests[i].name })
+          : { role: 'tool', tool_call_id: calls[i].id, name: requests[i].name, content: outcome.content },
+      );
     }
     return { results, fatal: spec.failOnToolError ? fatal : null, abortedDuring, thrown };
   }
@@ -1092,7 +1101,7 @@ export class AgentRunner {
         ? await spec.tools.executePrepared(prepared, ctx, { toolCallId: call.id })
         : await spec.tools.execute(name, request.arguments, ctx, { toolCallId: call.id });
       if (execution.status === 'aborted' && state.signal.aborted) {
-        return { content: TOOL_INTERRUPTED_RESULT, status: 'interrupted', detail: 'interrupted', fatal: null, durationMs: 0 };
+        return { content: TOOL_INTERRUPTED_NOTE, status: 'interrupted', detail: 'interrupted', fatal: null, durationMs: 0 };
       }
       content = execution.result.content as MessageContent;
       isError = execution.isError;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkLegality, govern } from '@nanobot/governor';
+import { TOOL_INTERRUPTED_NOTE } from '@nanobot/schema';
 import { ScriptedProvider } from '@nanobot/providers/testing';
 import { JsonlSessionStore, TOKEN_PROBE_MESSAGE } from '@nanobot/session';
 import { createAgent } from './create-agent.js';
@@ -252,7 +253,7 @@ describe('end to end with the built-in tools', () => {
     await agent.stop();
     const { session } = await new JsonlSessionStore({ dir: sessionsDir }).load('cli:direct');
     expect(checkLegality(session.messages)).toEqual([]);
-    expect(session.messages.find((m) => m.tool_call_id === 's1')?.content).toBe('Error: Task interrupted before this tool finished.');
+    expect(session.messages.find((m) => m.tool_call_id === 's1')).toMatchObject({ content: TOOL_INTERRUPTED_NOTE, _failure: { kind: 'interrupted' } });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Message } from '@nanobot/schema';
+import type { Message, ToolTraitsByName } from '@nanobot/schema';
 import type { ModelRequestPurpose } from './runner-events.js';
 import type { ToolDefinition } from '@nanobot/schema';
 import type { ToolRegistry } from '@nanobot/registry';
@@ -7,9 +7,10 @@ import type { CutPlan } from '@nanobot/governor';
 
 /**
  * What the runner needs from a tool registry: `ToolRegistry` from @nanobot/registry, or anything
- * with the same four methods (e.g. a filtered view for one session's disabled tools).
+ * with the same four methods (e.g. a filtered view for one session's disabled tools). With
+ * `toolTraits` the governor learns each tool's declared traits; without it no tool has any.
  */
-export type RunnerToolRegistry = Pick<ToolRegistry, 'definitions' | 'get' | 'prepareCall' | 'execute'> & Partial<Pick<ToolRegistry, 'executePrepared'>>;
+export type RunnerToolRegistry = Pick<ToolRegistry, 'definitions' | 'get' | 'prepareCall' | 'execute'> & Partial<Pick<ToolRegistry, 'executePrepared' | 'toolTraits'>>;
 
 /** Routing facts the runner puts on every tool call's `ToolContext`. */
 export interface RunnerToolContext {
@@ -39,6 +40,12 @@ export interface RunnerGovernOptions {
   calibrator?: TokenCalibration;
   /** The session's history cut plan from its previous request (the governor's `result.cutPlan`). */
   cutPlan?: CutPlan | null;
+  /**
+   * The tools' declared traits by name (`registry.toolTraits()`: the same frozen object until the
+   * tool set changes), so that compaction and offload exemptions follow declarations, not names.
+   * Absent when the registry does not provide them.
+   */
+  toolTraits?: ToolTraitsByName;
 }
 
 /**

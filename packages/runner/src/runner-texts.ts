@@ -28,14 +28,25 @@ export const ARREARAGE_MESSAGE =
 /** Guidance appended to SSRF refusals. */
 export const SSRF_NOTE =
   'This is a non-bypassable security boundary. Stop trying to access private/internal URLs. Do not retry with curl, wget, encoded IPs, alternate DNS, redirects, proxies, or another tool. Ask the user for local files, logs, screenshots, or an explicit safe public URL instead. If the user explicitly trusts this private URL, ask them to whitelist the exact IP/CIDR via tools.ssrfWhitelist.';
-/** Result given to every tool call that had not finished when the run was aborted. */
+/**
+ * The reference's result for a call that had not finished when the run was aborted. No longer
+ * stored: an interrupted call is a `toolFailureRow` (@nanobot/schema) whose text is the neutral
+ * `TOOL_INTERRUPTED_NOTE`; rows holding this text (older sessions) are read as that failure.
+ * @deprecated Kept for reading old sessions; see `LEGACY_FAILURE_TEXTS` in @nanobot/schema.
+ */
 export const TOOL_INTERRUPTED_RESULT = 'Error: Task interrupted before this tool finished.';
-/** Assistant reply recorded for a turn interrupted before any answer. */
+/**
+ * The reference's assistant reply for a turn interrupted before any answer. No longer stored: the
+ * turn is closed by a `turnFailureRow('interrupted')` (@nanobot/schema); old rows with this text
+ * are read as that failure.
+ * @deprecated Kept for reading old sessions; see `LEGACY_FAILURE_TEXTS` in @nanobot/schema.
+ */
 export const TURN_INTERRUPTED_REPLY = 'Error: Task interrupted before a response was generated.';
 /**
- * Placeholder appended when the model errors without any text. It is the governor's placeholder,
- * so it is stripped from later requests instead of being replayed forever (a reference weak spot:
- * its model-error placeholder differs from the governance set).
+ * What earlier versions appended when the model errored without any text. No longer stored: a
+ * failed request is a `turnFailureRow('model_error', detail)` (@nanobot/schema); old rows with
+ * this text are read as that failure.
+ * @deprecated Kept for reading old sessions; see `LEGACY_FAILURE_TEXTS` in @nanobot/schema.
  */
 export const MODEL_ERROR_PLACEHOLDER = '[Previous assistant message omitted.]';
 

@@ -1,4 +1,4 @@
-import { estimateMessageTokens, PYTHON_WHITESPACE_CLASS, pythonStr, pythonStrip, pythonTruthy, type Message } from '@nanobot/schema';
+import { estimateMessageTokens, failureReplayRow, isFailureNote, PYTHON_WHITESPACE_CLASS, pythonStr, pythonStrip, pythonTruthy, type Message } from '@nanobot/schema';
 import { findLegalMessageStart } from '@nanobot/governor';
 import { detachRuntimeContext, type RuntimeContextMarker } from '@nanobot/context-builder';
 import { contentWithMediaBreadcrumbs } from './media-breadcrumbs.js';
@@ -62,6 +62,10 @@ const present = (message: Message, key: string): boolean => message[key] !== und
 /** One stored message as the model sees it on replay, or null when it is not replayed. */
 function projectMessage(message: Message, includeRuntimeContext: boolean): Message | null {
   if (message._command) return null;
+  // A stored failure (new `_failure` rows and the texts older versions stored as speech) replays
+  // as its neutral note: a user-role note for a turn, a tool result for a call.
+  const failure = failureReplayRow(message);
+  if (failure !== null) return failure;
   const marker = message._runtime_context;
   const hasRuntimeContext = isRecord(marker);
   let content: Message['content'] = message.content === undefined ? '' : message.content;
@@ -126,9 +130,11 @@ function rowTokens(source: Message, row: Message): number {
   return tokens;
 }
 
+// A failure note is not a user turn: a window never starts at one, so the model never reads
+// "the turn above" with nothing above it.
 function firstUserStart(messages: readonly Message[]): number {
   for (let i = 0; i < messages.length; i += 1) {
-    if (messages[i].role === 'user') return i > 0 && messages[i - 1]._channel_delivery ? i - 1 : i;
+    if (messages[i].role === 'user' && !isFailureNote(messages[i])) return i > 0 && messages[i - 1]._channel_delivery ? i - 1 : i;
   }
   return -1;
 }
@@ -143,7 +149,10 @@ function dropLeadingOrphans(messages: Message[]): Message[] {
  * `lastConsolidated` but always keep the last {@link MIN_COMPACTED_REPLAY_MESSAGES} raw messages
  * (aligned to the user turn that began them), begin at a user message, never begin with an orphan
  * tool result, drop command rows and blank assistant rows, add image breadcrumbs, and fit
- * `maxTokens` when given. Returns fresh row objects; the session is not modified.
+ * `maxTokens` when given. A stored failure (an interrupted turn or call, a failed request, as
+ * `_failure` rows or as the texts earlier versions stored) becomes its neutral note
+ * (`failureReplayRow` from @nanobot/schema): no assistant text the model did not produce is ever
+ * replayed. Returns fresh row objects; the session is not modified.
  */
 export function getHistory(
   session: { readonly messages: readonly Message[]; readonly lastConsolidated: number },
@@ -191,7 +200,7 @@ export function getHistory(
   } else {
     let lastUser = -1;
     for (let i = projected.length - 1; i >= 0; i -= 1) {
-      if (projected[i].role === 'user') {
+      if (projected[i].role === 'user' && !isFailureNote(projected[i])) {
         lastUser = i;
         break;
       }

@@ -2,7 +2,7 @@ import { appendFile, mkdir, open, readFile, rename, writeFile } from 'node:fs/pr
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Message } from '@nanobot/schema';
-import { stripThink, truncateText } from '@nanobot/schema';
+import { failureReplayRow, stripThink, truncateText } from '@nanobot/schema';
 import { detachRuntimeContext, parseCursorFile, parseHistoryEntries, type HistoryEntry, type HistoryWarning, type RuntimeContextMarker } from '@nanobot/context-builder';
 import { withFileLock, type FileLockOptions } from './file-lock.js';
 import { localMinuteTimestamp } from './local-time.js';
@@ -188,12 +188,18 @@ export class MemoryStore {
   async rawArchive(messages: readonly Message[], sessionKey?: string | null): Promise<number> {
     const lines: string[] = [];
     for (const message of messages) {
+      const stamp = typeof message.timestamp === 'string' ? message.timestamp.slice(0, 16) : '?';
+      // A stored failure is archived as the event it is, never as the assistant's or a tool's words.
+      const failure = failureReplayRow(message);
+      if (failure !== null) {
+        lines.push(`[${stamp}] ${failure.role === 'tool' ? 'TOOL' : 'EVENT'}: ${textOf(failure.content ?? null)}`);
+        continue;
+      }
       let content = message.content ?? null;
       if (message._runtime_context) content = detachRuntimeContext(content, message._runtime_context as RuntimeContextMarker);
       const withCrumbs = contentWithMediaBreadcrumbs({ role: message.role, content, media: message.media }) ?? null;
       const text = textOf(withCrumbs).trim();
       if (text === '') continue;
-      const stamp = typeof message.timestamp === 'string' ? message.timestamp.slice(0, 16) : '?';
       const tools = Array.isArray(message.tool_calls)
         ? message.tool_calls.map((c) => c?.function?.name).filter((n): n is string => typeof n === 'string' && n !== '')
         : [];

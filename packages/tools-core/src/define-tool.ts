@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { JsonSchema } from '@nanobot/schema';
-import { ConfigurationError } from '@nanobot/schema';
+import type { JsonSchema, RereadableOutput } from '@nanobot/schema';
+import { ConfigurationError, resolveToolTraits } from '@nanobot/schema';
 import type { ToolContext } from './tool-context.js';
 import { DEFAULT_TOOL_SCOPES, Tool, type ToolLoadContext, type ToolOutput, type ToolScope } from './tool.js';
 
@@ -14,6 +14,18 @@ interface ToolSpecBase {
   readOnly?: boolean;
   /** Must run alone even when batching is on (default false). */
   exclusive?: boolean;
+  /**
+   * Its result can be had again by calling it: under context pressure the governor may replace an
+   * older result by a note asking for a narrower call (default false). See the README's "Traits".
+   */
+  compactable?: boolean;
+  /**
+   * Its output is content it pages through: a long result is cut with a continuation hint (the
+   * lines shown, the offset/limit to read on) instead of being offloaded. `true` means
+   * `read_file`'s paging (`offset`, `limit`, 1-based lines); an object names other arguments.
+   * The named arguments must be among the parameters. Default: not rereadable.
+   */
+  rereadable?: boolean | Partial<RereadableOutput>;
   /** Registries the loader puts it in (default `['core']`). */
   scopes?: readonly ToolScope[];
   /** Per-call limit in ms; omitted → the registry's default, `0` → none. */
@@ -48,6 +60,8 @@ class DefinedTool<A> extends Tool<A> {
   override readonly parameters: z.ZodType | JsonSchema | null;
   override readonly readOnly: boolean;
   override readonly exclusive: boolean;
+  override readonly compactable: boolean;
+  override readonly rereadable: RereadableOutput | null;
   override readonly scopes: readonly ToolScope[];
   override readonly timeoutMs: number | undefined;
   readonly enabled: ((ctx: ToolLoadContext) => boolean) | undefined;
@@ -60,10 +74,18 @@ class DefinedTool<A> extends Tool<A> {
     this.parameters = spec.parameters ?? null;
     this.readOnly = spec.readOnly ?? false;
     this.exclusive = spec.exclusive ?? false;
+    this.compactable = spec.compactable ?? false;
     this.scopes = Object.freeze([...(spec.scopes ?? DEFAULT_TOOL_SCOPES)]);
     this.timeoutMs = spec.timeoutMs;
     this.enabled = spec.enabled;
     this.#run = spec.execute;
+    // Converting the schema here makes a bad one (or a zod schema that is not an object) fail at
+    // definition, not on the model's first call; the traits are checked against it the same way.
+    const traits = resolveToolTraits(
+      { readOnly: spec.readOnly, compactable: spec.compactable, rereadable: spec.rereadable },
+      { toolName: spec.name, parameters: this.jsonSchema },
+    );
+    this.rereadable = traits.rereadable;
   }
 
   override execute(args: A, ctx: ToolContext): ToolOutput | Promise<ToolOutput> {
@@ -99,9 +121,5 @@ export function defineTool(spec: ZodToolSpec<z.ZodType> | JsonSchemaToolSpec<unk
   if (spec.timeoutMs !== undefined && !(typeof spec.timeoutMs === 'number' && spec.timeoutMs >= 0)) {
     throw new ConfigurationError(`defineTool(${spec.name}): \`timeoutMs\` must be a number >= 0`);
   }
-  const tool = new DefinedTool<unknown>(spec as JsonSchemaToolSpec<unknown>);
-  // Convert now so a bad schema (or a zod schema that is not an object) fails here, not on the
-  // model's first call.
-  void tool.jsonSchema;
-  return tool;
+  return new DefinedTool<unknown>(spec as JsonSchemaToolSpec<unknown>);
 }

@@ -1,4 +1,4 @@
-export { Tool, isTool, DEFAULT_TOOL_SCOPES } from './tool.js';
+export { Tool, isTool, toolTraitsOf, DEFAULT_TOOL_SCOPES } from './tool.js';
 export type { ToolScope, ToolOutput, ArgsParseResult, ToolLoadContext } from './tool.js';
 export { defineTool } from './define-tool.js';
 export type { ZodToolSpec, JsonSchemaToolSpec } from './define-tool.js';
@@ -9,3 +9,4 @@ export type { ToolContext, ToolContextInit, ToolEvent, ToolEventSink } from './t
 export { isZodSchema, toParametersJsonSchema } from './tool-parameters.js';
 export type { ToolParameters } from './tool-parameters.js';
 export { ABORTED, raceSignal } from './race-signal.js';
+export type { ToolTraits, ToolTraitsByName, ToolTraitsDeclaration, RereadableOutput } from '@nanobot/schema';

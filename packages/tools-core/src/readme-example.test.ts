@@ -35,3 +35,17 @@ it('README example runs', async () => {
   }
   expect(new Clock().concurrencySafe).toBe(true);
 });
+
+it('README "Traits" example runs', () => {
+  const readLog = defineTool({
+    name: 'read_log',
+    description: 'Read lines of the service log',
+    readOnly: true,
+    compactable: true,
+    rereadable: { offsetParam: 'from', limitParam: 'lines', unit: 'lines', firstOffset: 1 },
+    parameters: z.object({ from: z.number().int().min(1).optional(), lines: z.number().int().optional() }),
+    execute: ({ from = 1, lines = 200 }) => `lines ${from}–${from + lines - 1} …`,
+  });
+  expect(readLog.traits.rereadable?.offsetParam).toBe('from');
+  expect(readLog.traits).toMatchObject({ readOnly: true, compactable: true });
+});

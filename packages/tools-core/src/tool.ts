@@ -1,4 +1,4 @@
-import type { ContentPart, JsonSchema, ToolDefinition } from '@nanobot/schema';
+import { resolveToolTraits, type ContentPart, type JsonSchema, type RereadableOutput, type ToolDefinition, type ToolTraits } from '@nanobot/schema';
 import type { ToolContext } from './tool-context.js';
 import type { ToolResult } from './tool-result.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -42,6 +42,7 @@ export interface ToolLoadContext {
 
 const jsonSchemaCache = new WeakMap<object, { parameters: unknown; schema: JsonSchema }>();
 const definitionCache = new WeakMap<object, { key: unknown[]; definition: ToolDefinition }>();
+const traitsCache = new WeakMap<object, { key: unknown[]; traits: ToolTraits }>();
 
 /**
  * What a tool is. Extend it for a class-based tool, or call `defineTool` for a plain one; the
@@ -63,6 +64,16 @@ export abstract class Tool<A = Record<string, unknown>> {
   readonly readOnly: boolean = false;
   /** Must run alone even when the runner batches concurrency-safe calls. */
   readonly exclusive: boolean = false;
+  /**
+   * Its result can be obtained again by calling it (same or narrower arguments), so under context
+   * pressure the governor may replace an older result with a note saying so. See {@link traits}.
+   */
+  readonly compactable: boolean = false;
+  /**
+   * Its output is a window on content it pages through (`read_file`'s lines): when too long it is
+   * cut with a hint naming these arguments instead of being offloaded. `null`: not rereadable.
+   */
+  readonly rereadable: RereadableOutput | null = null;
   /** Registries this tool joins when loaded (default `['core']`). */
   readonly scopes: readonly ToolScope[] = DEFAULT_TOOL_SCOPES;
   /** Per-call time limit in ms; `undefined` uses the registry's default, `0` means none. */
@@ -71,6 +82,23 @@ export abstract class Tool<A = Record<string, unknown>> {
   /** May be batched with other concurrency-safe calls: `readOnly && !exclusive`. */
   get concurrencySafe(): boolean {
     return this.readOnly && !this.exclusive;
+  }
+
+  /**
+   * The declared traits, resolved and frozen: what the registry hands the governor (see the
+   * README's "Traits"). Throws `ConfigurationError` when `rereadable` names an argument the
+   * parameters do not have (the registry calls it on `register`, so that fails early).
+   */
+  get traits(): ToolTraits {
+    const key = [this.readOnly, this.compactable, this.rereadable, this.jsonSchema];
+    const hit = traitsCache.get(this);
+    if (hit && hit.key.every((part, i) => part === key[i])) return hit.traits;
+    const traits = resolveToolTraits(
+      { readOnly: this.readOnly, compactable: this.compactable, rereadable: this.rereadable },
+      { toolName: this.name, parameters: this.jsonSchema },
+    );
+    traitsCache.set(this, { key, traits });
+    return traits;
   }
 
   /** The parameters as the (deep-frozen) JSON Schema the model sees; computed once per schema. */
@@ -145,5 +173,20 @@ export function isTool(value: unknown): value is Tool<any> {
     typeof v.name === 'string' &&
     typeof v.description === 'string' &&
     TOOL_METHODS.every((method) => typeof v[method] === 'function')
+  );
+}
+
+/**
+ * The traits of anything {@link isTool} accepts: its `traits` when it has them, else resolved
+ * from its `readOnly` / `compactable` / `rereadable` fields (a plugin built against an older copy
+ * of this package has no `traits` getter). Throws `ConfigurationError` as {@link Tool.traits} does.
+ */
+export function toolTraitsOf(tool: Tool<any>): ToolTraits {
+  const own = (tool as { traits?: unknown }).traits;
+  if (typeof own === 'object' && own !== null) return own as ToolTraits;
+  const fields = tool as { readOnly?: unknown; compactable?: unknown; rereadable?: unknown };
+  return resolveToolTraits(
+    { readOnly: fields.readOnly === true, compactable: fields.compactable === true, rereadable: fields.rereadable as RereadableOutput | null | undefined },
+    { toolName: tool.name, parameters: tool.jsonSchema },
   );
 }

@@ -32,6 +32,17 @@ describe('createBuiltinTools', () => {
     });
   });
 
+  it('declares the traits the governor reads: the reference\'s compactable set and read_file as rereadable', () => {
+    // The reference decides these by name (governance.md, "Constants": COMPACTABLE_TOOLS and
+    // TOOL_RESULT_OFFLOAD_EXEMPT_TOOLS); the built-ins declare the same sets, so behaviour with the
+    // built-ins is unchanged while a user's tool that only shares a name gets nothing.
+    const compactable = ['exec', 'find_files', 'grep', 'list_dir', 'list_exec_sessions', 'read_file', 'web_fetch', 'web_search'];
+    expect(all.filter((t) => t.traits.compactable).map((t) => t.name).sort()).toEqual(compactable);
+    expect(all.filter((t) => t.traits.rereadable !== null).map((t) => t.name)).toEqual(['read_file']);
+    expect(byName.get('read_file')!.traits).toEqual({ readOnly: true, compactable: true, rereadable: { offsetParam: 'offset', limitParam: 'limit', unit: 'lines', firstOffset: 1 } });
+    for (const tool of all) expect(tool.traits.readOnly).toBe(tool.readOnly);
+  });
+
   it('subagent scope excludes message and spawn', () => {
     const sub = all.filter((t) => t.scopes.includes('subagent')).map((t) => t.name);
     expect(sub).not.toContain('message');

@@ -1,4 +1,5 @@
-// A stored session with what governance exists for: a placeholder reply, an orphan result, a
+// A stored session with what governance exists for: a failed request stored the old way (a
+// placeholder reply, replayed as nanobot's note), an orphan result, a
 // malformed call, a call whose result was lost, an oversized result, old turns to snip and a
 // latest turn whose tool results overflow a small budget.
 import { writeFileSync } from 'node:fs';

@@ -7,8 +7,8 @@ import { createAgent, defaultArtifactsDir } from '@nanobot/runner';
 import type { ToolRegistry } from '@nanobot/registry';
 import type { AgentLoop, GovernedRequest, LoopContextBuilder, AgentBus, RunnerEvent } from '@nanobot/runner';
 import { retryWaitMessage } from '@nanobot/providers';
-import { createEstimator } from '@nanobot/schema';
-import type { LLMProvider, Message, TokenEstimator } from '@nanobot/schema';
+import { createEstimator, failureOf } from '@nanobot/schema';
+import type { LLMProvider, Message, StoredFailure, TokenEstimator } from '@nanobot/schema';
 import { JsonlSessionStore } from '@nanobot/session';
 import type { SessionStore } from '@nanobot/session';
 import type { ChatItem, InspectorSnapshot, SessionListItem, SessionView, StreamEvent, TurnBill } from '../shared/protocol.js';
@@ -75,6 +75,11 @@ function firstLine(text: string, max = 140): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+function failureNotice(failure: StoredFailure): string {
+  if (failure.kind === 'interrupted') return 'Interrupted: no reply was generated.';
+  return `The model request failed: no reply was generated${failure.detail ? ` (${firstLine(failure.detail)})` : ''}.`;
+}
+
 /** The chat column's items for a stored transcript. */
 export function chatItems(messages: readonly Message[]): ChatItem[] {
   const items: ChatItem[] = [];
@@ -87,6 +92,13 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
     if (m.role === 'user') {
       if (m._hidden_history !== true) items.push({ kind: 'user', text: userText(m) });
     } else if (m.role === 'assistant') {
+      // A turn that ended without a reply (stored as a failure, or as the texts older versions
+      // stored as the assistant's words) is shown as what happened, not as a reply.
+      const failure = failureOf(m);
+      if (failure) {
+        items.push({ kind: 'notice', text: failureNotice(failure) });
+        continue;
+      }
       const text = textOf(m.content ?? null).trim();
       if (text) items.push({ kind: 'assistant', text, ...(m._interrupted === true ? { interrupted: true } : {}) });
       for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
@@ -98,6 +110,10 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
       const item = tools.get(m.tool_call_id);
       if (!item) continue;
       const content = textOf(m.content ?? null);
+      if (failureOf(m)) {
+        item.detail = 'interrupted before it finished';
+        continue;
+      }
       item.status = content.startsWith('Error') ? 'error' : 'ok';
       item.detail = firstLine(content);
     }

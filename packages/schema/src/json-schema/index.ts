@@ -25,3 +25,11 @@ export type {
   ToolParametersSchemaOptions,
 } from './schema-builders.js';
 export { zodToToolParameters } from './zod-to-tool-parameters.js';
+export {
+  DEFAULT_TOOL_TRAITS,
+  DEFAULT_REREADABLE_OUTPUT,
+  resolveToolTraits,
+  toolTraitsFor,
+  toolTraitsTable,
+} from './tool-traits.js';
+export type { ToolTraits, ToolTraitsDeclaration, ToolTraitsByName, RereadableOutput } from './tool-traits.js';

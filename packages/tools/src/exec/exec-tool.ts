@@ -181,6 +181,8 @@ export function createExecSpec(options: ExecOptions = {}): BuiltinToolSpec<ExecA
     },
     readOnly: false,
     exclusive: true,
+    // The reference's compactable set: the result can be had again by calling the tool.
+    compactable: true,
     scopes: ['core', 'subagent'],
     async run(args, ctx) {
       const command = typeof args.command === 'string' ? args.command : '';

@@ -26,6 +26,8 @@ export function createListExecSessionsSpec(sessions: ExecSessionManager): Builti
     parameters: { type: 'object', properties: {}, additionalProperties: false },
     readOnly: true,
     exclusive: false,
+    // The reference's compactable set: the result can be had again by calling the tool.
+    compactable: true,
     scopes: ['core', 'subagent'],
     async run(_args, ctx) {
       try {

@@ -106,6 +106,8 @@ export function createGrepSpec(options: GrepOptions = {}): BuiltinToolSpec<GrepA
     },
     readOnly: true,
     exclusive: false,
+    // The reference's compactable set: the result can be had again by calling the tool.
+    compactable: true,
     scopes: ['core', 'subagent'],
     async run(args, ctx) {
       const scope = scopeFor(options, ctx.workspace);

@@ -38,6 +38,8 @@ export function createListDirSpec(options: WorkspaceOptions = {}): BuiltinToolSp
     },
     readOnly: true,
     exclusive: false,
+    // The reference's compactable set: the result can be had again by calling the tool.
+    compactable: true,
     scopes: ['core', 'subagent'],
     async run(args, ctx) {
       const scope = scopeFor(options, ctx.workspace);

@@ -78,6 +78,11 @@ export function createReadFileSpec(options: ReadFileOptions = {}): BuiltinToolSp
     },
     readOnly: true,
     exclusive: false,
+    // The reference's compactable set: the result can be had again by calling the tool.
+    compactable: true,
+    // Paged by offset/limit lines: cut with where to read on, never offloaded (an offloaded
+    // result is read back with read_file itself).
+    rereadable: true,
     scopes: ['core', 'subagent', 'memory'],
     async run(args, ctx) {
       const scope = scopeFor(options, ctx.workspace);

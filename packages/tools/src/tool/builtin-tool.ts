@@ -1,4 +1,4 @@
-import type { ContentPart, JsonSchema } from '@nanobot/schema';
+import type { ContentPart, JsonSchema, RereadableOutput } from '@nanobot/schema';
 import type { SsrfBlockedError } from '../web/ssrf-blocked-error.js';
 import type { WorkspaceViolationError } from '../workspace/workspace-violation-error.js';
 
@@ -35,6 +35,10 @@ export interface BuiltinToolSpec<A> {
   readonly parameters: JsonSchema;
   readonly readOnly: boolean;
   readonly exclusive: boolean;
+  /** The result can be had again by calling the tool: the governor may compact it under pressure. */
+  readonly compactable?: boolean;
+  /** The output is paged content: cut with a continuation hint instead of offloaded (`true`: `offset`/`limit` lines). */
+  readonly rereadable?: boolean | Partial<RereadableOutput>;
   readonly scopes: readonly ToolScope[];
   /** Never throws for model-side failures: they come back as `isError` outcomes. */
   run(args: A, ctx: CallContext): Promise<Outcome>;

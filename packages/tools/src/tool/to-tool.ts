@@ -15,6 +15,8 @@ export function toTool<A>(spec: BuiltinToolSpec<A>, extra: { timeoutMs?: number 
     parameters: spec.parameters,
     readOnly: spec.readOnly,
     exclusive: spec.exclusive,
+    ...(spec.compactable !== undefined ? { compactable: spec.compactable } : {}),
+    ...(spec.rereadable !== undefined ? { rereadable: spec.rereadable } : {}),
     scopes: spec.scopes,
     ...(extra.timeoutMs !== undefined ? { timeoutMs: extra.timeoutMs } : {}),
     async execute(args, ctx) {

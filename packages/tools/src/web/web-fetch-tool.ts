@@ -59,6 +59,8 @@ export function createWebFetchSpec(options: WebFetchOptions = {}): BuiltinToolSp
     },
     readOnly: true,
     exclusive: false,
+    // The reference's compactable set: the result can be had again by calling the tool.
+    compactable: true,
     scopes: ['core', 'subagent'],
     async run(args, ctx) {
       const url = typeof args.url === 'string' ? args.url.trim() : '';

@@ -69,6 +69,8 @@ export function createWebSearchSpec(options: WebSearchOptions = {}): BuiltinTool
     },
     readOnly: true,
     exclusive: backend?.exclusive === true,
+    // The reference's compactable set: the result can be had again by calling the tool.
+    compactable: true,
     scopes: ['core', 'subagent'],
     async run(args, ctx) {
       const query = typeof args.query === 'string' ? args.query.trim() : '';

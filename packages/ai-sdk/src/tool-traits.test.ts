@@ -1,0 +1,57 @@
+import { generateText, jsonSchema, tool, wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigurationError, DEFAULT_REREADABLE_OUTPUT } from '@nanobot/schema';
+import { aiSdkToolTraits, nanobotToolTraits } from './index.js';
+import { mockModel } from './test-support/mock-model.js';
+
+const tools = {
+  // A user's own tool that happens to be called read_file: no declaration, no special treatment.
+  read_file: tool({ description: 'my reader', inputSchema: z.object({ path: z.string() }), execute: async () => 'x' }),
+  read_log: tool({
+    description: 'paged log reader',
+    inputSchema: jsonSchema<{ offset?: number; limit?: number }>({ type: 'object', properties: { offset: { type: 'integer' }, limit: { type: 'integer' } } }),
+    providerOptions: { ...nanobotToolTraits({ readOnly: true, compactable: true, rereadable: true }), openai: { strict: false } },
+    execute: async () => 'lines',
+  }),
+  search: tool({ description: 'search', inputSchema: z.object({ q: z.string() }), providerOptions: nanobotToolTraits({ compactable: true }), execute: async () => 'hits' }),
+};
+
+describe('declaring traits on AI SDK tools', () => {
+  it('the `nanobot` providerOptions entry reaches a middleware through the real SDK, and reads back as traits', async () => {
+    let seen: Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params']['tools'];
+    const capture: LanguageModelMiddleware = {
+      specificationVersion: 'v3',
+      transformParams: async ({ params }) => {
+        seen = params.tools;
+        return params;
+      },
+    };
+    await generateText({ model: wrapLanguageModel({ model: mockModel(), middleware: capture }), prompt: 'hi', tools });
+    const traits = aiSdkToolTraits(seen);
+    expect(Object.keys(traits).sort()).toEqual(['read_log', 'search']);
+    expect(traits.read_log).toEqual({ readOnly: true, compactable: true, rereadable: DEFAULT_REREADABLE_OUTPUT });
+    expect(traits.search).toEqual({ readOnly: false, compactable: true, rereadable: null });
+    expect(traits.read_file).toBeUndefined();
+  });
+
+  it('reads a ToolSet the same way (for governModelMessages)', () => {
+    const traits = aiSdkToolTraits(tools);
+    expect(traits.read_log.rereadable).toEqual(DEFAULT_REREADABLE_OUTPUT);
+    expect(Object.keys(traits).sort()).toEqual(['read_log', 'search']);
+    expect(aiSdkToolTraits(undefined)).toEqual({});
+  });
+
+  it('refuses a declaration that cannot work, at declaration and when read', () => {
+    expect(() => nanobotToolTraits({ rereadable: { unit: 'pages' as never } })).toThrow(ConfigurationError);
+    const declaredByHand = [
+      { type: 'function', name: 'cat', inputSchema: { type: 'object', properties: { path: {} } }, providerOptions: { nanobot: { rereadable: true } } },
+    ];
+    expect(() => aiSdkToolTraits(declaredByHand)).toThrow(/'cat'.*'offset'/);
+  });
+
+  it('nanobotToolTraits returns JSON only, without the fields left out', () => {
+    const options = nanobotToolTraits({ compactable: true, rereadable: { offsetParam: 'from', limitParam: 'n' } });
+    expect(JSON.parse(JSON.stringify(options))).toEqual({ nanobot: { compactable: true, rereadable: { offsetParam: 'from', limitParam: 'n' } } });
+  });
+});
