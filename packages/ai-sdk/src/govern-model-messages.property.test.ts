@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { governModelMessages } from './govern-model-messages.js';
 import type { AiMessage } from './internal/ai-message.js';
 import { fromGovernorView } from './internal/from-governor-messages.js';
+import { DialectMemo } from '@nanobot/governor/dialect';
 import { toGovernorView } from './internal/to-governor-messages.js';
 import { mockModel, noDownload } from './test-support/mock-model.js';
 import { damagedHistory, validHistory } from './test-support/arbitrary-model-messages.js';
@@ -29,12 +30,12 @@ describe('AI SDK ModelMessage round trips', () => {
     fc.assert(
       fc.property(fc.oneof(validHistory, damagedHistory), (history) => {
         deepFreeze(history);
-        const view = toGovernorView(history, 'test');
-        const same = fromGovernorView(asAi(history), view, [...view.messages], 'model-messages');
+        const view = toGovernorView(history, 'test', new DialectMemo());
+        const same = fromGovernorView(asAi(history), view, [...view.messages], 'model-messages', new DialectMemo());
         expect(same.length).toBe(history.length);
         same.forEach((m, i) => expect(m).toBe(history[i]));
         // Every message rebuilt (as if the governor had copied it): equal content, same parts.
-        const rebuilt = fromGovernorView(asAi(history), view, view.messages.map((m) => ({ ...m })), 'model-messages');
+        const rebuilt = fromGovernorView(asAi(history), view, view.messages.map((m) => ({ ...m })), 'model-messages', new DialectMemo());
         expect(rebuilt).toEqual(history);
       }),
       { numRuns: 200 },
@@ -57,7 +58,7 @@ describe('AI SDK ModelMessage round trips', () => {
           }
         }
         // Legal for both APIs: calls answered right after their turn, alternation, user last.
-        expect(checkLegality(toGovernorView(messages, 'test').messages, { target: 'any' })).toEqual([]);
+        expect(checkLegality(toGovernorView(messages, 'test', new DialectMemo()).messages, { target: 'any' })).toEqual([]);
         expect(report.messagesBefore).toBeGreaterThanOrEqual(0);
         const lm = mockModel();
         await generateText({ model: lm, messages, experimental_download: noDownload, allowSystemInMessages: true });

@@ -1,4 +1,5 @@
 import { govern, type GovernOptions, type GovernReport } from '@nanobot/governor';
+import { dialectMemoOf } from '@nanobot/governor/dialect';
 // `resolution-mode`: see governor-middleware.ts (ai 7 is ESM-only).
 import type { ModelMessage } from 'ai' with { 'resolution-mode': 'import' };
 import type { AiMessage } from './internal/ai-message.js';
@@ -31,8 +32,9 @@ export interface GovernModelMessagesResult {
  * `@nanobot/schema`) for input that is not a list of AI SDK messages or for bad options.
  */
 export function governModelMessages(messages: readonly ModelMessage[], options: GovernModelMessagesOptions = {}): GovernModelMessagesResult {
-  const view = toGovernorView(messages, 'governModelMessages');
+  const memo = dialectMemoOf();
+  const view = toGovernorView(messages, 'governModelMessages', memo);
   const { messages: governed, report } = govern(view.messages, options);
-  const out = fromGovernorView(messages as readonly unknown[] as readonly AiMessage[], view, governed, 'model-messages');
+  const out = fromGovernorView(messages as readonly unknown[] as readonly AiMessage[], view, governed, 'model-messages', memo);
   return { messages: out as unknown[] as ModelMessage[], report };
 }

@@ -1,5 +1,7 @@
-import { govern, type GovernOptions, type GovernReport } from '@nanobot/governor';
+import { createGovernor, type GovernOptions, type GovernReport, type Governor } from '@nanobot/governor';
+import { dialectMemoOf } from '@nanobot/governor/dialect';
 import type { ToolDefinition } from '@nanobot/schema';
+import { ValidationError } from '@nanobot/schema';
 // `ai` 7 ships ES modules only: with `resolution-mode` the CommonJS declarations (`.d.cts`) can
 // still name its types under `module: node16` (TS1479 otherwise); ai 6 resolves the same way.
 // scripts/build-package.mjs keeps such imports `import type` in the declarations.
@@ -15,12 +17,21 @@ export type GovernedCallOptions = Awaited<ReturnType<TransformParams>>;
 export type GovernedPrompt = GovernedCallOptions['prompt'];
 
 /** Options of {@link governorMiddleware}. */
-export interface GovernorMiddlewareOptions extends GovernOptions {
+export interface GovernorMiddlewareOptions extends Omit<GovernOptions, 'sessionKey'> {
+  /**
+   * Which conversation a call belongs to (its cut plan, compacted ids and memos are kept per
+   * conversation): a fixed key, or a function of the call (called synchronously; must not throw
+   * or mutate the call). A call's `providerOptions.nanobot.sessionKey` wins; without any key the
+   * conversation is recognised by its opening messages. The key also names the offload bucket.
+   */
+  sessionKey?: string | ((call: GovernedCallOptions) => string | undefined) | null;
   /**
    * Called with each call's report and governed prompt, synchronously, before the model call;
    * not awaited. It must not mutate the prompt; if it throws, the model call fails with that error.
    */
   onReport?: (report: GovernReport, prompt: GovernedPrompt) => void;
+  /** The Governor to use (shared with your own calls); default: one of this middleware's own. */
+  governor?: Governor;
 }
 
 function toolDefinitions(tools: GovernedCallOptions['tools']): ToolDefinition[] | null {
@@ -32,30 +43,58 @@ function toolDefinitions(tools: GovernedCallOptions['tools']): ToolDefinition[] 
   );
 }
 
+/** The call's own key (`providerOptions.nanobot.sessionKey`), if it names one. */
+function callKey(params: GovernedCallOptions): string | undefined {
+  const own = (params.providerOptions as { nanobot?: { sessionKey?: unknown } } | undefined)?.nanobot?.sessionKey;
+  return typeof own === 'string' && own.length > 0 ? own : undefined;
+}
+
+/** Earlier prompts kept to recognise a rebuilt one (per conversation, the most recent first). */
+const PREVIOUS_KEPT = 16;
+
 /**
  * A language-model middleware (for `wrapLanguageModel`) that runs the governor on the prompt of
  * every model call, steps of a multi-step `generateText` / `streamText` included: each call's
  * prompt is legal and, with `contextWindowTokens`, fits the window with the call's tools and
- * `maxOutputTokens` reserved (the call's own values unless the options set them). Everything
- * the governor leaves alone reaches the model as the SDK built it. Throws `ValidationError`
- * (from `@nanobot/schema`) at creation for bad options.
+ * `maxOutputTokens` reserved (the call's own values unless the options set them). It keeps a
+ * Governor, so each conversation's cut plan and compacted ids carry from call to call (stable
+ * cuts: the provider's prompt cache keeps hitting) and a prompt the SDK rebuilt resumes the
+ * previous call's work. Everything the governor leaves alone reaches the model as the SDK built
+ * it. Throws `ValidationError` (from `@nanobot/schema`) at creation for bad options.
  */
 export function governorMiddleware(options: GovernorMiddlewareOptions = {}): LanguageModelMiddleware {
-  const { onReport, ...governOptions } = options;
-  // Fail at creation, not on the first call, for options govern would refuse.
-  govern([], governOptions);
-  // The SDK builds each call's prompt anew; the last one lets equal messages keep their view.
-  let previous: PreviousView | undefined;
+  const { onReport, sessionKey, governor: given, ...governOptions } = options;
+  if (sessionKey !== undefined && sessionKey !== null && typeof sessionKey !== 'string' && typeof sessionKey !== 'function') {
+    throw new ValidationError('governorMiddleware: options.sessionKey must be a string or a function of the call', ['sessionKey']);
+  }
+  // Fails at creation, not on the first call, for options govern would refuse.
+  const governor = given ?? createGovernor(governOptions);
+  if (given !== undefined) governor.govern([], governOptions);
+  const memo = dialectMemoOf(governor);
+  // Recent prompts, to recognise the next one the SDK rebuilds from the same data.
+  const previous: PreviousView[] = [];
+  const pick = (prompt: readonly unknown[]): PreviousView | undefined => {
+    const head = prompt[0] as { role?: unknown; content?: unknown } | undefined;
+    return previous.find((p) => {
+      const h = p.source[0] as { role?: unknown; content?: unknown } | undefined;
+      return h === head || (h !== undefined && head !== undefined && h.role === head.role && (h.content === head.content || JSON.stringify(h.content) === JSON.stringify(head.content)));
+    });
+  };
   return {
     specificationVersion: 'v3',
     transformParams: async ({ params }) => {
-      const view = toGovernorView(params.prompt, 'governorMiddleware', previous);
-      previous = { source: params.prompt, view };
+      const prior = pick(params.prompt);
+      const view = toGovernorView(params.prompt, 'governorMiddleware', memo, prior);
+      if (prior !== undefined) previous.splice(previous.indexOf(prior), 1);
+      previous.unshift({ source: params.prompt, view });
+      if (previous.length > PREVIOUS_KEPT) previous.pop();
       const callOptions: GovernOptions = { ...governOptions };
       if (callOptions.tools === undefined) callOptions.tools = toolDefinitions(params.tools);
       if (callOptions.maxOutputTokens === undefined && params.maxOutputTokens !== undefined) callOptions.maxOutputTokens = params.maxOutputTokens;
-      const { messages, report } = govern(view.messages, callOptions);
-      const prompt = fromGovernorView(params.prompt as readonly unknown[] as readonly AiMessage[], view, messages, 'v3-prompt') as unknown[] as GovernedPrompt;
+      const key = callKey(params) ?? (typeof sessionKey === 'function' ? sessionKey(params) : sessionKey ?? undefined);
+      if (key !== undefined && key !== null) callOptions.sessionKey = key;
+      const { messages, report } = governor.govern(view.messages, callOptions);
+      const prompt = fromGovernorView(params.prompt as readonly unknown[] as readonly AiMessage[], view, messages, 'v3-prompt', memo) as unknown[] as GovernedPrompt;
       onReport?.(report, prompt);
       return prompt === params.prompt ? params : { ...params, prompt };
     },

@@ -8,6 +8,7 @@ import { checkLegality, type GovernTarget } from '@nanobot/governor';
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { governModelMessages } from './govern-model-messages.js';
+import { DialectMemo } from '@nanobot/governor/dialect';
 import { toGovernorView } from './internal/to-governor-messages.js';
 import { loadTranscript, toModelMessages, transcriptFiles } from './test-support/transcripts.js';
 
@@ -30,7 +31,7 @@ describe('governModelMessages on the recorded transcripts as ModelMessages', () 
   it('finds the 16 transcripts', () => expect(files).toHaveLength(16));
 
   it('the same check refuses most recordings as they are', () => {
-    const illegal = files.filter((f) => checkLegality(toGovernorView(toModelMessages(loadTranscript(f)), 'test').messages, { target: 'any' }).length > 0);
+    const illegal = files.filter((f) => checkLegality(toGovernorView(toModelMessages(loadTranscript(f)), 'test', new DialectMemo()).messages, { target: 'any' }).length > 0);
     expect(illegal.length).toBeGreaterThanOrEqual(7);
   });
 
@@ -45,7 +46,7 @@ describe('governModelMessages on the recorded transcripts as ModelMessages', () 
           const where = `${file} [0,${end}) budget ${tokens ?? 'none'} ${target}`;
           const options = tokens === null ? { target } : { target, contextWindowTokens: tokens, contextBlockLimit: tokens };
           const { messages, report } = governModelMessages(prefix, options);
-          const view = toGovernorView(messages, 'test').messages;
+          const view = toGovernorView(messages, 'test', new DialectMemo()).messages;
           expect(checkLegality(view, { target }), where).toEqual([]);
           if (tokens !== null && report.fits) expect(report.tokensAfter, where).toBeLessThanOrEqual(tokens);
           if (tokens !== null && !report.fits) expect(report.overflow?.reason, where).toBe('instructions');

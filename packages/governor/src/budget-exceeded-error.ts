@@ -1,5 +1,5 @@
 import { NanobotError } from '@nanobot/schema';
-import type { BudgetOverflow } from './govern-report.js';
+import type { BudgetOverflow } from './report/govern-report.js';
 
 /**
  * Thrown by {@link govern} with `onOverflow: 'throw'` when the copy cannot fit its budget

@@ -1,11 +1,11 @@
 import type { Message, TokenCounter } from '@nanobot/schema';
-import { promptTokens } from './internal/estimate.js';
+import { promptTokens } from './sizing/estimate.js';
 import { isValidToolCall } from './internal/tool-calls.js';
 import { isBlankContent, isBlankText, isBlankTextPart } from './internal/content.js';
-import { isInstructionRole, type GovernTarget } from './govern-target.js';
+import { isInstructionRole, type GovernTarget } from './steps/target/govern-target.js';
 import type { MessageLike } from './message-like.js';
-import { ANTHROPIC_TOOL_ID_PATTERN } from './legalize-for-target.js';
-import { estimatorFor, withModelDefaults, type ModelOptions } from './model-defaults.js';
+import { ANTHROPIC_TOOL_ID_PATTERN } from './steps/target/legalize-for-target.js';
+import { estimatorFor, withModelDefaults, type ModelOptions } from './sizing/model-defaults.js';
 
 /** A rule a model request breaks. */
 export type LegalityRule =
@@ -79,8 +79,8 @@ export interface CheckLegalityOptions extends Pick<ModelOptions, 'model' | 'mode
 /** What {@link checkLegality} appends to a history checked with `continuation`. */
 const NEXT_USER_MESSAGE: Message = Object.freeze({ role: 'user', content: 'next' }) as Message;
 
-const OPENAI_ROLES: ReadonlySet<string> = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
-const ANTHROPIC_ROLES: ReadonlySet<string> = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+const OPENAI_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+const ANTHROPIC_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool']);
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
@@ -213,7 +213,7 @@ function checkTarget(messages: readonly Message[], openai: boolean, anthropic: b
     const role = String(msg.role);
     const content = msg.content;
     const calls = msg.role === 'assistant' && hasCalls(msg);
-    if ((openai && !OPENAI_ROLES.has(role)) || (anthropic && !ANTHROPIC_ROLES.has(role))) {
+    if ((openai && !OPENAI_ROLES.includes(role)) || (anthropic && !ANTHROPIC_ROLES.includes(role))) {
       add('unknown-role', i, `role ${role} is not accepted`);
     }
     if (isInstructionRole(role)) {

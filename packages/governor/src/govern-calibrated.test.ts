@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createEstimator, ValidationError, type Message } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
 import { govern } from './govern.js';
-import { createUsageCalibrator } from './usage-calibrator.js';
+import { createUsageCalibrator } from './sizing/usage-calibrator.js';
 
 // What govern counts with by default (the provider view in cl100k).
 const estimatePromptTokens = (messages: readonly Message[]): number => createEstimator().promptTokens(messages)[0];

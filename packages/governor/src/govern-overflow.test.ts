@@ -5,9 +5,9 @@ import { NanobotError, type Message } from '@nanobot/schema';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { checkLegality } from './check-legality.js';
 import { govern } from './govern.js';
-import { promptTokens } from './internal/estimate.js';
-import { MemoryArtifactStore } from './memory-artifact-store.js';
-import { shrinkToFit } from './shrink-to-fit.js';
+import { promptTokens } from './sizing/estimate.js';
+import { MemoryArtifactStore } from './offload/memory-artifact-store.js';
+import { shrinkToFit } from './steps/size/shrink-to-fit.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
 
 const TOOLS = [{ type: 'function' as const, function: { name: 'exec', description: 'Run a command.', parameters: { type: 'object', properties: {} } } }];

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { checkLegality } from './check-legality.js';
 import { govern } from './govern.js';
-import type { GovernTarget } from './govern-target.js';
-import { EMPTY_USER_CONTENT, legalizeForTarget } from './legalize-for-target.js';
-import { promptTokens } from './internal/estimate.js';
+import type { GovernTarget } from './steps/target/govern-target.js';
+import { EMPTY_USER_CONTENT, legalizeForTarget } from './steps/target/legalize-for-target.js';
+import { promptTokens } from './sizing/estimate.js';
 import { anthropicTurnViolations } from './test-support/anthropic-turns.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createEstimator, ValidationError, type Message, type TokenCounter } from '@nanobot/schema';
 import { BACKFILL_CONTENT } from './constants.js';
 import { checkLegality } from './check-legality.js';
-import { backfillMissingToolResults } from './backfill-missing-tool-results.js';
+import { backfillMissingToolResults } from './steps/repair/backfill-missing-tool-results.js';
 import { govern } from './govern.js';
-import { MemoryArtifactStore } from './memory-artifact-store.js';
+import { MemoryArtifactStore } from './offload/memory-artifact-store.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
 
 const call = (id: string, name = 'exec') => ({ id, type: 'function' as const, function: { name, arguments: '{}' } });

@@ -1,16 +1,26 @@
 export { govern } from './govern.js';
 export type { GovernOptions, GovernResult } from './govern.js';
-export type { BudgetOverflow, GovernReport, GovernStepName, GovernStepReport, ReportedChangeReason, ReportedMessage, ReportedToolResult } from './govern-report.js';
-export { GOVERN_TARGETS, isInstructionRole } from './govern-target.js';
-export { cacheBoundaries } from './cache-boundaries.js';
-export type { CacheBoundaryOptions } from './cache-boundaries.js';
-export type { GovernTarget } from './govern-target.js';
+export { createGovernor } from './governor.js';
+export type { Governor, GovernorCallOptions, GovernorOptions, GovernorSessionState } from './governor.js';
+export { PIPELINE } from './pipeline.js';
+export type { GovernStep, StepContext, StepEffect, StepOutcome, StepCut } from './steps/step.js';
+export type { TargetProfile, TargetRule } from './steps/target/target-profile.js';
+export { TARGET_PROFILES } from './steps/target/profiles/index.js';
+export { stripPlaceholderAssistantMessages, stripMalformedToolCalls, repairToolCallIds, dropOrphanToolResults, regroupToolResults, backfillMissingToolResults } from './steps/repair/index.js';
+export { GOVERN_TARGETS, isInstructionRole, legalizeForTarget, instructionNoteHeader, ANTHROPIC_TOOL_ID_PATTERN, EMPTY_USER_CONTENT, enforceRoleAlternation, CONVERSATION_CONTINUED } from './steps/target/index.js';
+export type { GovernTarget, LegalizeForTargetResult, TargetChange, TargetChangeReason, RoleAlternationOptions } from './steps/target/index.js';
+export { applyToolResultBudget, applyToolResultBudgetDetailed, maybePersistToolResult, normalizeToolResult, normalizeToolResultDetailed, renderPersistedReference, ensureNonemptyToolResult, microcompactKeepRecent, compactInflightOverflow, shrinkToFit } from './steps/size/index.js';
+export type { ToolResultBudgetOptions, ToolResultChange, NormalizeToolResultOptions, NormalizedToolResult, MicrocompactKeepRecentOptions, CompactInflightOptions, CompactInflightResult, ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage } from './steps/size/index.js';
+export { snipHistory, DEFAULT_CUT_TARGET_RATIO, findLegalMessageStart } from './steps/cut/index.js';
+export type { SnipHistoryOptions, SnipHistoryResult, CutPlan, ReportedCut } from './steps/cut/index.js';
+export { safeFilename, FileArtifactStore, MemoryArtifactStore } from './offload/index.js';
+export type { ArtifactStore, ArtifactRequest, FileArtifactStoreOptions } from './offload/index.js';
+export { inputBudget, withModelDefaults, createUsageCalibrator, usageCalibratorFromJSON } from './sizing/index.js';
+export type { InputBudgetOptions, ModelOptions, TokenCalibration, UsageCalibrator, UsageCalibratorOptions, UsageCalibratorState, UsageObservation } from './sizing/index.js';
+export { cacheBoundaries } from './report/index.js';
+export type { BudgetOverflow, GovernReport, GovernStepName, GovernStepReport, ReportedChangeReason, ReportedMessage, ReportedToolResult, CacheBoundaryOptions } from './report/index.js';
 export type { MessageLike } from './message-like.js';
 export { BudgetExceededError } from './budget-exceeded-error.js';
-export { legalizeForTarget, instructionNoteHeader, ANTHROPIC_TOOL_ID_PATTERN, EMPTY_USER_CONTENT } from './legalize-for-target.js';
-export type { LegalizeForTargetResult, TargetChange, TargetChangeReason } from './legalize-for-target.js';
-export { shrinkToFit } from './shrink-to-fit.js';
-export type { ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage } from './shrink-to-fit.js';
 // The message model, so the governor alone is enough to name what it takes and returns.
 export type {
   AssistantMessage,
@@ -29,38 +39,6 @@ export type {
   ToolMessage,
   UserMessage,
 } from '@nanobot/schema';
-export { stripPlaceholderAssistantMessages } from './strip-placeholder-assistant-messages.js';
-export { stripMalformedToolCalls } from './strip-malformed-tool-calls.js';
-export { repairToolCallIds } from './repair-tool-call-ids.js';
-export { dropOrphanToolResults } from './drop-orphan-tool-results.js';
-export { regroupToolResults } from './regroup-tool-results.js';
-export { backfillMissingToolResults } from './backfill-missing-tool-results.js';
-export { applyToolResultBudget, applyToolResultBudgetDetailed } from './apply-tool-result-budget.js';
-export type { ToolResultBudgetOptions, ToolResultChange } from './apply-tool-result-budget.js';
-export { compactInflightOverflow } from './compact-inflight-overflow.js';
-export type { CompactInflightOptions, CompactInflightResult } from './compact-inflight-overflow.js';
-export { microcompactKeepRecent } from './microcompact-keep-recent.js';
-export type { MicrocompactKeepRecentOptions } from './microcompact-keep-recent.js';
-export { snipHistory, DEFAULT_CUT_TARGET_RATIO } from './snip-history.js';
-export type { CutPlan, ReportedCut } from './cut-plan.js';
-export type { SnipHistoryOptions, SnipHistoryResult } from './snip-history.js';
-export { inputBudget } from './input-budget.js';
-export { createUsageCalibrator, usageCalibratorFromJSON } from './usage-calibrator.js';
-export type { TokenCalibration, UsageCalibrator, UsageCalibratorOptions, UsageCalibratorState, UsageObservation } from './usage-calibrator.js';
-export type { InputBudgetOptions } from './input-budget.js';
-export { withModelDefaults } from './model-defaults.js';
-export type { ModelOptions } from './model-defaults.js';
-export { maybePersistToolResult, normalizeToolResult, normalizeToolResultDetailed, renderPersistedReference } from './normalize-tool-result.js';
-export type { NormalizeToolResultOptions, NormalizedToolResult } from './normalize-tool-result.js';
-export { ensureNonemptyToolResult } from './ensure-nonempty-tool-result.js';
-export { safeFilename } from './artifact-store.js';
-export type { ArtifactStore, ArtifactRequest } from './artifact-store.js';
-export { FileArtifactStore } from './file-artifact-store.js';
-export type { FileArtifactStoreOptions } from './file-artifact-store.js';
-export { MemoryArtifactStore } from './memory-artifact-store.js';
-export { enforceRoleAlternation, CONVERSATION_CONTINUED } from './enforce-role-alternation.js';
-export type { RoleAlternationOptions } from './enforce-role-alternation.js';
-export { findLegalMessageStart } from './find-legal-message-start.js';
 export {
   BACKFILL_CONTENT,
   COMPACTABLE_TOOLS,

@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { checkLegality } from './check-legality.js';
-import { enforceRoleAlternation } from './enforce-role-alternation.js';
+import { enforceRoleAlternation } from './steps/target/enforce-role-alternation.js';
 import { govern, type GovernOptions } from './govern.js';
-import { inputBudget } from './input-budget.js';
-import { promptTokens } from './internal/estimate.js';
-import { MemoryArtifactStore } from './memory-artifact-store.js';
+import { inputBudget } from './sizing/input-budget.js';
+import { promptTokens } from './sizing/estimate.js';
+import { MemoryArtifactStore } from './offload/memory-artifact-store.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
 
 const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { governBaseMessages } from './govern-base-messages.js';
 import { fromGovernorView } from './internal/from-governor-messages.js';
+import { DialectMemo } from '@nanobot/governor/dialect';
 import { toGovernorView } from './internal/to-governor-messages.js';
 import { damagedHistory, validHistory } from './test-support/arbitrary-base-messages.js';
 
@@ -37,10 +38,10 @@ describe('LangChain BaseMessage round trips', () => {
     fc.assert(
       fc.property(fc.oneof(validHistory, damagedHistory), (history) => {
         deepFreeze(history);
-        const view = toGovernorView(history, 'test');
-        const same = fromGovernorView(history, view, [...view]);
+        const view = toGovernorView(history, 'test', new DialectMemo());
+        const same = fromGovernorView(history, view, [...view], new DialectMemo());
         same.forEach((m, i) => expect(m).toBe(history[i]));
-        const rebuilt = fromGovernorView(history, view, view.map((m) => ({ ...m })));
+        const rebuilt = fromGovernorView(history, view, view.map((m) => ({ ...m })), new DialectMemo());
         expect(rebuilt.map(fields)).toEqual(history.map(fields));
         rebuilt.forEach((m, i) => {
           expect(m).not.toBe(history[i]);
@@ -58,7 +59,7 @@ describe('LangChain BaseMessage round trips', () => {
         deepFreeze(history);
         const snapshot = history.map(fields);
         const { messages } = governBaseMessages(history);
-        expect(checkLegality(toGovernorView(messages, 'test'), { target: 'any' })).toEqual([]);
+        expect(checkLegality(toGovernorView(messages, 'test', new DialectMemo()), { target: 'any' })).toEqual([]);
         const inputs = new Set(history);
         for (const m of messages) {
           // Only results are made anew here: backfills for the lost ones.

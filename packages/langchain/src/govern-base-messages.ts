@@ -1,5 +1,6 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { govern, type GovernOptions, type GovernReport } from '@nanobot/governor';
+import { dialectMemoOf } from '@nanobot/governor/dialect';
 import { fromGovernorView } from './internal/from-governor-messages.js';
 import { toGovernorView } from './internal/to-governor-messages.js';
 
@@ -25,7 +26,8 @@ export interface GovernBaseMessagesResult {
  * that is not a list of LangChain messages, or for bad options.
  */
 export function governBaseMessages(messages: readonly BaseMessage[], options: GovernBaseMessagesOptions = {}): GovernBaseMessagesResult {
-  const view = toGovernorView(messages, 'governBaseMessages');
+  const memo = dialectMemoOf();
+  const view = toGovernorView(messages, 'governBaseMessages', memo);
   const { messages: governed, report } = govern(view, options);
-  return { messages: fromGovernorView(messages, view, governed), report };
+  return { messages: fromGovernorView(messages, view, governed, memo), report };
 }

@@ -6,10 +6,11 @@ import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { governorMiddleware } from './governor-middleware.js';
+import { DialectMemo } from '@nanobot/governor/dialect';
 import { toGovernorView } from './internal/to-governor-messages.js';
 import { RecordingChatModel } from './test-support/recording-chat-model.js';
 
-const legal = (messages: BaseMessage[]) => checkLegality(toGovernorView(messages, 'test'), { target: 'any' });
+const legal = (messages: BaseMessage[]) => checkLegality(toGovernorView(messages, 'test', new DialectMemo()), { target: 'any' });
 
 describe('governorMiddleware with the real createAgent', () => {
   it('the model gets a legal copy of a damaged history; the agent state keeps the history as it was', async () => {

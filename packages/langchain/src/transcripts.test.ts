@@ -8,6 +8,7 @@ import { deepFreeze } from '@nanobot-internal/test-support';
 import { checkLegality, type GovernTarget } from '@nanobot/governor';
 import { describe, expect, it } from 'vitest';
 import { governBaseMessages } from './govern-base-messages.js';
+import { DialectMemo } from '@nanobot/governor/dialect';
 import { toGovernorView } from './internal/to-governor-messages.js';
 import { loadTranscript, toBaseMessages, transcriptFiles } from './test-support/transcripts.js';
 
@@ -27,7 +28,7 @@ describe('governBaseMessages on the recorded transcripts as BaseMessages', () =>
   it('finds the 16 transcripts', () => expect(files).toHaveLength(16));
 
   it('the same check refuses most recordings as they are', () => {
-    const illegal = files.filter((f) => checkLegality(toGovernorView(toBaseMessages(loadTranscript(f)), 'test'), { target: 'any' }).length > 0);
+    const illegal = files.filter((f) => checkLegality(toGovernorView(toBaseMessages(loadTranscript(f)), 'test', new DialectMemo()), { target: 'any' }).length > 0);
     expect(illegal.length).toBeGreaterThanOrEqual(7);
   });
 
@@ -42,7 +43,7 @@ describe('governBaseMessages on the recorded transcripts as BaseMessages', () =>
           const where = `${file} [0,${end}) budget ${tokens ?? 'none'} ${target}`;
           const options = tokens === null ? { target } : { target, contextWindowTokens: tokens, contextBlockLimit: tokens };
           const { messages, report } = governBaseMessages(prefix, options);
-          expect(checkLegality(toGovernorView(messages, 'test'), { target }), where).toEqual([]);
+          expect(checkLegality(toGovernorView(messages, 'test', new DialectMemo()), { target }), where).toEqual([]);
           if (tokens !== null && report.fits) expect(report.tokensAfter, where).toBeLessThanOrEqual(tokens);
           if (tokens !== null && !report.fits) expect(report.overflow?.reason, where).toBe('instructions');
           if (newest !== undefined && !messages.includes(newest)) {

@@ -2,6 +2,7 @@
 // `LanguageModelV3Prompt` messages, read without trusting the types: one converter serves both
 // (the prompt a middleware sees is a stricter subset: user content always a list, images as
 // file parts, no approval requests).
+import { createOriginTag, type OriginTag } from '@nanobot/governor/dialect';
 
 /** Any content part of either dialect. */
 export interface AiPart {
@@ -21,10 +22,10 @@ export interface AiMessage {
 export type AiDialect = 'model-messages' | 'v3-prompt';
 
 /**
- * Where a governor-side object came from. Kept under a symbol key: spreads (`{ ...m }`) inside
- * the governor carry it along, JSON (and so token estimates) never sees it.
+ * Where a governor-side object came from: the dialect kit's origin tag, a key of this package's
+ * own (spreads inside the governor carry it along, JSON and so token estimates never see it).
  */
-export const ORIGIN: unique symbol = Symbol('nanobot.ai-sdk.origin');
+const AI_SDK_ORIGIN: OriginTag<MessageOrigin | PartOrigin> = createOriginTag<MessageOrigin | PartOrigin>('ai-sdk');
 
 /** Origin of a governor message. */
 export interface MessageOrigin {
@@ -49,8 +50,12 @@ export interface PartOrigin {
   source: AiMessage;
 }
 
+/** Tags a governor-side object with its origin; returns the object. */
+export function withOrigin<T extends object>(value: T, origin: MessageOrigin | PartOrigin): T {
+  return AI_SDK_ORIGIN.tag(value, origin);
+}
+
 /** Reads the origin of a governor-side object, if it has one. */
-export function originOf<T>(value: unknown): T | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  return (value as { [ORIGIN]?: T })[ORIGIN];
+export function originOf<T extends MessageOrigin | PartOrigin>(value: unknown): T | undefined {
+  return AI_SDK_ORIGIN.of(value) as T | undefined;
 }

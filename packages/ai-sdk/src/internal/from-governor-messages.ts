@@ -4,6 +4,7 @@
 // taking every part it still carries from its origin (provider options, file data, reasoning
 // signatures, tool inputs), and only what the governor rewrote from the governor message.
 import { BACKFILL_CONTENT } from '@nanobot/governor';
+import type { DialectMemo } from '@nanobot/governor/dialect';
 import type { Message } from '@nanobot/schema';
 import { originOf, type AiDialect, type AiMessage, type AiPart, type MessageOrigin, type PartOrigin } from './ai-message.js';
 import type { GovernorView } from './to-governor-messages.js';
@@ -115,10 +116,15 @@ function sameRun(own: readonly Message[], governed: readonly Message[], k: numbe
   return true;
 }
 
-// A view is reused while its history is (see toGovernorView), and so are its lookups.
-const lookups = new WeakMap<GovernorView, { source: readonly AiMessage[]; position: Map<Message, number>; sourceIndex: Map<AiMessage, number> }>();
+interface Lookups {
+  source: readonly AiMessage[];
+  position: Map<Message, number>;
+  sourceIndex: Map<AiMessage, number>;
+}
 
-function indexes(source: readonly AiMessage[], view: GovernorView): { position: Map<Message, number>; sourceIndex: Map<AiMessage, number> } {
+// A view is reused while its history is (see toGovernorView), and so are its lookups.
+function indexes(source: readonly AiMessage[], view: GovernorView, memo: DialectMemo): { position: Map<Message, number>; sourceIndex: Map<AiMessage, number> } {
+  const lookups = memo.weak<GovernorView, Lookups>('ai-sdk:lookups');
   const hit = lookups.get(view);
   if (hit !== undefined && hit.source === source) return hit;
   const position = new Map<Message, number>();
@@ -140,10 +146,8 @@ function indexes(source: readonly AiMessage[], view: GovernorView): { position: 
 
 // The governor hands back the same rewritten objects for the same history (its rewrites are
 // cached per message), so their AI SDK form is made once too.
-const rebuiltCache: Record<AiDialect, WeakMap<Message, AiMessage>> = { 'model-messages': new WeakMap(), 'v3-prompt': new WeakMap() };
-
-function rebuilt(g: Message, dialect: AiDialect): AiMessage {
-  const cache = rebuiltCache[dialect];
+function rebuilt(g: Message, dialect: AiDialect, memo: DialectMemo): AiMessage {
+  const cache = memo.weak<Message, AiMessage>(`ai-sdk:rebuilt:${dialect}`);
   let out = cache.get(g);
   if (out === undefined) {
     out = rebuild(g, dialect);
@@ -153,10 +157,11 @@ function rebuilt(g: Message, dialect: AiDialect): AiMessage {
 }
 
 /**
- * Writes `governed` (the governor's output for `view`) back in the dialect of `source`. Never
- * mutates its inputs; returns `source` itself when the governor returned the view unchanged.
+ * Writes `governed` (the governor's output for `view`) back in the dialect of `source`, with the
+ * lookups and rebuilt messages kept in `memo`. Never mutates its inputs; returns `source` itself
+ * when the governor returned the view unchanged.
  */
-export function fromGovernorView(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect): AiMessage[] {
+export function fromGovernorView(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect, memo: DialectMemo): AiMessage[] {
   if (governed === view.messages) return source as AiMessage[];
   // The governor keeps order and shares structure: an output message is mostly the view message
   // after the previous one (a pointer comparison); only the others need the lookup.
@@ -165,11 +170,11 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
   let lookup: ReturnType<typeof indexes> | undefined;
   const viewIndex = (g: Message): number | undefined => {
     if (vm[cursor] === g) return cursor;
-    lookup ??= indexes(source, view);
+    lookup ??= indexes(source, view, memo);
     return lookup.position.get(g);
   };
   const sourceOf = (from: AiMessage): number => {
-    lookup ??= indexes(source, view);
+    lookup ??= indexes(source, view, memo);
     return lookup.sourceIndex.get(from) ?? -1;
   };
   const out: AiMessage[] = [];
@@ -205,7 +210,7 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
         continue;
       }
     }
-    const next = rebuilt(g, dialect);
+    const next = rebuilt(g, dialect, memo);
     const origin = from ?? originOf<MessageOrigin>(g)?.source;
     const last = out[out.length - 1];
     // Results of one tool turn (and results the governor added after them) stay one tool

@@ -5,7 +5,8 @@
 // step) hands the governor the same objects and keeps its caches warm.
 import type { ContentPart, Message, ToolCall } from '@nanobot/schema';
 import { ValidationError } from '@nanobot/schema';
-import { ORIGIN, originOf, type AiMessage, type AiPart, type MessageOrigin, type PartOrigin } from './ai-message.js';
+import type { DialectMemo } from '@nanobot/governor/dialect';
+import { originOf, withOrigin, type AiMessage, type AiPart, type MessageOrigin } from './ai-message.js';
 
 /** The governor's view of a list: its messages and which source message each came from. */
 export interface GovernorView {
@@ -27,21 +28,14 @@ export interface PreviousView {
   view: GovernorView;
 }
 
-const cache = new WeakMap<object, Message[]>();
-const views = new WeakMap<object, { source: readonly unknown[]; view: GovernorView }>();
 
 /** What the governor sees for a last message of approval responses only. */
 const AWAITING_APPROVAL = '(tool approval given; the approved tools run next)';
 
-const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+const ROLES: readonly string[] = Object.freeze(['system', 'user', 'assistant', 'tool']);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function withOrigin<T extends object>(value: T, origin: MessageOrigin | PartOrigin): T {
-  (value as { [ORIGIN]?: MessageOrigin | PartOrigin })[ORIGIN] = origin;
-  return value;
 }
 
 /** Text of a tool output, as the OpenAI and Anthropic providers of the AI SDK render it. */
@@ -151,42 +145,78 @@ function convertOne(msg: AiMessage, index: number, where: string, awaiting?: Rea
 }
 
 /**
- * Converts a list in either AI SDK dialect to the governor's view. Throws
- * {@link ValidationError} (naming the index) for anything that is not a message of those
- * shapes (before anything is governed).
+ * How far `messages` repeats `previous.source` (equal messages, same or rebuilt objects): the
+ * length of the shared prefix, and whether any of it was rebuilt.
  */
-export function toGovernorView(messages: readonly unknown[], where: string, previous?: PreviousView): GovernorView {
+function sharedWith(previous: PreviousView, messages: readonly unknown[]): { length: number; rebuilt: boolean } {
+  const source = previous.source;
+  const n = Math.min(source.length, messages.length);
+  let rebuilt = false;
+  let i = 0;
+  for (; i < n; i++) {
+    const a = messages[i];
+    const b = source[i];
+    if (a === b) continue;
+    if (!isRecord(a) || !shallowEqualMessage(a, b)) break;
+    rebuilt = true;
+  }
+  return { length: i, rebuilt };
+}
+
+/**
+ * Converts a list in either AI SDK dialect to the governor's view. Conversions are kept in
+ * `memo` (a Governor's, see dialectMemoOf) per message object; `previous` (the view of an
+ * earlier list of the same conversation) lets a list the SDK rebuilt from the same data reuse
+ * that view, so the governor sees the same objects and its memos stay warm. Throws
+ * {@link ValidationError} (naming the index) for anything that is not a message of those shapes
+ * (before anything is governed).
+ */
+export function toGovernorView(messages: readonly unknown[], where: string, memo: DialectMemo, previous?: PreviousView): GovernorView {
   if (!Array.isArray(messages)) throw new ValidationError(`${where}: messages must be an array`);
+  const cache = memo.weak<object, Message[]>('ai-sdk:message');
+  const views = memo.weak<object, PreviousView>('ai-sdk:view');
   const first = messages[0] as unknown;
   const last = messages[messages.length - 1] as unknown;
   const approvalTail = isRecord(last) && last.role === 'tool' && Array.isArray(last.content)
     && last.content.some((p: unknown) => isRecord(p) && p.type === 'tool-approval-response');
   // The same history again (or grown at the end) reuses the view of the part already seen:
-  // the governor then gets the same list, or a list with the same prefix, and stays warm.
-  const prior = isRecord(first) && !approvalTail ? views.get(first) : undefined;
+  // the governor then gets the same list, or a list with the same prefix, and stays warm. A list
+  // rebuilt from the same data (the AI SDK builds each call's prompt anew, sharing the strings,
+  // inputs and outputs) reuses the view of the earlier list it repeats.
+  let prior = isRecord(first) && !approvalTail ? views.get(first) : undefined;
   let from = 0;
+  let reused = false;
   if (prior !== undefined && prior.source.length <= messages.length && samePrefix(prior.source, messages)) {
     if (prior.source.length === messages.length) return prior.view;
     from = prior.source.length;
+  } else if (previous !== undefined && !approvalTail) {
+    const shared = sharedWith(previous, messages);
+    if (shared.length > 0 && shared.length === previous.source.length) {
+      if (shared.length === messages.length && !shared.rebuilt) return previous.view;
+      prior = previous;
+      from = shared.length;
+      reused = shared.rebuilt || previous.view.reused === true;
+      if (from === messages.length) {
+        const view: GovernorView = { ...previous.view, reused };
+        if (isRecord(first)) views.set(first, { source: messages.slice(), view });
+        return view;
+      }
+    }
   }
   const out: Message[] = from > 0 ? prior!.view.messages.slice() : [];
   const owner: number[] = from > 0 ? prior!.view.owner.slice() : [];
   const parts: Message[][] = from > 0 ? prior!.view.parts.slice() : [];
-  let reused = false;
   for (let i = from; i < messages.length; i++) {
     const msg = messages[i] as unknown;
     if (!isRecord(msg)) throw new ValidationError(`${where}: messages[${i}] must be an object`, [i]);
     let converted = cache.get(msg);
-    // A list rebuilt from the same data (the AI SDK builds each call's prompt anew, sharing the
-    // strings, inputs and outputs): equal messages reuse the earlier view, so the governor sees
-    // the same objects and its caches stay warm.
     const old = previous !== undefined && converted === undefined && !approvalTail ? previous.source[i] : undefined;
     if (old !== undefined && previous!.view.parts[i] !== undefined && shallowEqualMessage(msg, old)) {
       converted = previous!.view.parts[i];
       reused = true;
     }
     if (converted === undefined) {
-      if (typeof msg.role !== 'string' || !ROLES.has(msg.role)) {
+      if (typeof msg.role !== 'string' || !ROLES.includes(msg.role)) {
         throw new ValidationError(`${where}: messages[${i}] has role ${JSON.stringify(msg.role)}; expected system, user, assistant or tool`, [i, 'role']);
       }
       converted = convertOne(msg as AiMessage, i, where);

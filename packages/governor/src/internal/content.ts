@@ -3,11 +3,11 @@
 // block without a non-whitespace character (`text content blocks must contain non-whitespace
 // text`) and empty content lists. Whitespace is judged both by Python and JS rules, whichever
 // is broader, since the APIs do not say which set they use.
-import { pyIsBlank } from './python.js';
+import { pythonIsBlank } from '@nanobot/schema';
 
 /** A text with no non-whitespace character. */
 export function isBlankText(text: string): boolean {
-  return pyIsBlank(text) || text.trim() === '';
+  return pythonIsBlank(text) || text.trim() === '';
 }
 
 /** A `text`-typed part of a content list. */

@@ -1,7 +1,6 @@
 // Read access to tool calls as persisted: histories may hold malformed shapes (a dict or a
 // string instead of a list, non-object calls, int ids), so nothing here trusts the types.
-import { pythonStr, type Message } from '@nanobot/schema';
-import { pyTruthy } from './python.js';
+import { pythonStr, type Message, pythonTruthy } from '@nanobot/schema';
 
 /** The raw `tool_calls` value when it is a non-empty list, else an empty array. */
 export function toolCallList(message: Message): readonly unknown[] {
@@ -11,14 +10,14 @@ export function toolCallList(message: Message): readonly unknown[] {
 
 /** Python truthiness of `message.get("tool_calls")` (a dict or string counts as present). */
 export function hasToolCallsValue(message: Message): boolean {
-  return pyTruthy((message as { tool_calls?: unknown }).tool_calls);
+  return pythonTruthy((message as { tool_calls?: unknown }).tool_calls);
 }
 
 /** The stringified id of a call when it is truthy (reference: `str(tc.get("id"))`), else null. */
 export function callId(call: unknown): string | null {
   if (call === null || typeof call !== 'object' || Array.isArray(call)) return null;
   const id = (call as { id?: unknown }).id;
-  return pyTruthy(id) ? pythonStr(id) : null;
+  return pythonTruthy(id) ? pythonStr(id) : null;
 }
 
 /** Adds the ids of an assistant message's calls (those {@link callId} accepts) to `declared`. */
@@ -32,7 +31,7 @@ export function declareCallIds(message: Message, declared: Set<string>): void {
 /** The stringified `tool_call_id` of a result when truthy, else null. */
 export function resultId(message: Message): string | null {
   const id = (message as { tool_call_id?: unknown }).tool_call_id;
-  return pyTruthy(id) ? pythonStr(id) : null;
+  return pythonTruthy(id) ? pythonStr(id) : null;
 }
 
 /** Name of a call: `function.name` when `function` is an object, else a top-level `name`. */

@@ -4,7 +4,7 @@
 // signatures not verified (the tests' histories carry made-up ones) and the caller's own
 // cache_control markers left to the provider (prompt-caching rules off).
 import { checkAnthropicMessages } from '@nanobot-internal/provider-wire';
-import type { AnthropicMessageLike } from '../anthropic/anthropic-types.js';
+import type { AnthropicMessageLike } from '../dialects/anthropic/anthropic-types.js';
 
 /** Every rule `messages` breaks, as `path: message` (empty list: the API accepts it). */
 export function anthropicRequestViolations(messages: readonly AnthropicMessageLike[]): string[] {

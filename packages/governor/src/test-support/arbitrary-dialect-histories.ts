@@ -5,8 +5,8 @@
 // (Responses). Valid: the API would accept them as they are, so governing them without a
 // budget must give back the very same objects.
 import fc from 'fast-check';
-import type { AnthropicBlockLike, AnthropicMessageLike } from '../anthropic/anthropic-types.js';
-import type { ResponsesItemLike } from '../responses/responses-types.js';
+import type { AnthropicBlockLike, AnthropicMessageLike } from '../dialects/anthropic/anthropic-types.js';
+import type { ResponsesItemLike } from '../dialects/responses/responses-types.js';
 
 const WORDS = ['the', 'file', 'result', 'error', 'Ωmega', '日本語', 'x = 1;', '{"k": 2}', 'line\nbreak', 'done.'];
 const words = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 10 }).map((w) => w.join(' '));

@@ -148,3 +148,20 @@ export const arbitraryBudget = fc.record({
   inflightStartIndex: fc.nat(12),
   contextBlockLimit: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: 100, max: 3000 }) }),
 });
+
+/**
+ * A random structurally clean history (every call named, with a unique id, answered once right
+ * after its turn; no placeholder), sometimes ending with a turn whose calls are still open.
+ */
+export const arbitraryCleanHistory: fc.Arbitrary<Message[]> = fc
+  .record({ steps: fc.array(step, { minLength: 1, maxLength: 14 }), withSystem: fc.boolean(), open: fc.nat(3) })
+  .map(({ steps, withSystem, open }) => {
+    const h = build(steps, withSystem, false);
+    // An open tail: the last turn's newest results not there yet (tools still running).
+    let cut = 0;
+    while (cut < open && h.length > 1 && h[h.length - 1].role === 'tool') {
+      h.pop();
+      cut++;
+    }
+    return h;
+  });

@@ -3,8 +3,8 @@
 import type { Message } from '@nanobot/schema';
 import { checkLegality } from '../check-legality.js';
 import { govern } from '../govern.js';
-import { inputBudget } from '../input-budget.js';
-import { promptTokens } from '../internal/estimate.js';
+import { inputBudget } from '../sizing/input-budget.js';
+import { promptTokens } from '../sizing/estimate.js';
 import type { ConformanceCase } from '@nanobot-internal/test-support';
 import { optionsFromConfig } from './governance-config.js';
 

@@ -4,8 +4,8 @@
 // Reasoning becomes a signed thinking block or an encrypted reasoning item, error results get
 // `is_error`, images become native image blocks / parts.
 import type { Message } from '@nanobot/schema';
-import type { AnthropicBlockLike, AnthropicMessageLike } from '../anthropic/anthropic-types.js';
-import type { ResponsesItemLike } from '../responses/responses-types.js';
+import type { AnthropicBlockLike, AnthropicMessageLike } from '../dialects/anthropic/anthropic-types.js';
+import type { ResponsesItemLike } from '../dialects/responses/responses-types.js';
 
 type Block = AnthropicBlockLike & Record<string, unknown>;
 

@@ -5,15 +5,15 @@
 // (sampled prefixes) and scripts/dialect-transcripts.ts (every prefix).
 import type { Message } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
-import { anthropicToModel } from '../anthropic/anthropic-to-model.js';
-import type { AnthropicMessageLike } from '../anthropic/anthropic-types.js';
-import { governAnthropic } from '../anthropic/govern-anthropic.js';
-import type { GovernReport } from '../govern-report.js';
-import { promptTokens } from '../internal/estimate.js';
-import { estimatorFor } from '../model-defaults.js';
-import { governResponses } from '../responses/govern-responses.js';
-import { responsesToModel } from '../responses/responses-to-model.js';
-import type { ResponsesItemLike } from '../responses/responses-types.js';
+import { anthropicToModel } from '../dialects/anthropic/anthropic-to-model.js';
+import type { AnthropicMessageLike } from '../dialects/anthropic/anthropic-types.js';
+import { governAnthropic } from '../dialects/anthropic/govern-anthropic.js';
+import type { GovernReport } from '../report/govern-report.js';
+import { promptTokens } from '../sizing/estimate.js';
+import { estimatorFor } from '../sizing/model-defaults.js';
+import { governResponses } from '../dialects/responses/govern-responses.js';
+import { responsesToModel } from '../dialects/responses/responses-to-model.js';
+import type { ResponsesItemLike } from '../dialects/responses/responses-types.js';
 import { anthropicRequestViolations } from './anthropic-request-rules.js';
 import { toAnthropicHistory, toResponsesInput } from './dialect-histories.js';
 import { responsesRequestViolations } from './responses-request-rules.js';

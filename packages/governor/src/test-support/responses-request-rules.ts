@@ -5,7 +5,7 @@
 // assistant message needs content), a `reasoning` item followed by the item it belongs to
 // (`Item 'rs_…' of type 'reasoning' was provided without its required following item`), and a
 // user message first after the instructions.
-import type { ResponsesItemLike } from '../responses/responses-types.js';
+import type { ResponsesItemLike } from '../dialects/responses/responses-types.js';
 
 type Item = Record<string, unknown>;
 

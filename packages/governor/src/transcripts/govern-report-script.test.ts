@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError, parseArgs, readHistory, runGovernReport } from '../../scripts/govern-report.js';
-import type { GovernReport } from '../govern-report.js';
+import type { GovernReport } from '../report/govern-report.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'govern-report-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

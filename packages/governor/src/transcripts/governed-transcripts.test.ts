@@ -6,10 +6,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { checkLegality } from '../check-legality.js';
-import { enforceRoleAlternation } from '../enforce-role-alternation.js';
+import { enforceRoleAlternation } from '../steps/target/enforce-role-alternation.js';
 import { govern } from '../govern.js';
-import type { GovernReport } from '../govern-report.js';
-import type { GovernTarget } from '../govern-target.js';
+import type { GovernReport } from '../report/govern-report.js';
+import type { GovernTarget } from '../steps/target/govern-target.js';
 import { anthropicTurnViolations } from '../test-support/anthropic-turns.js';
 import { SUITE_BUDGETS, budgetOptions, loadTranscript, manifestEntry, prefixStride, sampledPrefixEnds, transcriptFiles } from '../test-support/transcripts.js';
 

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { checkLegality } from '../check-legality.js';
 import { emptyResultMessage } from '../constants.js';
-import { enforceRoleAlternation } from '../enforce-role-alternation.js';
+import { enforceRoleAlternation } from '../steps/target/enforce-role-alternation.js';
 import { govern } from '../govern.js';
-import { repairToolCallIds } from '../repair-tool-call-ids.js';
+import { repairToolCallIds } from '../steps/repair/repair-tool-call-ids.js';
 import { SUITE_BUDGETS, budgetOptions, loadTranscript, manifestEntry } from '../test-support/transcripts.js';
 
 const FILES = [

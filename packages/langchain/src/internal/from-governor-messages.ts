@@ -6,6 +6,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { BACKFILL_CONTENT } from '@nanobot/governor';
 import type { Message } from '@nanobot/schema';
+import type { DialectMemo } from '@nanobot/governor/dialect';
 import { originOf, type MessageOrigin, type PartOrigin } from './origin.js';
 
 type Fields = Record<string, unknown>;
@@ -85,11 +86,9 @@ function rebuild(g: Message): BaseMessage {
 }
 
 // Lookups per view (a view is reused while its history is), and rebuilt messages per governor
-// message (the governor hands back the same rewritten objects for the same history).
-const positions = new WeakMap<readonly Message[], Map<Message, number>>();
-const rebuiltCache = new WeakMap<Message, BaseMessage>();
-
-function rebuilt(g: Message): BaseMessage {
+// message (the governor hands back the same rewritten objects for the same history), in `memo`.
+function rebuilt(g: Message, memo: DialectMemo): BaseMessage {
+  const rebuiltCache = memo.weak<Message, BaseMessage>('langchain:rebuilt');
   let out = rebuiltCache.get(g);
   if (out === undefined) {
     out = rebuild(g);
@@ -99,10 +98,12 @@ function rebuilt(g: Message): BaseMessage {
 }
 
 /**
- * Writes `governed` (the governor's output for `view`) back as LangChain messages. Never
- * mutates its inputs; returns `source` itself when the governor returned the view unchanged.
+ * Writes `governed` (the governor's output for `view`) back as LangChain messages, with the
+ * lookups and rebuilt messages kept in `memo`. Never mutates its inputs; returns `source` itself
+ * when the governor returned the view unchanged.
  */
-export function fromGovernorView(source: readonly BaseMessage[], view: readonly Message[], governed: readonly Message[]): BaseMessage[] {
+export function fromGovernorView(source: readonly BaseMessage[], view: readonly Message[], governed: readonly Message[], memo: DialectMemo): BaseMessage[] {
+  const positions = memo.weak<readonly Message[], Map<Message, number>>('langchain:positions');
   if (governed === view) return source as BaseMessage[];
   // The governor keeps order and shares structure: an output message is mostly the view message
   // after the previous one (a pointer comparison); only the others need the lookup.
@@ -121,6 +122,6 @@ export function fromGovernorView(source: readonly BaseMessage[], view: readonly 
       i = position.get(g);
     }
     if (i !== undefined) cursor = i + 1;
-    return i === undefined ? rebuilt(g) : source[i];
+    return i === undefined ? rebuilt(g, memo) : source[i];
   });
 }

@@ -1,9 +1,8 @@
-// Where a governor-side object came from. Kept under a symbol key: spreads (`{ ...m }`) inside
-// the governor carry it along, JSON (and so token estimates) never sees it.
+// Where a governor-side object came from: the dialect kit's origin tag, with a key of this
+// package's own (spreads inside the governor carry it along, JSON and so token estimates never
+// see it).
 import type { BaseMessage } from '@langchain/core/messages';
-
-/** The symbol key of an origin record. */
-export const ORIGIN: unique symbol = Symbol('nanobot.langchain.origin');
+import { createOriginTag, type OriginTag } from '@nanobot/governor/dialect';
 
 /** Origin of a governor message: the LangChain message and the content made from it. */
 export interface MessageOrigin {
@@ -19,14 +18,14 @@ export interface PartOrigin {
   made: unknown;
 }
 
-/** Stores `origin` on `value` (under {@link ORIGIN}) and returns `value`. */
+const LANGCHAIN_ORIGIN: OriginTag<MessageOrigin | PartOrigin> = createOriginTag<MessageOrigin | PartOrigin>('langchain');
+
+/** Stores `origin` on `value` and returns `value`. */
 export function withOrigin<T extends object>(value: T, origin: MessageOrigin | PartOrigin): T {
-  (value as { [ORIGIN]?: MessageOrigin | PartOrigin })[ORIGIN] = origin;
-  return value;
+  return LANGCHAIN_ORIGIN.tag(value, origin);
 }
 
 /** Reads the origin of a governor-side object, if it has one. */
-export function originOf<T>(value: unknown): T | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  return (value as { [ORIGIN]?: T })[ORIGIN];
+export function originOf<T extends MessageOrigin | PartOrigin>(value: unknown): T | undefined {
+  return LANGCHAIN_ORIGIN.of(value) as T | undefined;
 }

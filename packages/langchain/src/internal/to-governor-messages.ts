@@ -5,13 +5,12 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ContentPart, Message, ToolCall } from '@nanobot/schema';
 import { ValidationError } from '@nanobot/schema';
+import type { DialectMemo } from '@nanobot/governor/dialect';
 import { withOrigin } from './origin.js';
 
-const cache = new WeakMap<object, Message>();
-const views = new WeakMap<object, { source: readonly unknown[]; view: Message[] }>();
 
-const ROLE_OF: Record<string, string> = { human: 'user', ai: 'assistant', system: 'system', developer: 'developer', tool: 'tool' };
-const CHAT_ROLES = new Set(['user', 'assistant', 'system', 'developer', 'tool']);
+const ROLE_OF: Readonly<Record<string, string>> = Object.freeze({ human: 'user', ai: 'assistant', system: 'system', developer: 'developer', tool: 'tool' });
+const CHAT_ROLES: readonly string[] = Object.freeze(['user', 'assistant', 'system', 'developer', 'tool']);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -54,7 +53,7 @@ function toolCall(call: Record<string, unknown>): ToolCall {
 function convertOne(msg: Record<string, unknown>, index: number, where: string): Message {
   const type = typeOf(msg);
   const role = type === 'generic' ? msg.role : ROLE_OF[String(type)];
-  if (typeof role !== 'string' || (type === 'generic' && !CHAT_ROLES.has(role))) {
+  if (typeof role !== 'string' || (type === 'generic' && !CHAT_ROLES.includes(role))) {
     throw new ValidationError(`${where}: messages[${index}] has type ${JSON.stringify(type)}${type === 'generic' ? ` and role ${JSON.stringify(msg.role)}` : ''}; expected human, ai, system, developer or tool`, [index, 'type']);
   }
   const c = content(msg.content, index, where);
@@ -74,12 +73,15 @@ function convertOne(msg: Record<string, unknown>, index: number, where: string):
 }
 
 /**
- * Converts LangChain messages to the governor's view, one for one. Throws
- * {@link ValidationError} (naming the index) for anything that is not a LangChain message of
- * a supported type (before anything is governed).
+ * Converts LangChain messages to the governor's view, one for one, the conversions kept in
+ * `memo` (a Governor's, see dialectMemoOf) per message object, so a history governed again hands
+ * the governor the same objects. Throws {@link ValidationError} (naming the index) for anything
+ * that is not a LangChain message of a supported type (before anything is governed).
  */
-export function toGovernorView(messages: readonly unknown[], where: string): Message[] {
+export function toGovernorView(messages: readonly unknown[], where: string, memo: DialectMemo): Message[] {
   if (!Array.isArray(messages)) throw new ValidationError(`${where}: messages must be an array`);
+  const cache = memo.weak<object, Message>('langchain:message');
+  const views = memo.weak<object, { source: readonly unknown[]; view: Message[] }>('langchain:view');
   const first = messages[0] as unknown;
   // The same history again (or grown at the end) reuses the view of the part already seen.
   const prior = isRecord(first) ? views.get(first) : undefined;

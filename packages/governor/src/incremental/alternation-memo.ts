@@ -1,0 +1,207 @@
+// The governor's role-alternation step (Anthropic, 'any') resumed per history. A runner governs
+// the same history again with a few messages appended; enforceRoleAlternationDetailed is a left
+// fold over the messages (same-role turns merged into the last output slot), so the fold's
+// state after every input is kept and the next call resumes where its input leaves the last
+// one (compared by object identity). The report's entries for merged turns are kept too and
+// reused (frozen: reports are plain data shared between calls), so a repeated history costs two
+// pointer passes and one copy of the output instead of a fold, a merge lookup per message and
+// an entry per merge. The rare shape that turns a popped assistant turn into a user turn (only
+// assistant turns left) takes the plain function. Fixed mode only (what govern uses).
+import type { Message } from '@nanobot/schema';
+import type { ReportedChangeReason, ReportedMessage } from '../report/govern-report.js';
+import type { DerivationCache } from '../steps/derivation-cache.js';
+import { alternationWithEntries, continuedTurnBefore, mergeOnce } from '../steps/target/enforce-role-alternation.js';
+import { isInstructionRole } from '../steps/target/govern-target.js';
+import { ref } from '../report/reported-message.js';
+import type { CallClock } from './call-clock.js';
+import { ListSnapshot } from './list-snapshot.js';
+
+/** The step's output with its report entries (input indices for removed, output for added). */
+export interface ReportedAlternation {
+  messages: Message[];
+  removed: ReportedMessage[];
+  added: ReportedMessage[];
+}
+
+interface AlternationMemo {
+  input: ListSnapshot;
+  /** Output slots after the whole input (before trailing assistant turns are popped). */
+  out: Message[];
+  sizes: number[];
+  /** First input index of each slot. */
+  slotStart: number[];
+  /** Per input: slots after it, the last slot's message and its size then. */
+  lenAfter: number[];
+  lastAfter: Message[];
+  sizeLastAfter: number[];
+  /** `merged-same-role` removals in input order, and each one's slot. */
+  removed: ReportedMessage[];
+  removedSlot: number[];
+  /** Slots holding merged turns, ascending, with their cached report entries. */
+  mergedSlots: number[];
+  addedEntry: (ReportedMessage | undefined)[];
+  addedMessage: (Message | undefined)[];
+  /** 1 when the entry was made for an output with the opener before it. */
+  addedShift: number[];
+  /** Bumped whenever the fold changes; the output with the opener is kept for one version. */
+  version: number;
+  withOpener: Message[] | null;
+  withOpenerVersion: number;
+}
+
+function fresh(clock: CallClock): AlternationMemo {
+  return {
+    input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [], lenAfter: [], lastAfter: [], sizeLastAfter: [],
+    removed: [], removedSlot: [], mergedSlots: [], addedEntry: [], addedMessage: [], addedShift: [],
+    version: 0, withOpener: null, withOpenerVersion: -1,
+  };
+}
+
+function frozenRef(msg: Message, index: number, reason: ReportedChangeReason): ReportedMessage {
+  return Object.freeze({ ...ref(msg, index), reason });
+}
+
+/** Rewinds the fold to its state after the first `k` inputs (`k >= 1`). */
+function rewind(memo: AlternationMemo, k: number): void {
+  memo.version++;
+  const len = memo.lenAfter[k - 1];
+  const sizeLast = memo.sizeLastAfter[k - 1];
+  memo.out.length = len;
+  memo.out[len - 1] = memo.lastAfter[k - 1];
+  memo.sizes.length = len;
+  memo.sizes[len - 1] = sizeLast;
+  memo.slotStart.length = len;
+  memo.lenAfter.length = k;
+  memo.lastAfter.length = k;
+  memo.sizeLastAfter.length = k;
+  const { removed, removedSlot, mergedSlots } = memo;
+  while (removed.length > 0 && removed[removed.length - 1].index >= k) {
+    removed.pop();
+    removedSlot.pop();
+  }
+  // The last slot's first input is listed only once the slot holds a merge.
+  if (sizeLast === 1 && removedSlot.length > 0 && removedSlot[removedSlot.length - 1] === len - 1) {
+    removed.pop();
+    removedSlot.pop();
+  }
+  while (mergedSlots.length > 0 && (mergedSlots[mergedSlots.length - 1] >= len || (sizeLast === 1 && mergedSlots[mergedSlots.length - 1] === len - 1))) {
+    mergedSlots.pop();
+  }
+  memo.addedEntry.length = mergedSlots.length;
+  memo.addedMessage.length = mergedSlots.length;
+  memo.addedShift.length = mergedSlots.length;
+}
+
+function fold(memo: AlternationMemo, messages: readonly Message[], from: number, derive: DerivationCache): void {
+  const { out, sizes, slotStart } = memo;
+  if (from < messages.length) memo.version++;
+  for (let i = from; i < messages.length; i++) {
+    const msg = messages[i];
+    const last = out.length - 1;
+    const prev = out[last];
+    if (prev !== undefined && (msg.role === 'user' || msg.role === 'assistant') && prev.role === msg.role) {
+      // Fixed mode always merges (only the reference drops).
+      out[last] = mergeOnce(prev, msg, false, derive)!;
+      if (sizes[last] === 1) {
+        memo.removed.push(frozenRef(messages[slotStart[last]], slotStart[last], 'merged-same-role'));
+        memo.removedSlot.push(last);
+        memo.mergedSlots.push(last);
+      }
+      sizes[last]++;
+      memo.removed.push(frozenRef(msg, i, 'merged-same-role'));
+      memo.removedSlot.push(last);
+    } else {
+      out.push(msg);
+      sizes.push(1);
+      slotStart.push(i);
+    }
+    memo.lenAfter.push(out.length);
+    memo.lastAfter.push(out[out.length - 1]);
+    memo.sizeLastAfter.push(sizes[out.length - 1]);
+  }
+}
+
+function hasUserOrTool(out: readonly Message[], kept: number): boolean {
+  for (let i = 0; i < kept; i++) if (out[i].role === 'user' || out[i].role === 'tool') return true;
+  return false;
+}
+
+/**
+ * One Governor's resumed role alternations: `alternationWithEntries` (fixed mode) with govern's
+ * report entries, resumed from the last call on the same history. Same result; the same array
+ * when nothing changes, else possibly a list the memo owns (changed by the next call: only
+ * govern's later steps may read it).
+ */
+export class AlternationMemos {
+  readonly #clock: CallClock;
+  readonly #derive: DerivationCache;
+  readonly #byHead = new WeakMap<Message, AlternationMemo>();
+
+  constructor(clock: CallClock, derive: DerivationCache) {
+    this.#clock = clock;
+    this.#derive = derive;
+  }
+
+  /** See the class comment. */
+  run(messages: readonly Message[]): ReportedAlternation {
+    const n = messages.length;
+    if (n === 0) return { messages: messages as Message[], removed: [], added: [] };
+    const head = messages[0];
+    let memo = this.#byHead.get(head);
+    let from = 0;
+    if (memo !== undefined) {
+      from = memo.input.commonPrefix(messages);
+      if (from === 0) memo = undefined;
+      else if (from < memo.input.length) rewind(memo, from);
+    }
+    memo ??= fresh(this.#clock);
+    fold(memo, messages, from, this.#derive);
+    memo.input.update(messages, from);
+    this.#byHead.set(head, memo);
+
+    const { out, slotStart } = memo;
+    let kept = out.length;
+    while (kept > 0 && out[kept - 1].role === 'assistant') kept--;
+    const popped = kept < out.length;
+    let first = 0;
+    while (first < kept && isInstructionRole(out[first].role)) first++;
+    // A user turn made from a popped assistant turn (nothing else left): the plain function.
+    if (popped && !hasUserOrTool(out, kept)) return alternationWithEntries(messages, this.#derive);
+    // An assistant turn first gets the `(conversation continued)` opener: later slots move by one.
+    const opener = first < kept && out[first].role === 'assistant' ? continuedTurnBefore(out[first], this.#derive) : null;
+    const shift = opener === null ? 0 : 1;
+    if (kept === n && opener === null) return { messages: messages as Message[], removed: [], added: [] };
+
+    let cut = memo.removedSlot.length;
+    while (cut > 0 && memo.removedSlot[cut - 1] >= kept) cut--;
+    const removed = memo.removed.slice(0, cut);
+    if (popped) for (let i = slotStart[kept]; i < n; i++) removed.push({ ...ref(messages[i], i), reason: 'trailing-assistant' });
+    const added: ReportedMessage[] = [];
+    if (opener !== null) added.push({ ...ref(opener, first), reason: 'conversation-continued' });
+    const { mergedSlots, addedEntry, addedMessage, addedShift } = memo;
+    for (let j = 0; j < mergedSlots.length && mergedSlots[j] < kept; j++) {
+      const slot = mergedSlots[j];
+      let entry = addedEntry[j];
+      if (entry === undefined || addedMessage[j] !== out[slot] || addedShift[j] !== shift) {
+        entry = frozenRef(out[slot], slot + shift, 'merged-same-role');
+        addedEntry[j] = entry;
+        addedMessage[j] = out[slot];
+        addedShift[j] = shift;
+      }
+      added.push(entry);
+    }
+    // The memo's own list when nothing was popped (govern copies it if it becomes the result).
+    if (opener === null) return { messages: kept === out.length ? this.#clock.markShared(out) : out.slice(0, kept), removed, added };
+    if (memo.withOpener === null || memo.withOpenerVersion !== memo.version) {
+      const list = out.slice(0, first).concat([opener], out.slice(first, kept));
+      memo.withOpener = this.#clock.markImmutable(list);
+      memo.withOpenerVersion = memo.version;
+    }
+    return { messages: this.#clock.markShared(memo.withOpener), removed, added };
+  }
+
+  /** Drops what is kept for the history starting with `head`. */
+  forget(head: Message): void {
+    this.#byHead.delete(head);
+  }
+}

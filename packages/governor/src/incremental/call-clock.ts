@@ -1,0 +1,78 @@
+// The bookkeeping one Governor's memos share within and across govern calls: calls are
+// numbered, lists the governor made and never changes again are known as such, lists a memo
+// hands to later steps are known as memo-owned (copied before they leave govern), and within a
+// call a list, once compared with a copy taken of an earlier list (the caller's previous list,
+// a memo's previous output), vouches for every other copy taken of that earlier list in the same
+// earlier call: they share the same prefix with it, known without another pass.
+import type { Message } from '@nanobot/schema';
+
+/** What a vouch says: during call `during`, copies taken of `from` in call `since` share `prefix` slots. */
+interface Vouch {
+  during: number;
+  from: readonly Message[];
+  since: number;
+  prefix: number;
+}
+
+/** One Governor's call numbering and list marks (see the file comment). */
+export class CallClock {
+  #active = 0;
+  #calls = 0;
+  readonly #immutable = new WeakSet<readonly Message[]>();
+  readonly #shared = new WeakSet<readonly Message[]>();
+  readonly #vouched = new WeakMap<readonly Message[], Vouch>();
+
+  /** The current call's number (0 outside a call). */
+  get active(): number {
+    return this.#active;
+  }
+
+  /** Starts a call; returns what {@link end} restores (calls do not nest in practice). */
+  begin(): number {
+    const outer = this.#active;
+    this.#active = ++this.#calls;
+    return outer;
+  }
+
+  /** Ends the call begun by {@link begin}. */
+  end(outer: number): void {
+    this.#active = outer;
+  }
+
+  /** Declares that nothing will change `list` from now on; returns it. */
+  markImmutable<T extends readonly Message[]>(list: T): T {
+    this.#immutable.add(list);
+    return list;
+  }
+
+  /** Whether `list` was declared immutable. */
+  isImmutable(list: readonly Message[]): boolean {
+    return this.#immutable.has(list);
+  }
+
+  /** Marks `list` as owned by a memo (handed to later steps, kept for the next call); returns it. */
+  markShared<T extends readonly Message[]>(list: T): T {
+    this.#shared.add(list);
+    return list;
+  }
+
+  /** `list` itself, or a copy when a memo owns it (what govern returns must be the caller's to change). */
+  releasable(list: Message[]): Message[] {
+    return this.#shared.has(list) ? list.slice() : list;
+  }
+
+  /**
+   * Records, for the rest of the current call, that copies taken of `from` in call `since` share
+   * `prefix` slots with `list`.
+   */
+  vouch(list: readonly Message[], from: readonly Message[] | null, since: number, prefix: number): void {
+    if (this.#active !== 0 && since !== 0 && from !== null) this.#vouched.set(list, { during: this.#active, from, since, prefix });
+    else this.#vouched.delete(list);
+  }
+
+  /** The prefix vouched for `list` in the current call for copies taken of `from` in call `since`, else -1. */
+  vouched(list: readonly Message[], from: readonly Message[] | null, since: number): number {
+    const v = this.#vouched.get(list);
+    return v !== undefined && v.during === this.#active && this.#active !== 0 && v.from === from && v.since === since ? v.prefix : -1;
+  }
+}

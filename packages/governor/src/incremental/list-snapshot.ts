@@ -1,0 +1,73 @@
+// An owned copy of a message list, kept by a memo to recognise the list it saw last. Histories
+// grow by appending, so a memo resumes after the part both lists share. Only the array slots are
+// compared (object identity, never a message's fields): a pass over two dense pointer arrays
+// stays cheap when a history's message objects no longer fit in the CPU caches, and updating
+// the copy in place allocates nothing when the list is the same. Messages are treated as values:
+// a field replaced inside an object already governed is not seen (the Governor's input tracker
+// compares content where objects differ).
+import type { Message } from '@nanobot/schema';
+import type { CallClock } from './call-clock.js';
+
+/** A private copy of the list a memo last saw, updated in place. */
+export class ListSnapshot {
+  readonly #clock: CallClock;
+  readonly #items: Message[] = [];
+  /** The list the copy was last made equal to, and the call that did it (0: none). */
+  #from: readonly Message[] | null = null;
+  #fromCall = 0;
+
+  constructor(clock: CallClock) {
+    this.#clock = clock;
+  }
+
+  /** Length of the copy. */
+  get length(): number {
+    return this.#items.length;
+  }
+
+  /** The copied slot `i`. */
+  at(i: number): Message {
+    return this.#items[i];
+  }
+
+  /** Length of the common prefix of the copy and `list`, by identity. */
+  commonPrefix(list: readonly Message[]): number {
+    if (list === this.#from && this.#clock.isImmutable(list)) return list.length;
+    const v = this.#clock.vouched(list, this.#from, this.#fromCall);
+    if (v >= 0) return Math.min(this.#items.length, list.length, v);
+    const items = this.#items;
+    const limit = Math.min(items.length, list.length);
+    let k = 0;
+    while (k < limit && items[k] === list[k]) k++;
+    return k;
+  }
+
+  /** A one-slot guess that `list` extends the copy (its last copied slot matches). */
+  mayPrefix(list: readonly Message[]): boolean {
+    const n = this.#items.length;
+    return n > 0 && n <= list.length && this.#items[n - 1] === list[n - 1];
+  }
+
+  /** Whether `list` holds exactly the copied objects. */
+  equals(list: readonly Message[]): boolean {
+    return list.length === this.#items.length && this.commonPrefix(list) === list.length;
+  }
+
+  /** Makes the copy equal to `list`, keeping the first `shared` slots (a known common prefix). */
+  update(list: readonly Message[], shared: number): void {
+    const items = this.#items;
+    items.length = shared;
+    for (let i = shared; i < list.length; i++) items.push(list[i]);
+    this.#from = list;
+    this.#fromCall = this.#clock.active;
+  }
+
+  /**
+   * Called after comparing `list` with this copy (`prefix`: their common prefix): for the rest
+   * of the current call, copies other memos took of the list this copy was made from, in the
+   * call that made it, share that prefix with `list`.
+   */
+  vouchFor(list: readonly Message[], prefix: number): void {
+    this.#clock.vouch(list, this.#from, this.#fromCall, prefix);
+  }
+}

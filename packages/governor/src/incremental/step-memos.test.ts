@@ -1,0 +1,297 @@
+// Every memo of the incremental layer against the plain step it resumes (fast-check): over the
+// lists a runner (or a careless caller) governs one after the other on one history — longer and
+// shorter prefixes, the same list again, a copy with one message replaced, an equal copy rebuilt
+// from JSON — the memo's outcome equals the plain step's, and a Governor with memos returns
+// exactly what one without returns, call by call.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Message } from '@nanobot/schema';
+import { deepFreeze } from '@nanobot-internal/test-support';
+import { govern, governWith } from '../govern.js';
+import type { GovernOptions, GovernResult } from '../govern-options.js';
+import { MemoryArtifactStore } from '../offload/memory-artifact-store.js';
+import { structureScan } from '../steps/repair/structure-scan.js';
+import { backfillMissingToolResults } from '../steps/repair/backfill-missing-tool-results.js';
+import { applyToolResultBudgetDetailed } from '../steps/size/apply-tool-result-budget.js';
+import { alternationWithEntries } from '../steps/target/enforce-role-alternation.js';
+import type { GovernTarget } from '../steps/target/govern-target.js';
+import { legalizeWithEntries } from '../steps/target/legalize-for-target.js';
+import { arbitraryBudget, arbitraryCleanHistory, arbitraryHistory } from '../test-support/arbitrary-history.js';
+import { CallClock } from './call-clock.js';
+import { ListSnapshot } from './list-snapshot.js';
+import { GovernorMemos } from './memo-store.js';
+import { backfillOpenTail } from './tail-backfill.js';
+import { resolveCall } from '../step-context.js';
+import { snipHistoryStep } from '../steps/cut/snip-history.js';
+import { diff } from '../report/step-recorder.js';
+
+function expectSame(got: { messages: Message[]; removed: unknown[]; added: unknown[] }, want: { messages: Message[]; removed: unknown[]; added: unknown[] }, input: readonly Message[]): void {
+  expect(got.messages === input).toBe(want.messages === input);
+  expect(got.messages.length).toBe(want.messages.length);
+  expect(got.messages).toEqual(want.messages);
+  // Kept messages are the input objects.
+  const kept = new Set(input);
+  got.messages.forEach((m, i) => { if (kept.has(want.messages[i])) expect(m).toBe(want.messages[i]); });
+  expect(got.removed).toEqual(want.removed);
+  expect(got.added).toEqual(want.added);
+}
+
+/**
+ * The lists a runner (or a careless caller) governs one after the other on one history: longer
+ * and shorter prefixes, the same list again, a copy with one message replaced, an equal copy.
+ */
+const sessions = fc.record({
+  history: arbitraryHistory,
+  steps: fc.array(fc.record({ end: fc.nat(), replace: fc.option(fc.nat(), { nil: undefined }), rebuild: fc.boolean() }), { minLength: 1, maxLength: 8 }),
+});
+
+function lists(history: Message[], steps: { end: number; replace: number | undefined; rebuild: boolean }[]): Message[][] {
+  const out: Message[][] = [];
+  for (const s of steps) {
+    let list = history.slice(0, history.length === 0 ? 0 : 1 + (s.end % history.length));
+    if (s.replace !== undefined && list.length > 1) {
+      const at = 1 + (s.replace % (list.length - 1));
+      list[at] = deepFreeze({ ...list[at] });
+    }
+    if (s.rebuild) list = deepFreeze(JSON.parse(JSON.stringify(list)) as Message[]);
+    out.push(list);
+  }
+  return out;
+}
+
+describe('per-history step memos', () => {
+  it('role alternation resumed from the last call equals the plain step', () => {
+    fc.assert(
+      fc.property(sessions, ({ history, steps }) => {
+        const memos = new GovernorMemos();
+        for (const list of lists(deepFreeze(history), steps)) expectSame(memos.alternation.run(list), alternationWithEntries(list), list);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('legalization resumed from the last call equals the plain step for every target', () => {
+    fc.assert(
+      fc.property(sessions, fc.constantFrom<GovernTarget>('any', 'openai', 'anthropic'), ({ history, steps }, target) => {
+        const memos = new GovernorMemos();
+        for (const list of lists(deepFreeze(history), steps)) expectSame(memos.legalize.run(list, target), legalizeWithEntries(list, target), list);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the structure scan resumed from the last call equals the plain scan', () => {
+    fc.assert(
+      fc.property(sessions, ({ history, steps }) => {
+        const memos = new GovernorMemos();
+        for (const list of lists(deepFreeze(history), steps)) expect(memos.scans.scan(list)).toEqual(structureScan(list));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the result budget resumed from the last call equals the plain step, offloads included', () => {
+    fc.assert(
+      fc.property(sessions, fc.constantFrom(200, 800, 16_000), fc.boolean(), ({ history, steps }, max, withStore) => {
+        const memos = new GovernorMemos();
+        const store = withStore ? new MemoryArtifactStore() : null;
+        for (const list of lists(deepFreeze(history), steps)) {
+          const options = { maxToolResultChars: max, artifactStore: store, sessionKey: 's' };
+          const got = memos.budgets.run(list, options);
+          const want = applyToolResultBudgetDetailed(list, options);
+          expect(got.messages === list).toBe(want.messages === list);
+          expect(got.messages).toEqual(want.messages);
+          expect(got.changes).toEqual(want.changes);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the open-tail backfill equals the plain backfill on clean lists', () => {
+    fc.assert(
+      fc.property(arbitraryCleanHistory, (history) => {
+        const memos = new GovernorMemos();
+        const list = deepFreeze(history);
+        const scan = structureScan(list);
+        if (scan.openTail === null) return;
+        for (let i = 0; i < 2; i++) {
+          const got = backfillOpenTail(list, scan.openTail, memos.derive, memos.appended);
+          expect(got.messages).toEqual(backfillMissingToolResults(list));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('estimates kept from earlier calls equal fresh ones', () => {
+    fc.assert(
+      fc.property(sessions, ({ history, steps }) => {
+        const memos = new GovernorMemos();
+        for (const list of lists(deepFreeze(history), steps)) {
+          if (list.length === 0) continue;
+          const fresh = governWith(null, list, { estimateTokens: true });
+          const kept = governWith(memos, list, { estimateTokens: true });
+          expect(kept.report.tokensBefore).toBe(fresh.report.tokensBefore);
+          expect(kept.report.tokensAfter).toBe(fresh.report.tokensAfter);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a growing history of merged turns and an opener resumes with the same result', () => {
+    const history: Message[] = deepFreeze([
+      { role: 'system', content: 'sys' },
+      { role: 'assistant', content: 'hello' },
+      { role: 'assistant', content: 'again' },
+      { role: 'user', content: 'a' },
+      { role: 'user', content: 'b' },
+      { role: 'assistant', content: 'c' },
+      { role: 'assistant', content: 'd' },
+      { role: 'user', content: 'e' },
+    ]);
+    const memos = new GovernorMemos();
+    for (let n = 1; n <= history.length; n++) {
+      const list = history.slice(0, n);
+      expectSame(memos.alternation.run(list), alternationWithEntries(list), list);
+      expectSame(memos.alternation.run(list), alternationWithEntries(list), list);
+    }
+  });
+
+  it('govern hands out a new output array each call (the caller may keep or change it)', () => {
+    const list: Message[] = deepFreeze([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }, { role: 'developer', content: ' ' }, { role: 'user', content: 'c' }]);
+    const first = govern(list).messages;
+    const want = JSON.stringify(first);
+    first.push({ role: 'assistant', content: 'changed by the caller' });
+    first[0] = { role: 'user', content: 'replaced' };
+    const second = govern(list).messages;
+    expect(second).not.toBe(first);
+    expect(JSON.stringify(second)).toBe(want);
+    const open: Message[] = deepFreeze([{ role: 'user', content: 'a' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'exec', arguments: '{}' } }] }]);
+    const withFill = govern(open).messages;
+    withFill.length = 0;
+    expect(govern(open).messages).toHaveLength(3);
+  });
+});
+
+describe('govern memos and a caller that changes its own list between calls', () => {
+  it('sees a message replaced, added or removed in the same array', () => {
+    fc.assert(
+      fc.property(arbitraryHistory, fc.nat(), fc.constantFrom<GovernTarget>('any', 'openai'), (history, seed, target) => {
+        const list: Message[] = [...deepFreeze(history)];
+        if (list.length < 2) return;
+        const options = { target, contextWindowTokens: 100_000 };
+        govern(list, options);
+        govern(list, options);
+        const at = 1 + (seed % (list.length - 1));
+        const edits = [
+          () => { list[at] = deepFreeze({ role: 'user', content: `replaced ${seed}` }); },
+          () => { list.push(deepFreeze({ role: 'assistant', content: 'appended' })); },
+          () => { list.splice(at, 1); },
+        ];
+        edits[seed % edits.length]();
+        const got = govern(list, options);
+        const want = govern(JSON.parse(JSON.stringify(list)) as Message[], options);
+        expect(JSON.stringify(got.messages)).toBe(JSON.stringify(want.messages));
+        expect(JSON.stringify(got.report)).toBe(JSON.stringify(want.report));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('a Governor with memos against one without', () => {
+  const options: fc.Arbitrary<GovernOptions> = fc.record({
+    budget: arbitraryBudget,
+    target: fc.constantFrom<GovernTarget | undefined>(undefined, 'any', 'openai', 'anthropic'),
+    compat: fc.constantFrom<'fixed' | 'reference' | undefined>(undefined, undefined, 'reference'),
+    keep: fc.option(fc.nat(3), { nil: undefined }),
+    store: fc.boolean(),
+  }).map(({ budget, target, compat, keep, store }) => {
+    const o: GovernOptions = { ...budget };
+    if (target !== undefined) o.target = target;
+    if (compat !== undefined) o.compat = compat;
+    if (keep !== undefined) o.keepRecentCompactableResults = keep;
+    if (store) o.artifactStore = new MemoryArtifactStore();
+    return o;
+  });
+
+  it('returns the same messages, report and cut plan call by call (plans and compacted ids threaded)', () => {
+    fc.assert(
+      fc.property(sessions, options, ({ history, steps }, given) => {
+        const memos = new GovernorMemos();
+        let planA: GovernOptions['cutPlan'] = null;
+        let planB: GovernOptions['cutPlan'] = null;
+        const idsA = new Set<string>();
+        const idsB = new Set<string>();
+        for (const list of lists(deepFreeze(history), steps)) {
+          const a: GovernResult = governWith(memos, list, { ...given, cutPlan: planA, compactedToolCallIds: idsA });
+          const b: GovernResult = governWith(null, list, { ...given, cutPlan: planB, compactedToolCallIds: idsB });
+          expect(JSON.stringify(a.messages)).toBe(JSON.stringify(b.messages));
+          expect(JSON.stringify(a.report)).toBe(JSON.stringify(b.report));
+          expect(a.cutPlan).toEqual(b.cutPlan);
+          expect([...idsA]).toEqual([...idsB]);
+          expect(a.messages === list).toBe(b.messages === list);
+          // Kept messages are the caller's objects, with memos too (rebuilt lists included).
+          const input = new Set<Message>(list);
+          b.messages.forEach((m, i) => { if (input.has(m)) expect(a.messages[i]).toBe(m); });
+          planA = a.cutPlan;
+          planB = b.cutPlan;
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('ListSnapshot', () => {
+  it('tracks the list it was updated with, by identity, without keeping the caller array', () => {
+    const a = { role: 'user', content: 'a' } as Message;
+    const b = { role: 'assistant', content: 'b' } as Message;
+    const list = [a, b];
+    const snap = new ListSnapshot(new CallClock());
+    snap.update(list, 0);
+    list.push({ role: 'user', content: 'c' });
+    expect(snap.length).toBe(2);
+    expect(snap.commonPrefix(list)).toBe(2);
+    expect(snap.equals(list)).toBe(false);
+    snap.update(list, 2);
+    expect(snap.equals(list)).toBe(true);
+    expect(snap.commonPrefix([a, { ...b }])).toBe(1);
+  });
+});
+
+describe('the snip memo', () => {
+  it('re-applying the cut plan equals the plain snip step, whenever the memo answers', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(arbitraryHistory, fc.integer({ min: 1300, max: 4000 }), fc.integer({ min: 1, max: 6 }), (history, window, grow) => {
+        const h = deepFreeze(history);
+        const memos = new GovernorMemos();
+        let plan: GovernOptions['cutPlan'] = null;
+        for (let end = 1; end <= h.length; end += grow) {
+          const list = h.slice(0, end);
+          const { ctx } = resolveCall(list, { contextWindowTokens: window, maxOutputTokens: 0, cutPlan: plan });
+          const want = snipHistoryStep.run(list, ctx);
+          const got = memos.snips.run(list, ctx);
+          if (got !== undefined) {
+            answered++;
+            expect(got.messages).toEqual(want.messages);
+            got.messages.forEach((m, i) => expect(m).toBe(want.messages[i]));
+            expect(got.removed).toEqual(want.removed ?? diff(list, want.messages).removed);
+            expect(got.added).toEqual(want.added ?? diff(list, want.messages).added);
+            expect(got.tokensBefore).toBe(want.tokensBefore);
+            expect(got.tokensAfter).toBe(want.tokensAfter);
+            expect(got.notes).toEqual(want.notes);
+            expect(got.cut).toEqual(want.cut);
+          }
+          plan = want.cut?.plan ?? null;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The property is not vacuous: the memo re-applied plans in these runs.
+    expect(answered).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,155 @@
+import type { CacheBreakpoints } from '@nanobot/schema';
+import type { GovernTarget } from '../steps/target/govern-target.js';
+
+/**
+ * Names of the steps {@link govern} runs, in the order they run (see `pipeline.ts`; the two
+ * repairs after snipping run a second time, and `enforceRoleAlternation` is the user-first
+ * rule for `target: 'openai'`).
+ */
+export type GovernStepName =
+  | 'stripPlaceholderAssistantMessages'
+  | 'stripMalformedToolCalls'
+  | 'repairToolCallIds'
+  | 'dropOrphanToolResults'
+  | 'regroupToolResults'
+  | 'backfillMissingToolResults'
+  | 'legalizeForTarget'
+  | 'applyToolResultBudget'
+  | 'microcompactKeepRecent'
+  | 'compactInflightOverflow'
+  | 'snipHistory'
+  | 'enforceRoleAlternation'
+  | 'shrinkToFit';
+
+/** Why {@link legalizeForTarget} (or a later target step of {@link govern}) changed a message. */
+export type TargetChangeReason =
+  | 'developer-as-system'
+  | 'instruction-as-user-note'
+  | 'empty-instruction'
+  | 'empty-assistant'
+  | 'empty-user'
+  | 'empty-tool-result'
+  | 'blank-text-removed'
+  | 'empty-content-list'
+  | 'tool-call-id-sanitized';
+
+/** The cut a governed copy was made with, as the report shows it. Plain JSON data. */
+export interface ReportedCut {
+  /** Index in the governed copy of the first kept non-instruction message (the history start). */
+  index: number;
+  /** Non-instruction messages cut from the front of the history (0: none). */
+  removed: number;
+  /** Whether the caller's plan was re-applied (the request repeats the previous one up to there). */
+  reused: boolean;
+}
+
+/**
+ * Why a target step changed a message: {@link TargetChangeReason}s of `legalizeForTarget`, and
+ * `merged-same-role` / `trailing-assistant` / `conversation-continued` (role alternation),
+ * `offloaded` / `truncated` (shrinkToFit).
+ */
+export type ReportedChangeReason = TargetChangeReason | 'merged-same-role' | 'trailing-assistant' | 'conversation-continued' | 'offloaded' | 'truncated';
+
+/** A message a step removed or added, identified for display. */
+export interface ReportedMessage {
+  /** Position in the step's input (removed) or output (added). */
+  index: number;
+  role: string;
+  toolCallId?: string;
+  name?: string;
+  /** First characters of a string content, for display. */
+  preview?: string;
+  /** Why a target step dropped, added or rewrote it (a rewrite is a removal plus an addition). */
+  reason?: ReportedChangeReason;
+  /** Where shrinkToFit saved the full content (`reason: 'offloaded'`). */
+  location?: string;
+  /** Size in code points before shrinkToFit shortened it. */
+  originalChars?: number;
+}
+
+/** One tool result whose content a step changed. */
+export interface ReportedToolResult {
+  toolCallId: string;
+  name: string;
+  action: 'offloaded' | 'truncated' | 'empty-marker' | 'offload-failed' | 'compacted' | 'recompacted' | 'renamed' | 'moved';
+  /** Where an offloaded result was saved. */
+  location?: string;
+  originalChars?: number;
+  /** The id before renaming. */
+  from?: string;
+  error?: string;
+}
+
+/** What one step did. Plain JSON data. */
+export interface GovernStepReport {
+  step: GovernStepName;
+  /** 1 for the first run of a step, 2 for the repeat after snipping. */
+  pass: number;
+  changed: boolean;
+  messagesBefore: number;
+  messagesAfter: number;
+  /** Prompt estimates (present when the call had a budget or asked for estimates). */
+  tokensBefore?: number;
+  tokensAfter?: number;
+  removed: ReportedMessage[];
+  added: ReportedMessage[];
+  toolResults: ReportedToolResult[];
+  /** Free-text remarks, e.g. that snipping cut inside a tool loop. */
+  notes?: string[];
+}
+
+/** Why a governed copy is over its budget (present exactly when `fits` is false). */
+export interface BudgetOverflow {
+  /**
+   * `'instructions'`: the system / developer messages and tool definitions alone exceed the
+   * budget (nothing the governor may cut); `'newest-turn'`: with them, the newest user turn
+   * (and what must stay with it) does not fit, and `onOverflow` was not `'shrink'` or
+   * shrinking could not free enough.
+   */
+  reason: 'instructions' | 'newest-turn';
+  /** Prompt estimate of the copy sent. */
+  tokens: number;
+  budget: number;
+  /** Estimate of the instructions and tool definitions alone. */
+  instructionTokens: number;
+  /** A sentence for logs and UIs. */
+  message: string;
+}
+
+/** What {@link govern} did to produce the model copy. Plain JSON data a UI can draw. */
+export interface GovernReport {
+  /**
+   * The input budget in tokens (0: compaction and snipping were off); with a calibrator, in
+   * estimate units: the largest estimate whose calibrated count fits `inputBudget`.
+   */
+  budget: number;
+  /** The API the copy was made legal for; `null` with `compat: 'reference'` and no target. */
+  target: GovernTarget | null;
+  /** Whether the copy fits the budget; present whenever there is a budget. */
+  fits?: boolean;
+  /** Why the copy does not fit (present exactly when `fits` is false). */
+  overflow?: BudgetOverflow;
+  messagesBefore: number;
+  messagesAfter: number;
+  tokensBefore?: number;
+  tokensAfter?: number;
+  /**
+   * With a calibrator and a model: the raw estimate of the copy sent (= `tokensAfter`), and the
+   * count the calibrator expects the provider to bill for it (what sizing fitted into the
+   * model's input budget).
+   */
+  tokensEstimated?: number;
+  tokensCalibrated?: number;
+  /** With a calibrator and a model: the model's input budget in billed tokens (`budget` is it in estimate units). */
+  inputBudget?: number;
+  /** Ids compacted by this call (also added to `options.compactedToolCallIds`). */
+  newlyCompactedToolCallIds: string[];
+  steps: GovernStepReport[];
+  /**
+   * Where the returned copy's stable prefixes end (indices into the returned messages), for
+   * prompt-cache breakpoints: pass it as `LLMRequest.cacheBreakpoints`. See `cacheBoundaries`.
+   */
+  cacheBoundaries: CacheBreakpoints;
+  /** Where the history was cut (present whenever there is a budget; `removed: 0` when not cut). */
+  cut?: ReportedCut;
+}

@@ -1,0 +1,50 @@
+// The settings one govern call runs its steps with, resolved once from the checked options.
+import type { Message } from '@nanobot/schema';
+import type { GovernOptions } from './govern-options.js';
+import { calibratedBudget } from './sizing/calibrated-budget.js';
+import type { EstimateMemo } from './sizing/estimate.js';
+import { inputBudget } from './sizing/input-budget.js';
+import { estimatorFor, withModelDefaults } from './sizing/model-defaults.js';
+import { NO_CACHE, type DerivationCache } from './steps/derivation-cache.js';
+import type { StepContext } from './steps/step.js';
+import type { GovernTarget } from './steps/target/govern-target.js';
+import { TARGET_PROFILES } from './steps/target/profiles/index.js';
+
+/** A call's step context, and the two budgets (the model's input budget, and in estimate units). */
+export interface ResolvedCall {
+  ctx: StepContext;
+  /** The model's input budget (billed tokens when a calibrator applies). */
+  fullBudget: number;
+  /** The calibrator and model when calibration applies. */
+  calibration: { calibrator: NonNullable<GovernOptions['calibrator']>; model: string } | null;
+  /** The call's estimate cache by list identity (steps' own estimates are kept there too). */
+  tokenCache: Map<readonly Message[], number>;
+}
+
+/**
+ * Resolves checked options (model defaults filled, target and overflow defaults, the budget in
+ * estimate units) into the context the steps read. Pure; `derive` and `estimates` are the
+ * Governor's memos (none by default).
+ */
+export function resolveCall(history: readonly Message[], given: GovernOptions, derive: DerivationCache = NO_CACHE, estimates: EstimateMemo | null = null): ResolvedCall {
+  const options = withModelDefaults(given);
+  const fixed = options.compat !== 'reference';
+  const target: GovernTarget | null = options.target ?? (fixed ? 'any' : null);
+  const calibration = options.calibrator && options.model ? { calibrator: options.calibrator, model: options.model } : null;
+  const fullBudget = inputBudget(options);
+  const budget = calibration ? calibratedBudget(fullBudget, calibration.calibrator, calibration.model) : fullBudget;
+  const tokenCache = new Map<readonly Message[], number>();
+  const ctx: StepContext = {
+    options,
+    fixed,
+    target,
+    profile: target === null ? null : TARGET_PROFILES[target],
+    onOverflow: options.onOverflow ?? (fixed ? 'shrink' : 'send'),
+    budget,
+    estimate: { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimateCache: tokenCache, estimator: estimatorFor(options), memo: estimates },
+    history,
+    compactedToolCallIds: options.compactedToolCallIds ?? new Set<string>(),
+    derive,
+  };
+  return { ctx, fullBudget, calibration, tokenCache };
+}

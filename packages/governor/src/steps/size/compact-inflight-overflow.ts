@@ -1,0 +1,163 @@
+import { codePointLength, type Message, pythonStr, pythonTruthy } from '@nanobot/schema';
+import { COMPACTABLE_TOOLS, compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
+import { isolatedTokens, promptTokens, type EstimateContext } from '../../sizing/estimate.js';
+import { toolNames } from '../../report/reported-message.js';
+import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
+import { defineStep } from '../step.js';
+
+/** Options of {@link compactInflightOverflow}. */
+export interface CompactInflightOptions extends EstimateContext {
+  /** The input budget ({@link inputBudget}); `<= 0` turns compaction off. */
+  budget: number;
+  /** Messages from this index on were appended during the current run ("in flight"). */
+  inflightStartIndex?: number;
+  /** Ids compacted earlier in this run; they are compacted again so the prefix stays stable. */
+  compactedToolCallIds?: ReadonlySet<string>;
+  /** Where the compacted copies are kept (the same copy for the same result on the next call). */
+  derive?: DerivationCache;
+}
+
+/** Result of {@link compactInflightOverflow}. */
+export interface CompactInflightResult {
+  messages: Message[];
+  /** Ids compacted by this call (not previously recorded), oldest first. */
+  newlyCompacted: string[];
+  /** Ids of previously recorded compactions re-applied by this call. */
+  reapplied: string[];
+  /** Prompt estimate before and after, when the step had a budget. */
+  tokensBefore?: number;
+  tokensAfter?: number;
+}
+
+function atLeastChars(text: string, n: number): boolean {
+  if (text.length < n) return false;
+  if (text.length >= 2 * n) return true;
+  return codePointLength(text) >= n;
+}
+
+/** `msg` with the compaction note as its content (one object per result and note, with a cache). */
+export function compacted(msg: Message, derive: DerivationCache = NO_CACHE): Message {
+  const text = compactionMessage(pythonTruthy(msg.name) ? pythonStr(msg.name) : 'tool');
+  return derive.derive(msg, `compacted:${text}`, () => ({ ...msg, content: text }) as Message);
+}
+
+function toolId(msg: Message): string | null {
+  const raw = (msg as { tool_call_id?: unknown }).tool_call_id;
+  return pythonTruthy(raw) ? pythonStr(raw) : null;
+}
+
+/**
+ * Under context pressure, replaces the oldest in-flight results of compactable tools
+ * (`read_file`, `exec`, `grep`, … of at least 500 characters) with a note asking the model to
+ * retry more narrowly, until the prompt is at or below 85 % of the budget (reference
+ * `compact_inflight_overflow`). The newest candidate is kept when older ones made enough room.
+ * Earlier decisions (`compactedToolCallIds`) are re-applied first. Unlike the reference, which
+ * re-estimates the whole prompt after each compaction, the estimate is updated from each
+ * message's own change and confirmed with exact estimates around the stopping point, so the
+ * cost is linear. Pure: the ids it adds are returned, never written into the given set.
+ */
+export function compactInflightOverflow(messages: readonly Message[], options: CompactInflightOptions): CompactInflightResult {
+  const none: CompactInflightResult = { messages: messages as Message[], newlyCompacted: [], reapplied: [] };
+  const budget = options.budget;
+  if (!(budget > 0)) return none;
+  const recorded = options.compactedToolCallIds ?? new Set<string>();
+  const derive = options.derive ?? NO_CACHE;
+
+  let updated: Message[] | null = null;
+  const reapplied: string[] = [];
+  if (recorded.size > 0) {
+    for (let i = 0; i < messages.length; i++) {
+      const msg = messages[i];
+      if (msg.role !== 'tool') continue;
+      const id = toolId(msg);
+      if (id === null || !recorded.has(id)) continue;
+      const next = compacted(msg, derive);
+      if (next.content === msg.content) continue;
+      updated ??= messages.slice();
+      updated[i] = next;
+      reapplied.push(id);
+    }
+  }
+  const base: Message[] = updated ?? (messages as Message[]);
+  const before = promptTokens(base, options);
+  const result = (msgs: Message[], newly: string[], after: number): CompactInflightResult => ({
+    messages: msgs, newlyCompacted: newly, reapplied, tokensBefore: before, tokensAfter: after,
+  });
+  if (before <= budget) return result(base, [], before);
+
+  const target = Math.floor(budget * INFLIGHT_COMPACT_TARGET_RATIO);
+  const start = Math.max(0, options.inflightStartIndex ?? 0);
+  const candidates: number[] = [];
+  for (let i = start; i < base.length; i++) {
+    const msg = base[i];
+    if (msg.role !== 'tool' || !COMPACTABLE_TOOLS.has(msg.name as string)) continue;
+    const id = toolId(msg);
+    if (id === null || recorded.has(id)) continue;
+    if (typeof msg.content !== 'string' || !atLeastChars(msg.content, MICROCOMPACT_MIN_CHARS)) continue;
+    candidates.push(i);
+  }
+  if (candidates.length === 0) return result(base, [], before);
+
+  const build = (k: number): Message[] => {
+    const out = base.slice();
+    for (let j = 0; j < k; j++) out[candidates[j]] = compacted(base[candidates[j]], derive);
+    return out;
+  };
+  // Reference rule on exact estimates f(k) (k results compacted): the first k >= 1 with
+  // f(k) <= target; when that never happens before the newest candidate, the newest one is
+  // spared if f(m-1) <= budget.
+  const m = candidates.length;
+  const decide = (k: number, fk: number): boolean => fk <= target || (k === m - 1 && fk <= budget);
+
+  // Guess k from per-message deltas (the join between messages can shift a count by a token or
+  // two), then settle it with exact estimates of the whole prompt.
+  let guess = m;
+  let approx = before;
+  for (let k = 1; k <= m; k++) {
+    const i = candidates[k - 1];
+    approx += isolatedTokens(compacted(base[i], derive), options) - isolatedTokens(base[i], options);
+    if (decide(k, approx)) {
+      guess = k;
+      break;
+    }
+  }
+  const exact = new Map<number, number>([[0, before]]);
+  const f = (k: number): number => {
+    let v = exact.get(k);
+    if (v === undefined) {
+      v = promptTokens(build(k), options);
+      exact.set(k, v);
+    }
+    return v;
+  };
+  let k = guess;
+  while (k < m && !decide(k, f(k))) k++;
+  while (k > 1 && decide(k - 1, f(k - 1))) k--;
+  const ids = candidates.slice(0, k).map((i) => toolId(base[i])!);
+  return result(build(k), ids, k === m && !exact.has(m) ? f(m) : f(k));
+}
+
+/** The step: under pressure, the oldest in-flight compactable results replaced by a note. */
+export const compactInflightOverflowStep = defineStep({
+  name: 'compactInflightOverflow',
+  may: ['rewrite'],
+  noopOnClean: false,
+  keepsClean: true,
+  runs: () => true,
+  run: (list, ctx) => {
+    const c = compactInflightOverflow(list, {
+      ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive,
+    });
+    const name = toolNames(c.messages, [...c.reapplied, ...c.newlyCompacted]);
+    return {
+      messages: c.messages,
+      toolResults: [
+        ...c.reapplied.map((id) => ({ toolCallId: id, name: name(id), action: 'recompacted' as const })),
+        ...c.newlyCompacted.map((id) => ({ toolCallId: id, name: name(id), action: 'compacted' as const })),
+      ],
+      ...(c.tokensBefore !== undefined ? { tokensBefore: c.tokensBefore } : {}),
+      ...(c.tokensAfter !== undefined ? { tokensAfter: c.tokensAfter } : {}),
+      newlyCompacted: c.newlyCompacted,
+    };
+  },
+});

@@ -1,0 +1,251 @@
+import type { ContentPart, Message } from '@nanobot/schema';
+import { emptyResultMessage } from '../../constants.js';
+import { isInstructionRole, type GovernTarget } from './govern-target.js';
+import { isBlankContent, isBlankText, isBlankTextPart } from '../../internal/content.js';
+import { hasToolCallsValue } from '../../internal/tool-calls.js';
+import type { TargetChangeReason } from '../../report/govern-report.js';
+import { ANTHROPIC_TOOL_ID_PATTERN } from './profiles/anthropic.js';
+import { TARGET_PROFILES } from './profiles/index.js';
+import type { ReportedMessage } from '../../report/govern-report.js';
+import { ref } from '../../report/reported-message.js';
+import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
+import { defineStep } from '../step.js';
+
+/** Content given to a user message that has none (the reference providers' placeholder). */
+export const EMPTY_USER_CONTENT = '(empty)';
+
+/**
+ * The header of the user-side note that carries a mid-history `system` / `developer` message
+ * for Anthropic (which takes instructions only as the system prompt). The note stays where the
+ * instruction was, so nothing is lost and the prompt prefix before it stays byte-stable.
+ */
+export function instructionNoteHeader(role: string): string {
+  return `[${role === 'developer' ? 'Developer' : 'System'} message]`;
+}
+
+export type { TargetChangeReason } from '../../report/govern-report.js';
+
+export { ANTHROPIC_TOOL_ID_PATTERN } from './profiles/anthropic.js';
+
+/** The call ids of one assistant message that do not match `pattern`, or null. */
+function badIdsOf(m: Message, pattern: RegExp): string[] | null {
+  let bad: string[] | null = null;
+  for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+    const id = (call as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' && !pattern.test(id)) (bad ??= []).push(id);
+  }
+  return bad;
+}
+
+/**
+ * Call ids in `messages` that do not match `pattern` (Anthropic's by default), or null when
+ * there are none. With a cache, each message is checked once.
+ */
+export function badIds(messages: readonly Message[], pattern: RegExp = ANTHROPIC_TOOL_ID_PATTERN, derive: DerivationCache = NO_CACHE): Set<string> | null {
+  let bad: Set<string> | null = null;
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue;
+    const ids = derive.derive(m, pattern, () => badIdsOf(m, pattern));
+    if (ids !== null) for (const id of ids) (bad ??= new Set()).add(id);
+  }
+  return bad;
+}
+
+/**
+ * Renames call ids Anthropic would reject (`call_1|fc_2` from the Responses API, ids with dots
+ * or spaces) to `_`-for-each-other-character, kept unique, on the call and on its results.
+ */
+function sanitizeIds(messages: readonly Message[], bad: Set<string>, changes: TargetChange[]): Message[] {
+  const taken = new Set<string>();
+  for (const m of messages) for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+    const id = (call as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' && !bad.has(id)) taken.add(id);
+  }
+  const renamed = new Map<string, string>();
+  for (const id of bad) {
+    const base = id.replace(/[^a-zA-Z0-9_-]/g, '_');
+    let next = base;
+    for (let n = 2; taken.has(next); n++) next = `${base}_${n}`;
+    taken.add(next);
+    renamed.set(id, next);
+  }
+  return messages.map((m, i) => {
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.some((c) => renamed.has(c.id))) {
+      changes.push({ index: i, to: i, reason: 'tool-call-id-sanitized' });
+      return { ...m, tool_calls: m.tool_calls.map((c) => (renamed.has(c.id) ? { ...c, id: renamed.get(c.id)! } : c)) };
+    }
+    if (m.role === 'tool' && typeof m.tool_call_id === 'string' && renamed.has(m.tool_call_id)) {
+      changes.push({ index: i, to: i, reason: 'tool-call-id-sanitized' });
+      return { ...m, tool_call_id: renamed.get(m.tool_call_id)! };
+    }
+    return m;
+  });
+}
+
+/** One message {@link legalizeForTarget} dropped (`to: null`) or rewrote. */
+export interface TargetChange {
+  /** Index in the input. */
+  index: number;
+  /** Index in the output, or null when the message was dropped. */
+  to: number | null;
+  reason: TargetChangeReason;
+}
+
+/** Result of {@link legalizeForTarget}. */
+export interface LegalizeForTargetResult {
+  /** The same array when nothing changed; unchanged messages are the input objects. */
+  messages: Message[];
+  changes: TargetChange[];
+}
+
+/** What {@link legalizeForTarget} does with one message: keep it (`reason: null`), drop or replace it. */
+export interface Verdict {
+  out: Message | null;
+  reason: TargetChangeReason | null;
+}
+
+const KEEP: Verdict = Object.freeze({ out: null, reason: null });
+
+function withoutBlankParts(content: ContentPart[]): ContentPart[] {
+  return content.filter((p) => !isBlankTextPart(p));
+}
+
+function noteContent(msg: Message): Message['content'] {
+  const header = instructionNoteHeader(String(msg.role));
+  const content = msg.content;
+  if (typeof content === 'string') return `${header}\n${content}`;
+  const parts = Array.isArray(content) ? withoutBlankParts(content) : [];
+  return [{ type: 'text', text: header }, ...parts];
+}
+
+function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
+  const anthropic = TARGET_PROFILES[target].strictContent;
+  const role = msg.role;
+  const content = msg.content;
+  const listHasBlank = anthropic && Array.isArray(content) && content.some(isBlankTextPart);
+  if (isInstructionRole(role)) {
+    if (isBlankContent(content)) return { out: null, reason: 'empty-instruction' };
+    if (anthropic && started) {
+      return { out: { ...msg, role: 'user', content: noteContent(msg) }, reason: 'instruction-as-user-note' };
+    }
+    if (anthropic && role === 'developer') {
+      return { out: { ...msg, role: 'system', ...(listHasBlank ? { content: withoutBlankParts(content as ContentPart[]) } : {}) }, reason: 'developer-as-system' };
+    }
+    if (listHasBlank) return { out: { ...msg, content: withoutBlankParts(content as ContentPart[]) }, reason: 'blank-text-removed' };
+    return KEEP;
+  }
+  if (role === 'assistant') {
+    if (hasToolCallsValue(msg)) {
+      // OpenAI accepts `null` next to tool calls and Anthropic then sends only tool_use blocks;
+      // whitespace would become a rejected blank text block.
+      if (Array.isArray(content)) {
+        if (content.length === 0) return { out: { ...msg, content: null }, reason: 'empty-content-list' };
+        if (!listHasBlank) return KEEP;
+        const parts = withoutBlankParts(content);
+        return { out: { ...msg, content: parts.length > 0 ? parts : null }, reason: 'blank-text-removed' };
+      }
+      if (anthropic && typeof content === 'string' && content.length > 0 && isBlankText(content)) {
+        return { out: { ...msg, content: null }, reason: 'blank-text-removed' };
+      }
+      return KEEP;
+    }
+    if (isBlankContent(content)) return { out: null, reason: 'empty-assistant' };
+  } else if (role === 'user') {
+    if (isBlankContent(content)) return { out: { ...msg, content: EMPTY_USER_CONTENT }, reason: 'empty-user' };
+  } else if (role === 'tool') {
+    if (isBlankContent(content)) {
+      return { out: { ...msg, content: emptyResultMessage(typeof msg.name === 'string' && msg.name ? msg.name : 'tool') }, reason: 'empty-tool-result' };
+    }
+  }
+  if (listHasBlank) return { out: { ...msg, content: withoutBlankParts(content as ContentPart[]) }, reason: 'blank-text-removed' };
+  return KEEP;
+}
+
+/**
+ * The verdict on `msg` for `target`, `started` once a non-instruction message came before. With
+ * a cache, remembered per message, target and situation, so a runner's next request reuses the
+ * same rewritten objects (their estimates stay cached, the prompt prefix stable).
+ */
+export function verdict(msg: Message, target: GovernTarget, started: boolean, derive: DerivationCache = NO_CACHE): Verdict {
+  const key = started && isInstructionRole(msg.role) ? `legalize:${target}:mid` : `legalize:${target}`;
+  return derive.derive(msg, key, () => judge(msg, target, started));
+}
+
+/**
+ * Makes every message's content and role acceptable to `target` (see {@link GovernTarget}),
+ * without losing anything a model can read:
+ * - an assistant turn with no calls and no readable content (aborted, reasoning-only) is
+ *   dropped; whitespace or an empty list next to tool calls becomes `null`;
+ * - a user message with no content gets `(empty)`, a tool result `(<name> completed with no
+ *   output)`; an instruction with no content is dropped;
+ * - for Anthropic (`'anthropic'`, `'any'`): blank text parts are removed, `developer` becomes
+ *   `system`, and a `system` / `developer` message after the conversation started becomes a
+ *   user message headed `[System message]` / `[Developer message]` in its place; tool-call ids
+ *   outside Anthropic's `^[a-zA-Z0-9_-]+$` are renamed (call and results alike).
+ * Role alternation is {@link enforceRoleAlternation}'s job. Pure: the same array when nothing
+ * changes; unchanged messages are the input objects.
+ */
+export function legalizeForTarget(input: readonly Message[], options: { target: GovernTarget; derive?: DerivationCache }): LegalizeForTargetResult {
+  const target = options.target;
+  const derive = options.derive ?? NO_CACHE;
+  const pattern = TARGET_PROFILES[target].toolCallIdPattern;
+  const bad = pattern === null ? null : badIds(input, pattern, derive);
+  const idChanges: TargetChange[] = [];
+  const messages = bad === null ? input : sanitizeIds(input, bad, idChanges);
+  const first = legalizeContent(messages, target, derive);
+  if (bad === null) return first;
+  // Renaming keeps positions, so content changes re-index from the renamed list.
+  const contentAt = new Map(first.changes.map((c) => [c.index, c]));
+  const changes: TargetChange[] = [...first.changes];
+  for (const c of idChanges) if (!contentAt.has(c.index)) changes.push({ index: c.index, to: outIndex(first.changes, c.index), reason: c.reason });
+  changes.sort((a, b) => a.index - b.index);
+  return { messages: first.messages, changes };
+}
+
+/** Output index of input `index` (kept) given the drops in `changes`. */
+function outIndex(changes: readonly TargetChange[], index: number): number {
+  let dropped = 0;
+  for (const c of changes) if (c.index < index && c.to === null) dropped++;
+  return index - dropped;
+}
+
+function legalizeContent(messages: readonly Message[], target: GovernTarget, derive: DerivationCache): LegalizeForTargetResult {
+  let out: Message[] | null = null;
+  const changes: TargetChange[] = [];
+  let started = false;
+  for (let i = 0; i < messages.length; i++) {
+    const msg = messages[i];
+    const v = verdict(msg, target, started, derive);
+    if (!isInstructionRole(msg.role)) started = true;
+    if (v.reason === null) {
+      out?.push(msg);
+      continue;
+    }
+    out ??= messages.slice(0, i);
+    changes.push({ index: i, to: v.out === null ? null : out.length, reason: v.reason });
+    if (v.out !== null) out.push(v.out);
+  }
+  return { messages: out ?? (messages as Message[]), changes };
+}
+
+/** {@link legalizeForTarget} with the report's entries (input indices removed, output indices added). */
+export function legalizeWithEntries(messages: readonly Message[], target: GovernTarget, derive: DerivationCache = NO_CACHE): { messages: Message[]; removed: ReportedMessage[]; added: ReportedMessage[] } {
+  const legal = legalizeForTarget(messages, { target, derive });
+  const removed: ReportedMessage[] = [];
+  const added: ReportedMessage[] = [];
+  for (const c of legal.changes) {
+    removed.push({ ...ref(messages[c.index], c.index), reason: c.reason });
+    if (c.to !== null) added.push({ ...ref(legal.messages[c.to], c.to), reason: c.reason });
+  }
+  return { messages: legal.messages, removed, added };
+}
+
+/** The step (with a target): content and instructions as the target's profile requires. */
+export const legalizeForTargetStep = defineStep({
+  name: 'legalizeForTarget',
+  may: ['drop', 'rewrite'],
+  noopOnClean: false,
+  keepsClean: true,
+  runs: (ctx) => ctx.target !== null,
+  run: (list, ctx) => legalizeWithEntries(list, ctx.target!, ctx.derive),
+});
