@@ -1,6 +1,7 @@
 import { govern, type GovernOptions, type GovernReport } from '@nanobot/governor';
 import { dialectMemoOf } from '@nanobot/governor/dialect';
-import type { ModelMessage } from 'ai';
+// `resolution-mode`: see governor-middleware.ts (ai 7 is ESM-only).
+import type { ModelMessage } from 'ai' with { 'resolution-mode': 'import' };
 import type { AiMessage } from './internal/ai-message.js';
 import { fromGovernorView } from './internal/from-governor-messages.js';
 import { toGovernorView } from './internal/to-governor-messages.js';

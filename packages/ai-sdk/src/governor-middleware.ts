@@ -2,7 +2,10 @@ import { createGovernor, type GovernOptions, type GovernReport, type Governor } 
 import { dialectMemoOf } from '@nanobot/governor/dialect';
 import type { ToolDefinition } from '@nanobot/schema';
 import { ValidationError } from '@nanobot/schema';
-import type { LanguageModelMiddleware } from 'ai';
+// `ai` 7 ships ES modules only: with `resolution-mode` the CommonJS declarations (`.d.cts`) can
+// still name its types under `module: node16` (TS1479 otherwise); ai 6 resolves the same way.
+// scripts/build-package.mjs keeps such imports `import type` in the declarations.
+import type { LanguageModelMiddleware } from 'ai' with { 'resolution-mode': 'import' };
 import type { AiMessage } from './internal/ai-message.js';
 import { fromGovernorView } from './internal/from-governor-messages.js';
 import { toGovernorView, type PreviousView } from './internal/to-governor-messages.js';
