@@ -68,3 +68,30 @@ describe('AI SDK ModelMessage round trips', () => {
     );
   });
 });
+
+describe('the write-back lookups kept per view', () => {
+  it('a warm memo (lookups kept from an earlier, equal prompt) writes back what a fresh one does, and answers', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(validHistory, (history) => {
+        const memo = new DialectMemo();
+        const rebuild = () => asAi(history).map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => ({ ...p })) } : { ...m })) as AiMessage[];
+        const first = rebuild();
+        const firstView = toGovernorView(first, 'test', memo);
+        fromGovernorView(first, firstView, firstView.messages.map((m) => ({ ...m })), 'model-messages', memo);
+        // The next call: the prompt rebuilt again, its view made from the first one's.
+        const second = rebuild();
+        const view = toGovernorView(second, 'test', memo, { source: first, view: firstView });
+        const governed = view.messages.map((m) => ({ ...m }));
+        const warm = fromGovernorView(second, view, governed, 'model-messages', memo);
+        const cold = fromGovernorView(second, view, governed, 'model-messages', new DialectMemo());
+        expect(warm).toEqual(cold);
+        warm.forEach((m, i) => expect(m === second[i]).toBe(cold[i] === second[i]));
+        if (memo.weak<object, unknown>('ai-sdk:positions').has(view.messages) && view.messages === firstView.messages) answered++;
+      }),
+      { numRuns: 200 },
+    );
+    // Not vacuous: the second call found the lookups the first one kept for the same view arrays.
+    expect(answered).toBeGreaterThan(0);
+  });
+});

@@ -123,26 +123,50 @@ interface Lookups {
   source: readonly AiMessage[];
   position: Map<Message, number>;
   sourceIndex: Map<AiMessage, number>;
+  /** With a reused view: the first source index whose view messages name each origin object. */
+  originIndex: Map<AiMessage, number> | null;
+}
+
+// What depends on the view alone (its messages, its parts) is kept per array: a rebuilt but
+// equal prompt gets a new view object around the same arrays (see toGovernorView), and reading
+// every view message's origin again on each call was most of a warm middleware call.
+function positions(messages: readonly Message[], memo: DialectMemo): Map<Message, number> {
+  const cache = memo.weak<readonly Message[], Map<Message, number>>('ai-sdk:positions');
+  let hit = cache.get(messages);
+  if (hit === undefined) {
+    hit = new Map();
+    for (let i = 0; i < messages.length; i++) hit.set(messages[i], i);
+    cache.set(messages, hit);
+  }
+  return hit;
+}
+
+function origins(parts: readonly (readonly Message[])[], memo: DialectMemo): Map<AiMessage, number> {
+  const cache = memo.weak<readonly (readonly Message[])[], Map<AiMessage, number>>('ai-sdk:origins');
+  let hit = cache.get(parts);
+  if (hit === undefined) {
+    hit = new Map();
+    for (let i = 0; i < parts.length; i++) {
+      for (const m of parts[i]) {
+        const from = originOf<MessageOrigin>(m)?.source;
+        if (from !== undefined && !hit.has(from)) hit.set(from, i);
+      }
+    }
+    cache.set(parts, hit);
+  }
+  return hit;
 }
 
 // A view is reused while its history is (see toGovernorView), and so are its lookups.
-function indexes(source: readonly AiMessage[], view: GovernorView, memo: DialectMemo): { position: Map<Message, number>; sourceIndex: Map<AiMessage, number> } {
+function indexes(source: readonly AiMessage[], view: GovernorView, memo: DialectMemo): Lookups {
   const lookups = memo.weak<GovernorView, Lookups>('ai-sdk:lookups');
   const hit = lookups.get(view);
   if (hit !== undefined && hit.source === source) return hit;
-  const position = new Map<Message, number>();
-  view.messages.forEach((m, i) => position.set(m, i));
   const sourceIndex = new Map<AiMessage, number>();
   source.forEach((m, i) => sourceIndex.set(m, i));
-  if (view.reused === true) {
-    view.parts.forEach((own, i) => {
-      for (const m of own) {
-        const from = originOf<MessageOrigin>(m)?.source;
-        if (from !== undefined && !sourceIndex.has(from)) sourceIndex.set(from, i);
-      }
-    });
-  }
-  const entry = { source, position, sourceIndex };
+  // A source object's own index first; objects an earlier, equal prompt held (origins of a
+  // reused view) by the first view messages they name.
+  const entry: Lookups = { source, position: positions(view.messages, memo), sourceIndex, originIndex: view.reused === true ? origins(view.parts, memo) : null };
   lookups.set(view, entry);
   return entry;
 }
@@ -178,7 +202,7 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
   };
   const sourceOf = (from: AiMessage): number => {
     lookup ??= indexes(source, view, memo);
-    return lookup.sourceIndex.get(from) ?? -1;
+    return lookup.sourceIndex.get(from) ?? lookup.originIndex?.get(from) ?? -1;
   };
   const out: AiMessage[] = [];
   let lastBuilt: AiMessage | undefined;

@@ -50,7 +50,12 @@ export class ListSnapshot {
 
   /** Whether `list` holds exactly the copied objects. */
   equals(list: readonly Message[]): boolean {
-    return list.length === this.#items.length && this.commonPrefix(list) === list.length;
+    const n = list.length;
+    if (n !== this.#items.length) return false;
+    // Lists a govern call compares differ mostly near their end (a copy with a few results
+    // rewritten, a grown history): the last slot rejects them without a pass over the prefix.
+    if (n > 0 && this.#items[n - 1] !== list[n - 1]) return false;
+    return this.commonPrefix(list) === n;
   }
 
   /** Makes the copy equal to `list`, keeping the first `shared` slots (a known common prefix). */

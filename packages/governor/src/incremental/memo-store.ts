@@ -15,6 +15,7 @@ import { openingFingerprint } from './same-content.js';
 import { SnipMemos } from './snip-memo.js';
 import { ScanMemo } from './structure-scan.js';
 import { ToolResultBudgetMemos } from './tool-result-budget-memo.js';
+import { ToolResultIndexes } from './tool-result-index.js';
 
 /** What a Governor keeps per conversation besides its memos (its cut plan and so on). */
 export interface Conversation<S> {
@@ -38,6 +39,7 @@ export class GovernorMemos<S = unknown> {
   readonly budgets: ToolResultBudgetMemos;
   readonly appended: AppendedLists;
   readonly snips: SnipMemos;
+  readonly toolResults: ToolResultIndexes;
   /** What dialects keep to convert histories to the governor's model and back. */
   readonly dialects = new DialectMemo();
   readonly #max: number;
@@ -55,6 +57,7 @@ export class GovernorMemos<S = unknown> {
     this.budgets = new ToolResultBudgetMemos(this.clock);
     this.appended = new AppendedLists(this.clock);
     this.snips = new SnipMemos(this.clock);
+    this.toolResults = new ToolResultIndexes(this.clock);
   }
 
   /** How many conversations are kept now. */
@@ -93,7 +96,7 @@ export class GovernorMemos<S = unknown> {
     this.#conversations.delete(key);
     const head = c.input.head;
     if (head !== undefined) {
-      for (const memo of [this.estimates, this.scans, this.legalize, this.alternation, this.budgets, this.appended, this.snips]) memo.forget(head);
+      for (const memo of [this.estimates, this.scans, this.legalize, this.alternation, this.budgets, this.appended, this.snips, this.toolResults]) memo.forget(head);
     }
     return true;
   }

@@ -3,6 +3,7 @@
 // the property tests compare them), else undefined (the runner runs the step itself).
 import type { Message } from '@nanobot/schema';
 import { toolResultBudgetOptions } from '../steps/size/apply-tool-result-budget.js';
+import { compactInflightOutcome } from '../steps/size/compact-inflight-overflow.js';
 import type { GovernStep, StepContext, StepOutcome } from '../steps/step.js';
 import type { GovernorMemos } from './memo-store.js';
 import { backfillOpenTail } from './tail-backfill.js';
@@ -25,6 +26,9 @@ export function resumeStep(memos: GovernorMemos, step: GovernStep, list: readonl
       const { messages, changes } = memos.budgets.run(list, toolResultBudgetOptions(ctx));
       return { messages, toolResults: changes };
     }
+    case 'compactInflightOverflow':
+      // Without recorded ids and under budget the plain rule reads nothing but the estimate.
+      return ctx.budget > 0 && ctx.compactedToolCallIds.size > 0 ? compactInflightOutcome(list, ctx, memos.toolResults.locator(list)) : undefined;
     case 'snipHistory':
       return memos.snips.run(list, ctx);
     case 'enforceRoleAlternation':

@@ -24,6 +24,7 @@ import { backfillOpenTail } from './tail-backfill.js';
 import { resolveCall } from '../step-context.js';
 import { snipHistoryStep } from '../steps/cut/snip-history.js';
 import { diff } from '../report/step-recorder.js';
+import { compactInflightOutcome, compactInflightOverflowStep, scanToolResults } from '../steps/size/compact-inflight-overflow.js';
 
 function expectSame(got: { messages: Message[]; removed: unknown[]; added: unknown[] }, want: { messages: Message[]; removed: unknown[]; added: unknown[] }, input: readonly Message[]): void {
   expect(got.messages === input).toBe(want.messages === input);
@@ -293,5 +294,39 @@ describe('the snip memo', () => {
     );
     // The property is not vacuous: the memo re-applied plans in these runs.
     expect(answered).toBeGreaterThan(0);
+  });
+});
+
+describe('the tool-result index', () => {
+  it('locates results like a scan, and in-flight compaction through it equals the plain step', () => {
+    const memos = new GovernorMemos();
+    let located = 0;
+    fc.assert(
+      fc.property(sessions, arbitraryBudget, fc.array(fc.nat(), { maxLength: 6 }), ({ history, steps }, budget, picks) => {
+        const mine = new GovernorMemos();
+        for (const list of lists(deepFreeze(history), steps)) {
+          // Ids the run "recorded": some of the list's result ids, and one it does not hold.
+          const known = list.flatMap((m) => (m.role === 'tool' && typeof m.tool_call_id === 'string' ? [m.tool_call_id] : []));
+          const ids = new Set(picks.map((p) => known[p % Math.max(1, known.length)]).filter((id) => id !== undefined));
+          ids.add('not-in-the-list');
+          const index = mine.toolResults.locator(list);
+          expect(index.resultsOf(ids)).toEqual(scanToolResults(list).resultsOf(ids));
+          const { ctx } = resolveCall(list, { ...budget, compactedToolCallIds: ids, inflightStartIndex: Math.floor(list.length / 2) });
+          const want = compactInflightOverflowStep.run(list, ctx);
+          const got = compactInflightOutcome(list, ctx, memos.toolResults.locator(list));
+          expect(got.messages).toEqual(want.messages);
+          got.messages.forEach((m, i) => expect(m).toEqual(want.messages[i]));
+          expect(got.toolResults).toEqual(want.toolResults);
+          expect(got.newlyCompacted).toEqual(want.newlyCompacted);
+          expect(got.tokensBefore).toBe(want.tokensBefore);
+          expect(got.tokensAfter).toBe(want.tokensAfter);
+          located += mine.toolResults.hits > 0 ? 1 : 0;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Not vacuous: the index answered, and the Governor's pipeline asks it.
+    expect(located).toBeGreaterThan(0);
+    expect(memos.toolResults.hits).toBeGreaterThan(0);
   });
 });

@@ -1,9 +1,9 @@
 import { codePointLength, type Message, pythonStr, pythonTruthy } from '@nanobot/schema';
 import { COMPACTABLE_TOOLS, compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
 import { isolatedTokens, promptTokens, type EstimateContext } from '../../sizing/estimate.js';
-import { toolNames } from '../../report/reported-message.js';
+import { resultId } from '../../internal/tool-calls.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
-import { defineStep } from '../step.js';
+import { defineStep, type StepContext, type StepOutcome } from '../step.js';
 
 /** Options of {@link compactInflightOverflow}. */
 export interface CompactInflightOptions extends EstimateContext {
@@ -15,6 +15,34 @@ export interface CompactInflightOptions extends EstimateContext {
   compactedToolCallIds?: ReadonlySet<string>;
   /** Where the compacted copies are kept (the same copy for the same result on the next call). */
   derive?: DerivationCache;
+  /** Finds results by call id without reading the whole list (the Governor's index; default: a scan). */
+  locate?: ToolResultLocator;
+}
+
+/**
+ * Where the tool results with given call ids sit in the list being compacted: every index `i`
+ * with `messages[i].role === 'tool'` and `resultId(messages[i])` among `ids`, ascending, each
+ * once. Must answer as {@link scanToolResults} does. Synchronous, pure.
+ */
+export interface ToolResultLocator {
+  resultsOf(ids: Iterable<string>): number[];
+}
+
+/** The plain {@link ToolResultLocator}: a scan of `messages`. */
+export function scanToolResults(messages: readonly Message[]): ToolResultLocator {
+  return {
+    resultsOf(ids) {
+      const wanted = ids instanceof Set ? ids as ReadonlySet<string> : new Set(ids);
+      const out: number[] = [];
+      for (let i = 0; i < messages.length; i++) {
+        const m = messages[i];
+        if (m.role !== 'tool') continue;
+        const id = resultId(m);
+        if (id !== null && wanted.has(id)) out.push(i);
+      }
+      return out;
+    },
+  };
 }
 
 /** Result of {@link compactInflightOverflow}. */
@@ -66,11 +94,9 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   let updated: Message[] | null = null;
   const reapplied: string[] = [];
   if (recorded.size > 0) {
-    for (let i = 0; i < messages.length; i++) {
+    for (const i of (options.locate ?? scanToolResults(messages)).resultsOf(recorded)) {
       const msg = messages[i];
-      if (msg.role !== 'tool') continue;
-      const id = toolId(msg);
-      if (id === null || !recorded.has(id)) continue;
+      const id = toolId(msg)!;
       const next = compacted(msg, derive);
       if (next.content === msg.content) continue;
       updated ??= messages.slice();
@@ -144,20 +170,39 @@ export const compactInflightOverflowStep = defineStep({
   noopOnClean: false,
   keepsClean: true,
   runs: () => true,
-  run: (list, ctx) => {
-    const c = compactInflightOverflow(list, {
-      ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive,
-    });
-    const name = toolNames(c.messages, [...c.reapplied, ...c.newlyCompacted]);
-    return {
-      messages: c.messages,
-      toolResults: [
-        ...c.reapplied.map((id) => ({ toolCallId: id, name: name(id), action: 'recompacted' as const })),
-        ...c.newlyCompacted.map((id) => ({ toolCallId: id, name: name(id), action: 'compacted' as const })),
-      ],
-      ...(c.tokensBefore !== undefined ? { tokensBefore: c.tokensBefore } : {}),
-      ...(c.tokensAfter !== undefined ? { tokensAfter: c.tokensAfter } : {}),
-      newlyCompacted: c.newlyCompacted,
-    };
-  },
+  run: (list, ctx) => compactInflightOutcome(list, ctx),
 });
+
+/**
+ * The step's outcome on `list`; `locate` finds results by id in `list` (the incremental layer's
+ * index; default a scan). Compacted copies keep their call id and name, so `list`'s slots name
+ * the report's results.
+ */
+export function compactInflightOutcome(list: readonly Message[], ctx: StepContext, locate: ToolResultLocator = scanToolResults(list)): StepOutcome {
+  const c = compactInflightOverflow(list, {
+    ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive, locate,
+  });
+  const reported = [...c.reapplied, ...c.newlyCompacted];
+  const name = reported.length === 0 ? () => 'tool' : namesFrom(list, locate.resultsOf(new Set(reported)));
+  return {
+    messages: c.messages,
+    toolResults: [
+      ...c.reapplied.map((id) => ({ toolCallId: id, name: name(id), action: 'recompacted' as const })),
+      ...c.newlyCompacted.map((id) => ({ toolCallId: id, name: name(id), action: 'compacted' as const })),
+    ],
+    ...(c.tokensBefore !== undefined ? { tokensBefore: c.tokensBefore } : {}),
+    ...(c.tokensAfter !== undefined ? { tokensAfter: c.tokensAfter } : {}),
+    newlyCompacted: c.newlyCompacted,
+  };
+}
+
+/** `toolNames` over the result slots `at` of `list` (ascending): the first result of each id names it. */
+function namesFrom(list: readonly Message[], at: readonly number[]): (id: string) => string {
+  const names = new Map<string, string>();
+  for (const i of at) {
+    const m = list[i];
+    const id = resultId(m)!;
+    if (!names.has(id)) names.set(id, typeof m.name === 'string' ? m.name : 'tool');
+  }
+  return (id) => names.get(id) ?? 'tool';
+}
