@@ -59,8 +59,9 @@ export default tseslint.config(
     },
   },
   {
-    // Type tests of the governor compile its README examples against the real SDK types.
-    files: ['packages/governor/test/types/**'],
+    // Type tests of the governor compile its README examples against the real SDK types; the pack
+    // smoke test's majors consumer is a user's program on the openai SDK (never published).
+    files: ['packages/governor/test/types/**', 'scripts/pack-smoke/majors-consumer.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: deepImportPatterns }],
     },

@@ -2,7 +2,7 @@
 // TypeScript sources (the "source" export condition), so tests never need a prior build.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ViteUserConfig } from 'vitest/config';
+import { configDefaults, type ViteUserConfig } from 'vitest/config';
 
 const root = import.meta.dirname;
 
@@ -38,6 +38,8 @@ export function sharedConfig(packageDir: string, overrides: ViteUserConfig['test
     test: {
       root: packageDir,
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      // `*.majors.test.ts` need the newer majors of a peer library: only `peerMajorsConfig` runs them.
+      exclude: [...configDefaults.exclude, '**/*.majors.test.ts'],
       reporters: ['default', 'json'],
       outputFile: { json: join(packageDir, '.vitest-report.json') },
       // Generous: tests that start servers and processes must pass on a loaded 2-core machine.
@@ -51,4 +53,36 @@ export function sharedConfig(packageDir: string, overrides: ViteUserConfig['test
       ...overrides,
     },
   };
+}
+
+/**
+ * The suite of `packageDir` once more against the newer majors of its peer libraries, installed
+ * beside the tested ones under npm aliases (`"ai-v7": "npm:ai@7.0.173"`): every import of
+ * `peers`' keys (and their subpaths) resolves to the aliased package instead, so the same tests
+ * run against both majors. These majors need Node 22 (their `engines`): the config refuses an
+ * older Node with a clear error rather than skipping. Reports go to `.vitest-report.majors.json`
+ * (`scripts/test-on-node.mjs` names them per Node major).
+ */
+export function peerMajorsConfig(packageDir: string, peers: Record<string, string>, overrides: ViteUserConfig['test'] = {}): ViteUserConfig {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 22) {
+    throw new Error(`the current majors of ${Object.keys(peers).join(', ')} need Node >= 22 (this is ${process.version}): run \`node scripts/test-on-node.mjs 22 ${packageDir.slice(root.length + 1)}\``);
+  }
+  // Which versions the aliases hold, for the tests that prove the run really loads them.
+  const versions = Object.fromEntries(Object.entries(peers).map(([name, alias]) => {
+    const manifest = JSON.parse(readFileSync(join(packageDir, 'node_modules', alias, 'package.json'), 'utf8')) as { version: string };
+    return [name, manifest.version];
+  }));
+  const base = sharedConfig(packageDir, {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude],
+    outputFile: { json: join(packageDir, '.vitest-report.majors.json') },
+    ...overrides,
+  });
+  base.test!.env = { ...base.test!.env, NANOBOT_PEER_MAJORS: JSON.stringify(versions) };
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  // Bare specifier to bare specifier: the alias resolves from the importing file like any
+  // dependency, with the aliased package's own `exports` and dependencies.
+  const majors = Object.entries(peers).map(([name, alias]) => ({ find: new RegExp(`^${escape(name)}(?=$|/)`), replacement: alias }));
+  return { ...base, resolve: { alias: [...majors, ...sourceAliases()] } };
 }

@@ -15,7 +15,7 @@
 // expression that names no `require`.
 //
 // Usage: node ../../scripts/build-package.mjs   (from a package directory; `pnpm build` does it)
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'tsdown';
 
@@ -70,6 +70,16 @@ await build({
     return { ...options, transform: { ...options.transform, define: { ...options.transform?.define, ...CJS_IMPORT_META } } };
   },
 });
+
+// The declaration bundler writes a type-only import with a `resolution-mode` attribute (how a
+// CommonJS declaration names the types of an ESM-only peer such as `ai` 7) as a plain import, which
+// TypeScript refuses under `module: node16` (TS2823: attributes only on type-only imports there).
+// In a declaration file every import is type-only: say so again.
+for (const file of readdirSync(join(dir, 'dist'), { recursive: true }).map(String).filter((f) => /\.d\.c?ts$/.test(f))) {
+  const text = readFileSync(join(dir, 'dist', file), 'utf8');
+  const fixed = text.replace(/^import (?!type )(.+ with \{ "resolution-mode": "(?:import|require)" \};)$/gm, 'import type $1');
+  if (fixed !== text) writeFileSync(join(dir, 'dist', file), fixed);
+}
 
 // Every file the manifest promises exists (a renamed source would otherwise ship a broken export).
 const problems = [];

@@ -15,7 +15,12 @@
 //      CommonJS build (on Node 20, 22, 24) prints what its ES module build prints, byte for byte;
 //   5. the same project + @anthropic-ai/sdk: every README's TypeScript example type-checks under
 //      --strict with `module: node16` and with `moduleResolution: bundler`, against the real SDK
-//      types.
+//      types;
+//   6. the current majors: a program on `openai` and `ai` themselves
+//      (scripts/pack-smoke/majors-consumer.ts) type-checks the same five ways and runs (ESM, and
+//      CommonJS without require(esm)) in the project above with openai 6 / ai 6 / @ai-sdk/openai 3,
+//      and in a second project with openai 7 / ai 7 / @ai-sdk/openai 4 (the versions of the npm
+//      aliases in the packages' devDependencies) on Node 22 and 24; both print the same line.
 // Node 22 and 24 come from the npm registry's `node` package (as in scripts/test-on-node.mjs).
 // `npm pack` is not supported: it leaves `workspace:*` in the tarball; `pnpm pack` rewrites it
 // to the version, applies `publishConfig.exports` and runs .pnpmfile.cjs's beforePacking.
@@ -85,20 +90,28 @@ check('pnpm pack every package', () => {
 /** The conditions a published entry must have: each module system with its own declarations. */
 const DUAL_SHAPE = { import: ['types', 'default'], require: ['types', 'default'] };
 const EXTENSIONS = { import: { types: '.d.ts', default: '.js' }, require: { types: '.d.cts', default: '.cjs' } };
+/** What is wrong with one export entry of `name`'s tarball (its files: `listing`). */
+function entryProblems(name, sub, entry, listing) {
+  const problems = [];
+  const shape = Object.fromEntries(Object.entries(entry).map(([k, v]) => [k, Object.keys(v ?? {})]));
+  if (JSON.stringify(shape) !== JSON.stringify(DUAL_SHAPE)) problems.push(`${name} ${sub}: conditions ${JSON.stringify(shape)}`);
+  for (const [kind, targets] of Object.entries(entry)) {
+    for (const [cond, target] of Object.entries(targets ?? {})) {
+      if (!String(target).endsWith(EXTENSIONS[kind]?.[cond] ?? '?')) problems.push(`${name} ${sub}: ${kind}.${cond} is ${target}`);
+      if (!listing.includes(`package/${String(target).replace(/^\.\//, '')}`)) problems.push(`${name} ${sub}: ${target} not in tarball`);
+    }
+  }
+  return problems;
+}
 check('tarballs: every export an import + require pair with its own declarations, all shipped with README, CHANGELOG, LICENSE', () => {
   const problems = [];
   for (const [name, file] of tarballs) {
     const manifest = JSON.parse(sh('tar', ['-xzOf', file, 'package/package.json'], work));
     const listing = sh('tar', ['-tzf', file], work).split('\n');
-    for (const [sub, entry] of Object.entries(manifest.exports ?? {})) {
-      const shape = Object.fromEntries(Object.entries(entry).map(([k, v]) => [k, Object.keys(v ?? {})]));
-      if (JSON.stringify(shape) !== JSON.stringify(DUAL_SHAPE)) problems.push(`${name} ${sub}: conditions ${JSON.stringify(shape)}`);
-      for (const [kind, targets] of Object.entries(entry)) {
-        for (const [cond, target] of Object.entries(targets ?? {})) {
-          if (!String(target).endsWith(EXTENSIONS[kind]?.[cond] ?? '?')) problems.push(`${name} ${sub}: ${kind}.${cond} is ${target}`);
-          if (!listing.includes(`package/${String(target).replace(/^\.\//, '')}`)) problems.push(`${name} ${sub}: ${target} not in tarball`);
-        }
-      }
+    for (const [sub, exported] of Object.entries(manifest.exports ?? {})) {
+      // A leading `node` condition (Node's own build of an entry) is itself an import + require pair.
+      const { node, ...rest } = exported;
+      for (const entry of node === undefined ? [rest] : [node, rest]) problems.push(...entryProblems(name, sub, entry, listing));
     }
     for (const field of ['main', 'module', 'types']) if (!listing.includes(`package/${String(manifest[field]).replace(/^\.\//, '')}`)) problems.push(`${name}: ${field} ${manifest[field]} not in tarball`);
     for (const f of ['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) if (!listing.includes(`package/${f}`)) problems.push(`${name}: ${f} missing`);
@@ -215,25 +228,39 @@ check('createProvider for the SDK that is not installed throws MissingSdkError n
   }
 });
 
-/** The peer libraries (and example-only imports) of @nanobot/ai-sdk and @nanobot/langchain. */
+/**
+ * The peer libraries (and example-only imports) of @nanobot/ai-sdk and @nanobot/langchain, at
+ * the versions the packages test with (their devDependencies: `openai` 6, `ai` 6); the peer
+ * ranges also admit the current majors, which the `current-majors` project installs.
+ */
 function adapterDeps() {
   const wanted = ['ai', '@ai-sdk/openai', '@langchain/core', 'langchain', 'zod'];
   const found = new Map();
   for (const p of packages) {
-    for (const [name, range] of Object.entries({ ...(p.manifest.devDependencies ?? {}), ...(p.manifest.peerDependencies ?? {}) })) {
+    for (const [name, range] of Object.entries({ ...(p.manifest.peerDependencies ?? {}), ...(p.manifest.devDependencies ?? {}) })) {
       if (wanted.includes(name) && !found.has(name) && !String(range).startsWith('workspace:')) found.set(name, range);
     }
   }
   return [...found].map(([n, r]) => `${n}@${r}`);
 }
+/** The provider SDKs at the versions @nanobot/providers tests with (its devDependencies). */
+function sdkDeps() {
+  const { peerDependencies, devDependencies } = packages.find((p) => p.manifest.name === '@nanobot/providers').manifest;
+  return Object.keys(peerDependencies).map((n) => `${n}@${devDependencies[n] ?? peerDependencies[n]}`);
+}
+/** `name@version` of the package an npm alias devDependency (`"openai-v7": "npm:openai@7.59.0"`) holds. */
+function aliased(packageName, alias) {
+  const spec = packages.find((p) => p.manifest.name === packageName).manifest.devDependencies[alias];
+  if (!spec?.startsWith('npm:')) throw new Error(`${packageName} has no devDependency ${alias} of the form npm:<name>@<version>`);
+  return spec.slice('npm:'.length);
+}
 
 const fullDir = project('everything', 'module');
 check('npm install every package, both SDKs, TypeScript and @types/node', () => {
-  const sdkRanges = packages.find((p) => p.manifest.name === '@nanobot/providers').manifest.peerDependencies;
   const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   npmInstall(fullDir, [
     ...tarballs.values(),
-    ...Object.entries(sdkRanges).map(([n, r]) => `${n}@${r}`),
+    ...sdkDeps(),
     // What the adapters' README examples import (their peers and the AI SDK's OpenAI provider),
     // at the versions the packages test with.
     ...adapterDeps(),
@@ -259,21 +286,28 @@ check(`every package and subpath require()s with the exports of its ESM build, o
 
 // A TypeScript user's program (scripts/pack-smoke/consumer.ts), once as CommonJS, once as ESM.
 const consumerSource = readFileSync(join(root, 'scripts', 'pack-smoke', 'consumer.ts'), 'utf8');
+// A program on `openai` and `ai` themselves (scripts/pack-smoke/majors-consumer.ts): built here
+// against openai 6 / ai 6, and in the `current-majors` project against openai 7 / ai 7.
+const majorsSource = readFileSync(join(root, 'scripts', 'pack-smoke', 'majors-consumer.ts'), 'utf8');
 const transcript = join(root, 'fixtures', 'transcripts', 'All-Hands-AI-OpenHands__multi-swe-bench-ponyc-4593.json');
-for (const [kind, type] of [['cjs', 'commonjs'], ['esm', 'module']]) {
-  mkdirSync(join(fullDir, kind));
-  writeFileSync(join(fullDir, kind, 'package.json'), JSON.stringify({ type }, null, 2));
-  writeFileSync(join(fullDir, kind, 'consumer.ts'), consumerSource);
+/** `dir`/cjs and `dir`/esm: the same sources as a CommonJS and as an ES module package. */
+function consumerDirs(dir, files) {
+  for (const [kind, type] of [['cjs', 'commonjs'], ['esm', 'module']]) {
+    mkdirSync(join(dir, kind));
+    writeFileSync(join(dir, kind, 'package.json'), JSON.stringify({ type }, null, 2));
+    for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, kind, name), source);
+  }
 }
+consumerDirs(fullDir, { 'consumer.ts': consumerSource, 'majors-consumer.ts': majorsSource });
 copyFileSync(transcript, join(fullDir, 'transcript.json'));
-const tsc = join(fullDir, 'node_modules', 'typescript', 'bin', 'tsc');
+const tscOf = (dir) => join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
 /**
  * Type-checks (and with `outDir`, compiles) `dir`'s files under `options`: strict, and with the
  * libraries' declarations checked too (`skipLibCheck: false` unless `options` say otherwise), so
  * an error in our `.d.ts`/`.d.cts` fails. Errors inside third-party declarations are theirs (e.g. @langchain/core's own `.d.cts`
  * imports the ESM-only js-tiktoken under node16): printed, not failed on.
  */
-function typecheck(dir, label, options, include) {
+function typecheck(dir, label, options, include, tsc = tscOf(fullDir)) {
   const config = join(dir, `tsconfig.${label.replace(/\W+/g, '-')}.json`);
   const compilerOptions = { target: 'es2022', lib: ['es2023', 'dom'], types: ['node'], strict: true, skipLibCheck: false, ...(options.outDir ? {} : { noEmit: true }), ...options };
   writeFileSync(config, JSON.stringify({ compilerOptions, include }, null, 2));
@@ -310,12 +344,14 @@ for (const e of examples) writeFileSync(join(fullDir, 'examples', e.file), e.cod
 const CJS = 'a CommonJS TypeScript consumer of every package and subpath';
 const ESM = 'an ESM TypeScript consumer of every package and subpath';
 const EXAMPLES = `${examples.length} README examples`;
+// Every run also compiles the majors consumer (against openai 6 and ai 6 in this project).
+const BOTH = ['consumer.ts', 'majors-consumer.ts'];
 for (const [name, dir, label, options, include] of [
-  [CJS, 'cjs', 'module node16', { module: 'node16', moduleResolution: 'node16', outDir: 'out-node16' }, ['consumer.ts']],
-  [CJS, 'cjs', 'module nodenext', { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true }, ['consumer.ts']],
-  [CJS, 'cjs', 'module commonjs', { module: 'commonjs', moduleResolution: 'bundler', skipLibCheck: true }, ['consumer.ts']],
-  [ESM, 'esm', 'module nodenext', { module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out-nodenext', skipLibCheck: true }, ['consumer.ts']],
-  [`${ESM} and ${EXAMPLES}`, '.', 'moduleResolution bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['esm/consumer.ts', 'examples/*.ts']],
+  [CJS, 'cjs', 'module node16', { module: 'node16', moduleResolution: 'node16', outDir: 'out-node16' }, BOTH],
+  [CJS, 'cjs', 'module nodenext', { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true }, BOTH],
+  [CJS, 'cjs', 'module commonjs', { module: 'commonjs', moduleResolution: 'bundler', skipLibCheck: true }, BOTH],
+  [ESM, 'esm', 'module nodenext', { module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out-nodenext', skipLibCheck: true }, BOTH],
+  [`${ESM} and ${EXAMPLES}`, '.', 'moduleResolution bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['esm/consumer.ts', 'esm/majors-consumer.ts', 'examples/*.ts']],
   [EXAMPLES, '.', 'module node16', { module: 'node16', moduleResolution: 'node16' }, ['examples/*.ts']],
 ]) {
   const against = options.skipLibCheck ? '' : ' against the real SDK types (declarations checked)';
@@ -330,6 +366,71 @@ check(`the compiled CommonJS consumer prints on Node ${[...nodes.keys()].join(',
     if (cjs !== esm) throw new Error(`Node ${major}:\nCommonJS ${cjs}\nESM      ${esm}`);
   }
   console.log(`      ${esm.trim().slice(0, 160)}…`);
+});
+
+// --- the current majors: openai 7, ai 7 (Node 22) ----------------------------------------------
+/**
+ * Runs the compiled majors consumer of `dir`: the ES module build on `esmNode`, the CommonJS one
+ * on each of `cjsNodes` without require(esm); all must print the same line. Returns it.
+ */
+function runMajorsConsumer(dir, esmNode, cjsNodes) {
+  const esm = sh(nodes.get(esmNode), [join(dir, 'esm', 'out-nodenext', 'majors-consumer.js')], dir);
+  const line = JSON.parse(esm);
+  // The raw history is refused, the governed one accepted; the middleware and
+  // governModelMessages put the same messages on the wire.
+  if (line.ai.raw !== 'refused' || !line.ai.governModelMessages.sameAsMiddleware || line.ai.middleware.reply !== 'reply 4' || line.requests !== 5) {
+    throw new Error(`unexpected output: ${esm}`);
+  }
+  for (const major of cjsNodes) {
+    const res = spawnSync(nodes.get(major), ['--no-experimental-require-module', join(dir, 'cjs', 'out-node16', 'majors-consumer.js')], { cwd: dir, encoding: 'utf8' });
+    if (res.status !== 0) throw new Error(`Node ${major}: exit ${res.status}\n${res.stderr}${res.stdout}`);
+    if (res.stdout !== esm) throw new Error(`Node ${major}:\nCommonJS ${res.stdout}\nESM      ${esm}`);
+  }
+  return esm;
+}
+let majorsLine6;
+check(`the majors consumer on openai 6 and ai 6: its ESM and CommonJS builds (Node ${[...nodes.keys()].join(', ')}, no require(esm)) print the same line`, () => {
+  majorsLine6 = runMajorsConsumer(fullDir, process.versions.node.split('.')[0], [...nodes.keys()]);
+  console.log(`      ${majorsLine6.trim().slice(0, 160)}…`);
+});
+
+// openai 7 and ai 7 declare Node >= 22: the project is installed by this npm (engines are only
+// advisory to it) and its programs run on Node 22 and 24.
+const majorsDir = project('current-majors', 'module');
+const current = [aliased('@nanobot/providers', 'openai-v7'), aliased('@nanobot/ai-sdk', 'ai-v7'), aliased('@nanobot/ai-sdk', 'ai-sdk-openai-v4')];
+check(`npm install @nanobot/ai-sdk and @nanobot/providers with ${current.join(', ')}, TypeScript and @types/node`, () => {
+  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const ours = new Set([...closure('@nanobot/ai-sdk'), ...closure('@nanobot/providers')]);
+  npmInstall(majorsDir, [
+    ...[...ours].map((n) => tarballs.get(n)),
+    ...current,
+    adapterDeps().find((d) => d.startsWith('zod@')),
+    `typescript@${rootManifest.devDependencies.typescript}`,
+    `@types/node@${rootManifest.devDependencies['@types/node']}`,
+  ]);
+  for (const [name, want] of current.map((c) => c.split(/(?<=.)@/))) {
+    const got = JSON.parse(readFileSync(join(majorsDir, 'node_modules', name, 'package.json'), 'utf8')).version;
+    if (got !== want) throw new Error(`${name} ${got} installed, ${want} wanted`);
+  }
+  consumerDirs(majorsDir, { 'majors-consumer.ts': majorsSource });
+});
+const MAJORS_CJS = 'a CommonJS TypeScript consumer of openai 7, ai 7, @nanobot/ai-sdk and @nanobot/providers';
+const MAJORS_ESM = 'an ESM TypeScript consumer of openai 7, ai 7, @nanobot/ai-sdk and @nanobot/providers';
+for (const [name, dir, label, options] of [
+  [MAJORS_CJS, 'cjs', 'module node16', { module: 'node16', moduleResolution: 'node16', outDir: 'out-node16' }],
+  [MAJORS_CJS, 'cjs', 'module nodenext', { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true }],
+  [MAJORS_CJS, 'cjs', 'module commonjs', { module: 'commonjs', moduleResolution: 'bundler', skipLibCheck: true }],
+  [MAJORS_ESM, 'esm', 'module nodenext', { module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out-nodenext', skipLibCheck: true }],
+  // Declarations are checked once (node16, our .d.cts with ai 7's ESM-only types): the full check
+  // costs ~3x a skipLibCheck run, and the .d.ts names ai's types with the same import.
+  [MAJORS_ESM, 'esm', 'moduleResolution bundler', { module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true }],
+]) {
+  const against = options.skipLibCheck ? '' : ' against the real SDK types (declarations checked)';
+  check(`${name} type-checks under --strict with ${label}${against}`, () => typecheck(join(majorsDir, dir), label, options, ['majors-consumer.ts'], tscOf(majorsDir)));
+}
+check('the majors consumer on openai 7 and ai 7: its ESM (Node 22) and CommonJS builds (Node 22, 24, no require(esm)) print the line openai 6 and ai 6 print', () => {
+  const line7 = runMajorsConsumer(majorsDir, '22', ['22', '24']);
+  if (line7 !== majorsLine6) throw new Error(`openai 7 / ai 7: ${line7}\nopenai 6 / ai 6: ${majorsLine6}`);
 });
 
 console.log(

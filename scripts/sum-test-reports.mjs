@@ -3,7 +3,9 @@
 // `tests: N passed, N failed`, after listing every failing test by name.
 // Exits non-zero when anything failed or an expected report is missing.
 // Usage: node scripts/sum-test-reports.mjs [--variants node22,node24] [--extra dir]
-//   --variants: also expect `.vitest-report.<variant>.json` in every package (other Node versions)
+//   --variants: also expect `.vitest-report.<variant>.json` in every package (other Node versions),
+//     and for a variant `node<N>` with N >= 22 `.vitest-report.node<N>-majors.json` in every package
+//     with a `vitest.majors.config.ts` (its suite against the current peer majors; test-on-node.mjs)
 //   --extra: also sum every *.json report in dir (the pack smoke test, release checks)
 //   --clean: delete all reports and exit (run before a test run so no stale report counts)
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -57,11 +59,16 @@ function add(file, label) {
 }
 
 for (const dir of packageDirs) {
+  const majors = existsSync(join(dir, 'vitest.majors.config.ts'));
   for (const variant of variants) {
-    const file = join(dir, `.vitest-report${variant}.json`);
-    const label = `${relative(root, dir)}${variant ? ` (${variant.slice(1)})` : ''}`;
-    if (existsSync(file)) add(file, label);
-    else missing.push(label);
+    const expected = [variant];
+    if (majors && Number(/^\.node(\d+)$/.exec(variant)?.[1] ?? 0) >= 22) expected.push(`${variant}-majors`);
+    for (const v of expected) {
+      const file = join(dir, `.vitest-report${v}.json`);
+      const label = `${relative(root, dir)}${v ? ` (${v.slice(1)})` : ''}`;
+      if (existsSync(file)) add(file, label);
+      else missing.push(label);
+    }
   }
 }
 for (const extra of values.extra) {

@@ -2,6 +2,10 @@
 // Runs every package's unit tests on another Node major, with the binary from the npm registry's
 // `node` package (`npx -y node@<major>`), first on PATH so child processes use it too. Writes
 // `.vitest-report.node<major>.json` per package for scripts/sum-test-reports.mjs.
+// On Node 22 and later it also runs, in each package that has a `vitest.majors.config.ts`, the
+// suite against the current majors of its peer libraries (`openai` 7, `ai` 7, `@ai-sdk/*` 4:
+// they need Node 22, so they are never part of the Node 20 run), reported as
+// `.vitest-report.node<major>-majors.json`; scripts/sum-test-reports.mjs expects those reports.
 // Browser tests (apps/web `*.browser.test.ts`) are left to the main run on Node 20: they exercise
 // Chromium, not Node, and leaving them out keeps CI under its time budget. bubblewrap, which the
 // exec sandbox tests need, is installed first when missing (scripts/provision-test-deps.mjs).
@@ -12,6 +16,8 @@ import { dirname, join } from 'node:path';
 import { provisionTestDeps, ProvisionError } from './provision-test-deps.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
+/** A package's suite against the current majors of its peers (see vitest.shared.ts `peerMajorsConfig`). */
+const MAJORS_CONFIG = 'vitest.majors.config.ts';
 const major = process.argv[2];
 const filter = process.argv[3] ?? '';
 if (!/^\d+$/.test(major ?? '')) {
@@ -40,14 +46,20 @@ try {
   process.exit(1);
 }
 let failed = 0;
-for (const { group, name, dir } of targets) {
-  const report = `.vitest-report.node${major}.json`;
-  const res = spawnSync(nodeBin, [vitest, 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`, '--exclude=**/*.browser.test.ts', '--exclude=**/node_modules/**'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+/** One vitest run in `dir` on this Node, its JSON report in `report`; `extra` picks the config. */
+function runSuite(label, dir, report, extra = []) {
+  const res = spawnSync(nodeBin, [vitest, 'run', ...extra, '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`, '--exclude=**/*.browser.test.ts', '--exclude=**/node_modules/**'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   const summary = (res.stdout.match(/Tests\s+.*$/m)?.[0] ?? '').replace(/\x1b\[[0-9;]*m/g, '');
-  console.log(`${res.status === 0 ? '✓' : '✗'} ${group}/${name} on Node ${major}: ${summary}`);
+  console.log(`${res.status === 0 ? '✓' : '✗'} ${label} on Node ${major}: ${summary}`);
   if (res.status !== 0) {
     failed += 1;
     console.log((res.stdout + res.stderr).replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => /FAIL|Error|×|✗/.test(l)).slice(0, 30).join('\n'));
+  }
+}
+for (const { group, name, dir } of targets) {
+  runSuite(`${group}/${name}`, dir, `.vitest-report.node${major}.json`);
+  if (Number(major) >= 22 && existsSync(join(dir, MAJORS_CONFIG))) {
+    runSuite(`${group}/${name} (current peer majors)`, dir, `.vitest-report.node${major}-majors.json`, ['-c', MAJORS_CONFIG]);
   }
 }
 process.exit(failed ? 1 : 0);

@@ -77,7 +77,7 @@ export interface BuildCliAgentOptions {
 export async function openSessionStore(settings: CliSettings, notice?: (line: string) => void): Promise<CliSessionStore> {
   if (settings.databaseUrl !== undefined) {
     const { openCliDatabase } = await import('./cli-database.js');
-    return (await openCliDatabase(settings.databaseUrl)).sessions;
+    return (await openCliDatabase(settings.databaseUrl, settings.databaseLeaseMs)).sessions;
   }
   const { JsonlSessionStore } = await import('@nanobot/session');
   try {
@@ -128,7 +128,7 @@ export async function buildCliAgent(settings: CliSettings, options: BuildCliAgen
     const { nonStreamingProvider } = await import('./non-streaming-provider.js');
     provider = nonStreamingProvider(provider);
   }
-  const database = settings.databaseUrl !== undefined ? await (await import('./cli-database.js')).openCliDatabase(settings.databaseUrl) : null;
+  const database = settings.databaseUrl !== undefined ? await (await import('./cli-database.js')).openCliDatabase(settings.databaseUrl, settings.databaseLeaseMs) : null;
   const store = database ? database.sessions : await openSessionStore(settings, options.notice);
   // What the agent learns of estimate vs billed input outlives the process (beside the sessions;
   // the offline model reports no usage).

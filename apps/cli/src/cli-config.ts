@@ -25,6 +25,7 @@ export const cliConfigSchema = z
     maxToolResultChars: z.number().int().optional(),
     sessionsDir: z.string().min(1).optional(),
     databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'databaseUrl must be a postgres:// URL').optional(),
+    databaseLeaseMs: z.number().int().min(1000).optional(),
     restrictToWorkspace: z.boolean().optional(),
     tools: z.object({ exec: z.boolean().optional(), web: z.boolean().optional() }).strict().optional(),
     mcpServers: z.record(z.string(), z.unknown()).optional(),

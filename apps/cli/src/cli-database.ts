@@ -26,12 +26,14 @@ export function databaseWhere(url: string): string {
 }
 
 /**
+ * `leaseMs` is the session lease (see CliSettings.databaseLeaseMs; the bus's default when absent).
  * Connects to `url` once per invocation (the session check and the agent share the pool),
  * migrating the schema. Throws `CliError('CLI_SESSION')` with one line for a wrong URL, an
  * unreachable server or a schema from a newer nanobot.
  */
-export function openCliDatabase(url: string): Promise<CliDatabase> {
-  let pending = opened.get(url);
+export function openCliDatabase(url: string, leaseMs?: number): Promise<CliDatabase> {
+  const key = `${leaseMs ?? ''} ${url}`;
+  let pending = opened.get(key);
   if (pending) return pending;
   pending = (async () => {
     const { createPool, PostgresMessageBus, PostgresSessionStore } = await import('@nanobot/postgres');
@@ -44,7 +46,7 @@ export function openCliDatabase(url: string): Promise<CliDatabase> {
     }
     const store = new PostgresSessionStore({ pool });
     const sessions = Object.assign(store, { pathFor: (key: string) => `postgres://${where} session "${key}"` });
-    const bus = new PostgresMessageBus({ pool, sessions: store });
+    const bus = new PostgresMessageBus({ pool, sessions: store, ...(leaseMs !== undefined ? { lockTimeoutMs: leaseMs } : {}) });
     try {
       await bus.ready();
     } catch (error) {
@@ -58,7 +60,7 @@ export function openCliDatabase(url: string): Promise<CliDatabase> {
       where,
       close() {
         closing ??= (async () => {
-          opened.delete(url);
+          opened.delete(key);
           await bus.close().catch(() => undefined);
           await pool.end().catch(() => undefined);
         })();
@@ -66,8 +68,8 @@ export function openCliDatabase(url: string): Promise<CliDatabase> {
       },
     };
   })();
-  opened.set(url, pending);
-  pending.catch(() => opened.delete(url));
+  opened.set(key, pending);
+  pending.catch(() => opened.delete(key));
   return pending;
 }
 

@@ -41,7 +41,10 @@ describe('nanobot with --database-url (a real PostgreSQL)', () => {
   it('run: the turn goes through the database, the session is stored there and can be continued', async () => {
     const workspace = tempDir('ws');
     const sessions = tempDir('sessions');
-    const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, OPENAI_BASE_URL: model.url });
+    // A long lease: this test is about the turn going through the database, not lease timing, and
+    // a loaded CI machine can stall the child's event loop past the default 4 s (its turn is then
+    // fenced and re-run, with warnings on stderr). Takeover is tested in @nanobot/postgres.
+    const env = cleanEnv({ NANOBOT_SESSIONS_DIR: sessions, OPENAI_BASE_URL: model.url, NANOBOT_DATABASE_LEASE_MS: '30000' });
     const first = await runCli(['run', '-m', 'write notes/pg.md: stored in postgres', '-w', workspace, '--database-url', url, '--session', 'pg-run', '--json'], { env });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -62,7 +65,7 @@ describe('nanobot with --database-url (a real PostgreSQL)', () => {
   it('worker: answers messages published to the database until Ctrl-C, then exits 0', async () => {
     const workspace = tempDir('ws');
     mkdirSync(join(workspace, 'notes'));
-    const worker = new CliProcess(['worker', '-w', workspace, '--database-url', url], { env: cleanEnv({ OPENAI_BASE_URL: model.url }) });
+    const worker = new CliProcess(['worker', '-w', workspace, '--database-url', url], { env: cleanEnv({ OPENAI_BASE_URL: model.url, NANOBOT_DATABASE_LEASE_MS: '30000' }) });
     await worker.waitFor(/worker \S+ ready on 127\.0\.0\.1:\d+\/cli_test/);
     // Its bus's health, logged at start (and when it changes, and once a minute).
     await worker.waitFor(/health ok: 0 job\(s\) taken, .*lease renewed .* ago, runner running/);
@@ -88,5 +91,8 @@ describe('nanobot with --database-url (a real PostgreSQL)', () => {
     const worker = await runCli(['worker', '--offline', '-w', tempDir('ws')], { env: cleanEnv() });
     expect(worker.code).toBe(2);
     expect(worker.stderr).toMatch(/nanobot worker needs --database-url/);
+    const lease = await runCli(['run', '-m', 'hi', '--offline', '-w', tempDir('ws'), '--database-url', url], { env: cleanEnv({ NANOBOT_DATABASE_LEASE_MS: '500' }) });
+    expect(lease.code).toBe(2);
+    expect(lease.stderr).toMatch(/NANOBOT_DATABASE_LEASE_MS must be an integer of at least 1000, got "500"/);
   }, 120_000);
 });

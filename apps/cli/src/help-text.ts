@@ -62,6 +62,7 @@ Environment:
   NANOBOT_CONFIG        config file path
   NANOBOT_SESSIONS_DIR  sessions directory
   NANOBOT_DATABASE_URL  PostgreSQL URL for sessions and the bus (see --database-url)
+  NANOBOT_DATABASE_LEASE_MS  a worker's session lease in ms (default 4000; more on a loaded machine)
   NANOBOT_CONTEXT_WINDOW  context window in tokens
   NO_COLOR              plain output
 Flags win over the environment, the environment over the config file.

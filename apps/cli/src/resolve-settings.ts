@@ -33,6 +33,12 @@ export interface CliSettings {
   sessionsDir: string;
   /** PostgreSQL URL: sessions and the message bus live there (see @nanobot/postgres) instead of in JSONL files and memory. */
   databaseUrl?: string;
+  /**
+   * How long a worker's session lease lasts without a renewal (ms; default the bus's 4000). A
+   * process whose event loop can stall longer (a loaded machine) needs more, or its turns are
+   * fenced and run again by another worker.
+   */
+  databaseLeaseMs?: number;
   /** The window when none is known of the model (the reference's default), or the one the user set. */
   contextWindowTokens: number;
   /**
@@ -190,6 +196,8 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
     throw new CliError('CLI_USAGE', `--database-url must be a postgres:// URL, got "${databaseUrl.replace(/\/\/[^@/]*@/, '//…@')}"`);
   }
 
+  const databaseLeaseMs = positiveInt(env.NANOBOT_DATABASE_LEASE_MS, 'NANOBOT_DATABASE_LEASE_MS', 1000) ?? config.databaseLeaseMs;
+
   const chosenWindow =
     positiveInt(flags['context-window'], '--context-window', 1024) ??
     positiveInt(env.NANOBOT_CONTEXT_WINDOW, 'NANOBOT_CONTEXT_WINDOW', 1024) ??
@@ -205,6 +213,7 @@ export async function resolveSettings(input: ResolveSettingsInput): Promise<CliS
     model,
     sessionsDir,
     ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+    ...(databaseLeaseMs !== undefined ? { databaseLeaseMs } : {}),
     contextWindowTokens,
     windowFromModel: chosenWindow === undefined && model.kind === 'remote',
     ...(maxIterations !== undefined ? { maxIterations } : {}),

@@ -3,10 +3,14 @@ import { createGovernor, type GovernOptions, type GovernReport, type Governor } 
 import { dialectMemoOf } from '@nanobot/governor/dialect';
 import type { ToolDefinition } from '@nanobot/schema';
 import { ValidationError } from '@nanobot/schema';
-import type { LanguageModelMiddleware } from 'ai';
+// `ai` 7 ships ES modules only: with `resolution-mode` the CommonJS declarations (`.d.cts`) can
+// still name its types under `module: node16` (TS1479 otherwise); ai 6 resolves the same way.
+// scripts/build-package.mjs keeps such imports `import type` in the declarations.
+import type { LanguageModelMiddleware } from 'ai' with { 'resolution-mode': 'import' };
 import type { AiMessage } from './internal/ai-message.js';
 import { fromGovernorView } from './internal/from-governor-messages.js';
 import { toGovernorView, type PreviousView } from './internal/to-governor-messages.js';
+import { governorTargetFor } from './governor-target-for.js';
 
 type TransformParams = NonNullable<LanguageModelMiddleware['transformParams']>;
 /** The call options a language-model middleware sees (`LanguageModelV3CallOptions`). */
@@ -58,7 +62,9 @@ const PREVIOUS_KEPT = 16;
  * Governor, so each conversation's cut plan and compacted ids carry from call to call (stable
  * cuts: the provider's prompt cache keeps hitting) and a prompt the SDK rebuilt resumes the
  * previous call's work. Everything the governor leaves alone reaches the model as the SDK built
- * it. Throws `ValidationError` (from `@nanobot/schema`) at creation for bad options.
+ * it. Without `target`, each call is made legal for the wrapped model's provider (its
+ * `provider` id: `google.generative-ai` → `'gemini'`, `mistral.chat` → `'mistral'`, …; see
+ * {@link governorTargetFor}); an unknown provider gets the governor's default. Throws `ValidationError` (from `@nanobot/schema`) at creation for bad options.
  */
 export function governorMiddleware(options: GovernorMiddlewareOptions = {}): LanguageModelMiddleware {
   const { onReport, sessionKey, governor: given, ...governOptions } = options;
@@ -80,13 +86,18 @@ export function governorMiddleware(options: GovernorMiddlewareOptions = {}): Lan
   };
   return {
     specificationVersion: 'v3',
-    transformParams: async ({ params }) => {
+    transformParams: async ({ params, model }) => {
       const prior = pick(params.prompt);
       const view = toGovernorView(params.prompt, 'governorMiddleware', memo, prior);
       if (prior !== undefined) previous.splice(previous.indexOf(prior), 1);
       previous.unshift({ source: params.prompt, view });
       if (previous.length > PREVIOUS_KEPT) previous.pop();
       const callOptions: GovernOptions = { ...governOptions };
+      // Without a target, the wrapped model's provider names the API the prompt goes to.
+      if (callOptions.target === undefined) {
+        const inferred = governorTargetFor(model?.provider);
+        if (inferred !== undefined) callOptions.target = inferred;
+      }
       if (callOptions.tools === undefined) callOptions.tools = toolDefinitions(params.tools);
       // Traits the call's tools declare (`providerOptions: nanobotToolTraits(…)`) decide the size rules.
       if (callOptions.toolTraits === undefined) callOptions.toolTraits = aiSdkToolTraits(params.tools as Parameters<typeof aiSdkToolTraits>[0]);

@@ -4,7 +4,10 @@ import { isValidToolCall } from './internal/tool-calls.js';
 import { isBlankContent, isBlankText, isBlankTextPart } from './internal/content.js';
 import { isInstructionRole, type GovernTarget } from './steps/target/govern-target.js';
 import type { MessageLike } from './message-like.js';
-import { ANTHROPIC_TOOL_ID_PATTERN } from './steps/target/legalize-for-target.js';
+import { isUnsignedReasoningOnly } from './steps/target/legalize-for-target.js';
+import { TARGET_PROFILES } from './steps/target/profiles/index.js';
+import { thoughtSignatureOf } from './steps/target/placeholder-thought-signatures.js';
+import type { TargetProfile } from './steps/target/target-profile.js';
 import { estimatorFor, withModelDefaults, type ModelOptions } from './sizing/model-defaults.js';
 
 /** A rule a model request breaks. */
@@ -27,7 +30,11 @@ export type LegalityRule =
   | 'blank-text'
   | 'instruction-after-start'
   | 'developer-role'
-  | 'invalid-tool-call-id';
+  | 'invalid-tool-call-id'
+  | 'user-after-tool'
+  | 'unsigned-reasoning-turn'
+  | 'missing-reasoning-content'
+  | 'current-turn-signature';
 
 /** One broken rule, at a message index. */
 export interface LegalityViolation {
@@ -54,16 +61,16 @@ export interface CheckLegalityOptions extends Pick<ModelOptions, 'model' | 'mode
    */
   request?: boolean;
   /**
-   * Also check every rule the named API states for a request (see {@link GovernTarget}):
-   * - both: a known role; a user message first after the instructions; content present
-   *   (`null` only on an assistant turn with tool calls; no empty content list);
-   * - `'openai'` alone allows same-role turns in a row and an assistant turn last;
-   * - `'anthropic'` (and `'any'`): no message whose content is blank (empty or whitespace-only
-   *   text, the optional null next to tool calls aside), no blank text part anywhere, no
-   *   `developer` message, instructions only before the conversation, strict user/assistant
-   *   alternation (tool results count as the user turn they become), no trailing assistant
-   *   turn (newer models refuse prefill; none accept trailing whitespace in it), tool-call ids
-   *   matching `^[a-zA-Z0-9_-]+$`.
+   * Also check every rule the named API states for a request, as its declared profile lists
+   * them (see {@link GovernTarget} and `TARGET_PROFILES`): a known role and a user message
+   * first after the instructions (all); content present (`null` only on an assistant turn with
+   * tool calls, no empty content list: the OpenAI-shaped APIs); no blank content or text part,
+   * no `developer` message, instructions only before the conversation, strict user/assistant
+   * alternation (tool results count as the user turn they become) and no trailing assistant
+   * turn (Anthropic, Bedrock, Gemini, Mistral, `'any'`); tool-call ids of the target's form
+   * (`^[a-zA-Z0-9_-]+$`; Mistral exactly 9 alphanumerics); no user message right after a tool
+   * message (Mistral, Gemini); no assistant turn of unsigned reasoning only (Anthropic, Bedrock).
+   * `'openai'` alone allows same-role turns in a row and an assistant turn last.
    */
   target?: GovernTarget;
   /**
@@ -79,8 +86,6 @@ export interface CheckLegalityOptions extends Pick<ModelOptions, 'model' | 'mode
 /** What {@link checkLegality} appends to a history checked with `continuation`. */
 const NEXT_USER_MESSAGE: Message = Object.freeze({ role: 'user', content: 'next' }) as Message;
 
-const OPENAI_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
-const ANTHROPIC_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool']);
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
@@ -157,15 +162,15 @@ export function checkLegality(input: readonly MessageLike[], options: CheckLegal
   closeGroup();
 
   const target = options.target;
-  const anthropic = target === 'anthropic' || target === 'any';
-  const openai = target === 'openai' || target === 'any';
+  const profile = target === undefined ? undefined : TARGET_PROFILES[target];
+  const strictOrder = profile?.roleOrder === 'strict';
   const objects = messages.every((m) => m !== null && typeof m === 'object');
-  if (target !== undefined && objects) checkTarget(messages, openai, anthropic, add);
+  if (profile !== undefined && objects) checkTarget(messages, profile, add);
   if ((options.request || target !== undefined) && objects) {
     const first = messages.findIndex((m) => !isInstructionRole(m.role));
     if (first >= 0 && messages[first].role !== 'user') add('first-not-user', first, 'the first message after the instructions is not a user message');
   }
-  if ((options.request || anthropic) && objects) {
+  if ((options.request || strictOrder) && objects) {
     for (let i = 1; i < messages.length; i++) {
       const r = messages[i].role;
       if ((r === 'user' || r === 'assistant') && messages[i - 1].role === r) add('consecutive-same-role', i, `two ${r} messages in a row`);
@@ -198,9 +203,12 @@ function hasCalls(msg: Message): boolean {
   return Array.isArray(calls) ? calls.length > 0 : calls !== undefined && calls !== null;
 }
 
-/** The per-message content and role rules of the target APIs. */
-function checkTarget(messages: readonly Message[], openai: boolean, anthropic: boolean, report: Add): void {
-  // With both APIs a rule they share is listed once per message.
+/** The per-message content and role rules of a target's profile. */
+function checkTarget(messages: readonly Message[], profile: TargetProfile, report: Add): void {
+  const openai = profile.contentRequired;
+  const anthropic = profile.strictContent;
+  const pattern = profile.toolCallIdPattern;
+  // A rule two of the profile's sources share is listed once per message.
   const seen = new Set<string>();
   const add: Add = (rule, index, message) => {
     const key = `${rule}:${index}`;
@@ -208,17 +216,29 @@ function checkTarget(messages: readonly Message[], openai: boolean, anthropic: b
     seen.add(key);
     report(rule, index, message);
   };
+  if (profile.currentTurnSignaturePlaceholder !== undefined) {
+    const lastUser = messages.findLastIndex((m) => m.role === 'user');
+    for (let i = lastUser + 1; i < messages.length; i++) {
+      const calls = messages[i].role === 'assistant' ? messages[i].tool_calls : undefined;
+      if (Array.isArray(calls) && calls.length > 0 && thoughtSignatureOf(calls[0]) === undefined) add('current-turn-signature', i, 'a current-turn function call without a thought signature (Gemini 3 rejects it)');
+    }
+  }
+  if (profile.assistantBetweenToolAndUser) {
+    for (let i = 1; i < messages.length; i++) {
+      if (messages[i].role === 'user' && messages[i - 1].role === 'tool') add('user-after-tool', i, `a user message right after a tool message (${profile.target} refuses it)`);
+    }
+  }
   let started = false;
   messages.forEach((msg, i) => {
     const role = String(msg.role);
     const content = msg.content;
     const calls = msg.role === 'assistant' && hasCalls(msg);
-    if ((openai && !OPENAI_ROLES.includes(role)) || (anthropic && !ANTHROPIC_ROLES.includes(role))) {
+    if (!profile.roles.includes(role)) {
       add('unknown-role', i, `role ${role} is not accepted`);
     }
     if (isInstructionRole(role)) {
-      if (anthropic && role === 'developer') add('developer-role', i, 'Anthropic has no developer role (it belongs in the system prompt)');
-      if (anthropic && started) add('instruction-after-start', i, `a ${role} message after the conversation started (Anthropic takes instructions only as the system prompt)`);
+      if (anthropic && role === 'developer') add('developer-role', i, `${profile.target} has no developer role (it belongs in the system prompt)`);
+      if (anthropic && started) add('instruction-after-start', i, `a ${role} message after the conversation started (${profile.target} takes instructions only as the system prompt)`);
     } else {
       started = true;
     }
@@ -226,11 +246,19 @@ function checkTarget(messages: readonly Message[], openai: boolean, anthropic: b
       if ((content === null || content === undefined) && !calls) add('empty-content', i, `a ${role} message without content${msg.role === 'assistant' ? ' and without tool calls' : ''}`);
       else if (Array.isArray(content) && content.length === 0) add('empty-content', i, `a ${role} message with an empty content list`);
     }
-    if (!anthropic) return;
-    for (const call of calls && Array.isArray(msg.tool_calls) ? msg.tool_calls : []) {
-      const id = (call as { id?: unknown } | null)?.id;
-      if (typeof id === 'string' && id.length > 0 && !ANTHROPIC_TOOL_ID_PATTERN.test(id)) add('invalid-tool-call-id', i, `tool call id ${id} does not match ^[a-zA-Z0-9_-]+$`);
+    if (pattern !== null) {
+      for (const call of calls && Array.isArray(msg.tool_calls) ? msg.tool_calls : []) {
+        const id = (call as { id?: unknown } | null)?.id;
+        if (typeof id === 'string' && id.length > 0 && !pattern.test(id)) add('invalid-tool-call-id', i, `tool call id ${id} does not match ${pattern.source}`);
+      }
     }
+    if (profile.reasoningContentOnToolCalls && calls && typeof msg.reasoning_content !== 'string') {
+      add('missing-reasoning-content', i, 'a tool-calling assistant turn without reasoning_content (DeepSeek thinking mode requires it back)');
+    }
+    if (profile.dropUnsignedReasoningTurns && msg.role === 'assistant' && !calls && isUnsignedReasoningOnly(content)) {
+      add('unsigned-reasoning-turn', i, 'an assistant turn holding only unsigned reasoning (sent as an empty turn)');
+    }
+    if (!anthropic) return;
     if (calls) {
       // The text next to tool calls is optional (null, "" or no text part), but text that is
       // sent must not be blank.

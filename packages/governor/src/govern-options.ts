@@ -52,8 +52,10 @@ export interface GovernOptions extends ModelOptions {
    * is then directly acceptable to it: empty assistant turns dropped, blank text removed or
    * filled, `developer` kept (OpenAI) or made `system` (Anthropic, `'any'`), mid-history
    * instructions turned into marked user notes, same-role turns merged and a user turn last
-   * (Anthropic, `'any'`), a user turn first (all). With `compat: 'reference'` and no target
-   * these steps are off.
+   * (Anthropic, `'any'`), a user turn first (all). The other targets apply their provider's
+   * declared profile (`TARGET_PROFILES`): Gemini, Bedrock, Mistral (9-alphanumeric ids, never a
+   * user message right after a tool message), DeepSeek, OpenRouter, Responses. With
+   * `compat: 'reference'` and no target these steps are off.
    */
   target?: GovernTarget;
   /**
@@ -174,7 +176,7 @@ export function checkOptions(options: unknown): asserts options is GovernOptions
     throw new ValidationError('govern: options.sessionKey must be a string', ['sessionKey']);
   }
   if (o.target !== undefined && !GOVERN_TARGETS.includes(o.target as GovernTarget)) {
-    throw new ValidationError(`govern: options.target must be 'openai', 'anthropic' or 'any', got ${JSON.stringify(o.target)}`, ['target']);
+    throw new ValidationError(`govern: options.target must be one of ${GOVERN_TARGETS.map((t) => `'${t}'`).join(', ')}, got ${JSON.stringify(o.target)}`, ['target']);
   }
   if (o.onOverflow !== undefined && o.onOverflow !== 'shrink' && o.onOverflow !== 'throw' && o.onOverflow !== 'send') {
     throw new ValidationError(`govern: options.onOverflow must be 'shrink', 'throw' or 'send', got ${JSON.stringify(o.onOverflow)}`, ['onOverflow']);

@@ -187,7 +187,7 @@ describe('tool-call ids Anthropic rejects', () => {
 
 describe('options', () => {
   it('rejects an unknown target or onOverflow before doing anything', () => {
-    expect(() => govern([], { target: 'gemini' as GovernTarget })).toThrow(/options.target must be 'openai', 'anthropic' or 'any'/);
+    expect(() => govern([], { target: 'cohere' as GovernTarget })).toThrow(/options.target must be one of 'openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'mistral', 'deepseek', 'openrouter', 'any', got "cohere"/);
     expect(() => govern([], { onOverflow: 'drop' as 'send' })).toThrow(/options.onOverflow must be 'shrink', 'throw' or 'send'/);
   });
 

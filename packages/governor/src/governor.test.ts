@@ -136,7 +136,7 @@ describe('createGovernor', () => {
     expect(() => createGovernor({ memos: 'yes' as unknown as boolean })).toThrow(ValidationError);
     expect(() => createGovernor({ contextWindowTokens: '8k' as unknown as number })).toThrow(ValidationError);
     const governor = createGovernor();
-    expect(() => governor.govern(session, { target: 'gemini' as unknown as 'openai' })).toThrow(ValidationError);
+    expect(() => governor.govern(session, { target: 'cohere' as unknown as 'openai' })).toThrow(ValidationError);
     expect(() => governor.govern('nope' as unknown as Message[])).toThrow(ValidationError);
     expect(() => governor.restoreSession('s', { version: 2 } as unknown as Parameters<typeof governor.restoreSession>[1])).toThrow(ValidationError);
     expect(governor.size).toBe(0);

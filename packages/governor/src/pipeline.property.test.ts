@@ -10,7 +10,7 @@ import { PIPELINE } from './pipeline.js';
 import { structureScan } from './steps/repair/structure-scan.js';
 import { resolveCall } from './step-context.js';
 import type { GovernStep } from './steps/step.js';
-import type { GovernTarget } from './steps/target/govern-target.js';
+import { GOVERN_TARGETS, type GovernTarget } from './steps/target/govern-target.js';
 import { arbitraryBudget, arbitraryCleanHistory, arbitraryHistory } from './test-support/arbitrary-history.js';
 import type { GovernOptions } from './govern-options.js';
 
@@ -18,7 +18,7 @@ const clean = (list: readonly Message[]): boolean => structureScan(list).clean;
 
 const options: fc.Arbitrary<GovernOptions> = fc.record({
   budget: arbitraryBudget,
-  target: fc.constantFrom<GovernTarget | undefined>(undefined, 'any', 'openai', 'anthropic'),
+  target: fc.constantFrom<GovernTarget | undefined>(undefined, ...GOVERN_TARGETS),
   compat: fc.constantFrom<'fixed' | 'reference' | undefined>(undefined, 'reference'),
   keep: fc.option(fc.nat(3), { nil: undefined }),
 }).map(({ budget, target, compat, keep }) => {
@@ -41,7 +41,7 @@ describe('the pipeline table', () => {
   it('lists every step of the report in the order GovernStepName gives', () => {
     const names = PIPELINE.map((s) => s.name);
     expect(names.slice(0, 6)).toEqual(['stripPlaceholderAssistantMessages', 'stripMalformedToolCalls', 'repairToolCallIds', 'dropOrphanToolResults', 'regroupToolResults', 'backfillMissingToolResults']);
-    expect(names.slice(6)).toEqual(['legalizeForTarget', 'applyToolResultBudget', 'microcompactKeepRecent', 'compactInflightOverflow', 'snipHistory', 'dropOrphanToolResults', 'backfillMissingToolResults', 'enforceRoleAlternation', 'enforceRoleAlternation', 'shrinkToFit']);
+    expect(names.slice(6)).toEqual(['legalizeForTarget', 'applyToolResultBudget', 'microcompactKeepRecent', 'compactInflightOverflow', 'snipHistory', 'dropOrphanToolResults', 'backfillMissingToolResults', 'enforceRoleAlternation', 'enforceRoleAlternation', 'separateToolResultsFromUser', 'placeholderThoughtSignatures', 'shrinkToFit']);
   });
 
   it('the clean generator makes clean lists, some with an open tail (the tests below can fail)', () => {

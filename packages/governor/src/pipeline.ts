@@ -20,6 +20,8 @@ import { shrinkToFitStep } from './steps/size/shrink-to-fit.js';
 import type { GovernStep } from './steps/step.js';
 import { enforceRoleAlternationStep } from './steps/target/enforce-role-alternation.js';
 import { legalizeForTargetStep } from './steps/target/legalize-for-target.js';
+import { placeholderThoughtSignaturesStep } from './steps/target/placeholder-thought-signatures.js';
+import { separateToolResultsFromUserStep } from './steps/target/separate-tool-results-from-user.js';
 import { userFirstStep } from './steps/target/user-first.js';
 
 /** The steps in run order (a step listed twice runs twice: its second pass is `pass: 2`). */
@@ -39,5 +41,7 @@ export const PIPELINE: readonly GovernStep[] = Object.freeze([
   backfillMissingToolResultsStep,
   enforceRoleAlternationStep,
   userFirstStep,
+  separateToolResultsFromUserStep,
+  placeholderThoughtSignaturesStep,
   shrinkToFitStep,
 ]);

@@ -53,7 +53,7 @@ export interface PostgresMessageBusOptions {
    * The lease (default 4000 ms): a worker whose heartbeat is older than this is dead — its jobs
    * and sessions go to the others — and a worker that could not renew its lease for this long
    * minus one heartbeat stops its turns itself. A SIGKILLed worker's sessions are taken over
-   * within about this plus one heartbeat.
+   * within about this plus one heartbeat. A job-runner slot silent for this long (at least 5 s) counts as deaf and is replaced.
    */
   lockTimeoutMs?: number;
   /** How often this process heartbeats, renews its leases and looks for dead workers (default lockTimeoutMs / 4). */
@@ -500,7 +500,9 @@ export class PostgresMessageBus implements AgentBus {
       workerSchema: this.#workerSchema,
       concurrency: this.#options.concurrency ?? 3,
       pollIntervalMs,
-      stallMs: Math.max(5000, 3 * pollIntervalMs),
+      // A slot is deaf only after a silence the lease would not forgive either: whoever sets a long
+      // lease (a loaded machine whose event loop stalls) gets the same patience here.
+      stallMs: Math.max(5000, 3 * pollIntervalMs, this.#leaseMs),
       taskName: INBOUND_TASK,
       task: (payload, job) => this.#runJob(payload, job),
       log: this.#log,

@@ -8,6 +8,7 @@ import { stripImageContent } from './strip-image-content.js';
 import { withRetry } from './with-retry.js';
 import { ProviderStream } from './provider-stream.js';
 import type { StreamSource } from './provider-stream.js';
+import type { GovernorTarget } from './registry/provider-spec.js';
 import type { RetryOptions } from './with-retry.js';
 
 /** Options every SDK-backed provider accepts. */
@@ -23,6 +24,8 @@ export interface BaseProviderOptions {
   stripImagesOnReject?: boolean;
   /** Longest silence between two stream events before the stream counts as stalled (default `NANOBOT_STREAM_IDLE_TIMEOUT_S` or 90 s). */
   streamIdleTimeoutMs?: number;
+  /** The governor target of the API behind this provider (`createProvider` sets its spec's `governorTarget`). */
+  governorTarget?: GovernorTarget;
 }
 
 /**
@@ -54,8 +57,10 @@ export abstract class BaseProvider implements LLMProvider {
   readonly retryOptions: RetryOptions;
   protected readonly stripImagesOnReject: boolean;
   readonly streamIdleTimeoutMs: number;
+  readonly governorTarget?: GovernorTarget;
 
   constructor(options: BaseProviderOptions) {
+    if (options.governorTarget !== undefined) this.governorTarget = options.governorTarget;
     this.defaultModel = options.model;
     this.retryOptions = options.retry ?? {};
     this.stripImagesOnReject = options.stripImagesOnReject ?? true;

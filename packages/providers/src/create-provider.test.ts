@@ -34,6 +34,13 @@ describe('resolveProviderConfig / createProvider', () => {
     const o = await createProvider({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
     expect(o.name).toBe('openai');
   });
+  it("carries the spec's governor target, for the runner to govern every request for it", async () => {
+    expect((await createProvider({ env: { ANTHROPIC_API_KEY: 'sk-a' } })).governorTarget).toBe('anthropic');
+    expect((await createProvider({ provider: 'mistral', apiKey: 'k' })).governorTarget).toBe('mistral');
+    expect((await createProvider({ provider: 'deepseek', apiKey: 'k' })).governorTarget).toBe('deepseek');
+    expect((await createProvider({ provider: 'gemini', apiKey: 'k' })).governorTarget).toBe('gemini');
+    expect((await createProvider({ provider: 'openrouter', apiKey: 'k' })).governorTarget).toBe('openrouter');
+  });
   it('an anthropic/ model prefix picks Anthropic; each provider reads only its own base URL variable', () => {
     expect(resolveProviderConfig({ model: 'anthropic/claude-x', env: { OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' } })).toMatchObject({ provider: 'anthropic', apiKey: 'a' });
     const env = { OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', ANTHROPIC_API_KEY: 'a', ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' };

@@ -40,7 +40,8 @@ export async function createProvider(config: ProviderConfig = {}): Promise<LLMPr
 
 /** Builds the provider of an already resolved configuration (see `createProvider`). */
 export async function createResolvedProvider(resolved: ResolvedProviderConfig, retry?: RetryOptions): Promise<LLMProvider> {
-  const common = { model: resolved.model, apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, headers: resolved.headers, retry, name: resolved.provider };
+  const governorTarget = resolved.spec.governorTarget;
+  const common = { model: resolved.model, apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, headers: resolved.headers, retry, name: resolved.provider, governorTarget };
   switch (resolved.backend) {
     case 'anthropic': {
       const { AnthropicProvider } = await loadSdkModule(() => import('./anthropic-provider.js'), '@anthropic-ai/sdk', resolved.provider);
@@ -48,7 +49,7 @@ export async function createResolvedProvider(resolved: ResolvedProviderConfig, r
     }
     case 'openai_responses': {
       const { OpenAIResponsesProvider } = await loadSdkModule(() => import('./openai-responses-provider.js'), 'openai', 'openai-responses');
-      return new OpenAIResponsesProvider({ ...common, name: 'openai-responses' });
+      return new OpenAIResponsesProvider({ ...common, name: 'openai-responses', governorTarget: 'responses' });
     }
     case 'azure_openai': {
       const { AzureOpenAIProvider } = await loadSdkModule(() => import('./azure-openai-provider.js'), 'openai', resolved.provider);
@@ -56,7 +57,7 @@ export async function createResolvedProvider(resolved: ResolvedProviderConfig, r
     }
     case 'bedrock': {
       const { BedrockProvider } = await loadSdkModule(() => import('./bedrock/bedrock-provider.js'), '@aws-sdk/client-bedrock-runtime', resolved.provider);
-      return new BedrockProvider({ model: resolved.model, retry, name: resolved.provider, apiKey: resolved.apiKey, endpoint: resolved.settings.apiBase, region: resolved.settings.region, profile: resolved.settings.profile, additionalModelRequestFields: resolved.settings.extraBody });
+      return new BedrockProvider({ model: resolved.model, retry, name: resolved.provider, apiKey: resolved.apiKey, endpoint: resolved.settings.apiBase, region: resolved.settings.region, profile: resolved.settings.profile, additionalModelRequestFields: resolved.settings.extraBody, governorTarget });
     }
     case 'openai_compat': {
       const { OpenAICompatProvider } = await loadSdkModule(() => import('./openai-compat-provider.js'), 'openai', resolved.provider);

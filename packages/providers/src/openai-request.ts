@@ -1,4 +1,4 @@
-import { enforceRoleAlternation } from '@nanobot/governor';
+import { enforceRoleAlternation, separateToolResultsFromUser, TARGET_PROFILES } from '@nanobot/governor';
 import type { CacheBreakpoints, LLMRequest, Message, ToolDefinition } from '@nanobot/schema';
 import { sourcesAfterAlternation, sourcesAfterAttachmentMove } from './message-sources.js';
 import { moveToolAttachmentsToUser } from './move-tool-attachments.js';
@@ -104,7 +104,15 @@ function convertMessages(messages: readonly Message[], options: OpenAIMessageOpt
   // Merging can produce "" again (two empty turns), so empty content is checked afterwards; a
   // content-less turn is filled last so that merging with a neighbour loses no placeholder text.
   const moved = moveToolAttachmentsToUser(sanitized);
-  const alternated = enforceRoleAlternation(moved);
+  let alternated = enforceRoleAlternation(moved);
+  // The attachments' user message follows tool results: APIs that refuse a user message there
+  // (Mistral, Gemini: the spec's governor target says so) get the governor's marked assistant
+  // turn in between, as the governed copy has everywhere else. (Not with planned cache
+  // breakpoints, whose source map counts the messages above; no such spec plans them.)
+  const target = options.spec?.governorTarget;
+  if (moved !== sanitized && target !== undefined && TARGET_PROFILES[target]?.assistantBetweenToolAndUser && !(options.cacheControl && planned)) {
+    alternated = separateToolResultsFromUser(alternated).messages;
+  }
   let out = sanitizeEmptyContent(alternated).map(withRequiredContent);
   if (options.cacheControl && planned) {
     // The sanitising steps keep message i at i; the attachment move inserts and the alternation merges.

@@ -25,7 +25,7 @@ import { repeatedExternalLookupError } from './external-lookup.js';
 import { planToolBatches } from './plan-tool-batches.js';
 import type { RunnerHooks, ToolOverride } from './runner-hooks.js';
 import type { GovernedObserver, GovernFn, RunnerGovernOptions, RunnerToolContext, RunnerToolRegistry } from './runner-ports.js';
-import { govern } from '@nanobot/governor';
+import { GOVERN_TARGETS, govern, type GovernTarget } from '@nanobot/governor';
 import { cacheBreakpointsField } from './cache-breakpoints-of.js';
 import type { CutPlan, GovernOptions, UsageCalibrator } from '@nanobot/governor';
 import { replyReserveFor } from '@nanobot/providers';
@@ -83,7 +83,7 @@ export interface AgentRunSpec {
    */
   govern?: GovernFn;
   /** Extra options for the default governor (artifact store for offload, token counter, …). */
-  governOptions?: Omit<GovernOptions, keyof RunnerGovernOptions>;
+  governOptions?: Omit<GovernOptions, Exclude<keyof RunnerGovernOptions, 'target'>>;
   /** Sees every governed request (transcript, governed copy, report); see {@link GovernedObserver}. */
   onGoverned?: GovernedObserver;
   /**
@@ -691,6 +691,8 @@ export class AgentRunner {
       cutPlan: spec.sessionKey === undefined ? state.cutPlan : this.#cutPlans.get(spec.sessionKey),
       ...(toolTraits ? { toolTraits } : {}),
     };
+    const target = spec.governOptions?.target ?? providerTarget(spec.provider.governorTarget);
+    if (target !== undefined) options.target = target;
     // Stored failure rows (a failed request, an interrupted call) go to the model as their
     // neutral notes; one row for one row, so `inflightStartIndex` keeps its meaning.
     const view = replayFailures(messages);
@@ -1152,4 +1154,9 @@ export class AgentRunner {
     }
     return { content: softPayload, status: 'error', detail: flattenDetail(`workspace_violation: ${text}`, 160), fatal: null, durationMs: 0 };
   }
+}
+
+/** A provider's `governorTarget` when it names a target this governor knows (else the governor's default). */
+function providerTarget(name: string | undefined): GovernTarget | undefined {
+  return name !== undefined && (GOVERN_TARGETS as readonly string[]).includes(name) ? (name as GovernTarget) : undefined;
 }

@@ -4,6 +4,7 @@ import type { ToolDefinition } from '@nanobot/schema';
 import type { ToolRegistry } from '@nanobot/registry';
 import type { TokenCalibration } from '@nanobot/governor';
 import type { CutPlan } from '@nanobot/governor';
+import type { GovernTarget } from '@nanobot/governor';
 
 /**
  * What the runner needs from a tool registry: `ToolRegistry` from @nanobot/registry, or anything
@@ -40,6 +41,11 @@ export interface RunnerGovernOptions {
   calibrator?: TokenCalibration;
   /** The session's history cut plan from its previous request (the governor's `result.cutPlan`). */
   cutPlan?: CutPlan | null;
+  /**
+   * The API the request goes to: `governOptions.target` when set, else the provider's
+   * `governorTarget` (its registry spec's), else absent (the governor's default).
+   */
+  target?: GovernTarget;
   /**
    * The tools' declared traits by name (`registry.toolTraits()`: the same frozen object until the
    * tool set changes), so that compaction and offload exemptions follow declarations, not names.

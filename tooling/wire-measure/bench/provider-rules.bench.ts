@@ -1,6 +1,7 @@
 // `node scripts/bench.mjs provider-rules`: issue 25's measurement, printed as rejection ratios
 // per route and rule. All request points by default; NANOBOT_PROVIDER_RULES_STRIDE=N for every
 // N-th point of the recorded sessions (the sampled size `pnpm test` runs is 50);
+// NANOBOT_PROVIDER_RULES_TARGET=route governs each route with its provider's target (default 'any');
 // NANOBOT_PROVIDER_RULES_SHARDS=N splits the run over N child processes (a loaded machine gives
 // each its share of CPU) and joins their counts. Nothing here gates on time.
 import { spawn } from 'node:child_process';
@@ -18,10 +19,12 @@ const stride = Number(process.env.NANOBOT_PROVIDER_RULES_STRIDE ?? '1') || 1;
 const shards = Number(process.env.NANOBOT_PROVIDER_RULES_SHARDS ?? '1') || 1;
 const shardIndex = process.env.NANOBOT_PROVIDER_RULES_SHARD_INDEX;
 const examples = process.env.NANOBOT_PROVIDER_RULES_EXAMPLES === '1';
+// NANOBOT_PROVIDER_RULES_TARGET=route: each route governed with its provider's target (default 'any': the baseline).
+const target = process.env.NANOBOT_PROVIDER_RULES_TARGET === 'route' ? 'route' : 'any';
 
 if (shardIndex !== undefined) {
   // A child: measure one shard and write its counts where the parent asked.
-  const m = await measureProviderRules({ stride, shard: { index: Number(shardIndex), count: shards } });
+  const m = await measureProviderRules({ stride, target, shard: { index: Number(shardIndex), count: shards } });
   writeFileSync(process.env.NANOBOT_PROVIDER_RULES_OUT!, JSON.stringify(m));
 } else if (shards > 1) {
   const files = Array.from({ length: shards }, (_, i) => join(tmpdir(), `provider-rules-${process.pid}-${i}.json`));
@@ -35,6 +38,7 @@ if (shardIndex !== undefined) {
 } else {
   const m = await measureProviderRules({
     stride,
+    target,
     onProgress: (done, total) => {
       if (done % 25 === 0 || done === total) process.stderr.write(`  ${done}/${total} request points\n`);
     },

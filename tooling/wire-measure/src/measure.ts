@@ -2,9 +2,10 @@
 // today's governor (`target: 'any'`), sent through each route to its stand-in; counts what the
 // stand-ins reject, per route and per rule, and checks that each client saw the server's verdict.
 import { govern } from '@nanobot/governor';
-import type { GovernOptions } from '@nanobot/governor';
+import type { GovernOptions, GovernTarget } from '@nanobot/governor';
 import { governModelMessages } from '@nanobot/ai-sdk';
 import type { WireServer } from '@nanobot-internal/provider-wire';
+import type { Message } from '@nanobot/schema';
 import type { Budget, History } from './histories.js';
 import { BUDGETS, budgetOptions, loadHistories, requestPoints, samplePoints, toolNames } from './histories.js';
 import type { Route } from './routes.js';
@@ -22,7 +23,13 @@ export interface MeasureOptions {
   histories?: readonly History[];
   routes?: readonly Route[];
   budgets?: readonly Budget[];
-  /** Extra govern options (the defaults: `target: 'any'` and the budget). */
+  /**
+   * Which target each request is governed with: `'any'` (default: today's default, the same copy
+   * for every route) or `'route'` (each route's provider target, as a runner or the AI SDK
+   * middleware picks it).
+   */
+  target?: 'any' | 'route';
+  /** Extra govern options (the defaults: the target and the budget). */
   governOptions?: GovernOptions;
   /** Called after each request point (all routes) is done. Contract: not awaited, must not throw. */
   onProgress?: (done: number, total: number) => void;
@@ -45,6 +52,8 @@ export interface RouteTally {
   clientErrors: Record<string, number>;
   /** Outcomes where the client and the server disagree (should stay empty). */
   mismatches: string[];
+  /** Governed copies that lost the request's newest user message (should stay empty). */
+  newestUserLost: string[];
   /** First rejected example per rule: history, prefix length, budget, message. */
   examples: Record<string, string>;
 }
@@ -61,7 +70,7 @@ export interface Measurement {
 }
 
 function tally(route: Route): RouteTally {
-  return { route: route.id, provider: route.provider, path: route.path, model: route.model, requests: 0, rejected: 0, byRule: {}, byKind: { recorded: { requests: 0, rejected: 0 }, 'model-switch': { requests: 0, rejected: 0 } }, clientErrors: {}, mismatches: [], examples: {} };
+  return { route: route.id, provider: route.provider, path: route.path, model: route.model, requests: 0, rejected: 0, byRule: {}, byKind: { recorded: { requests: 0, rejected: 0 }, 'model-switch': { requests: 0, rejected: 0 } }, clientErrors: {}, mismatches: [], newestUserLost: [], examples: {} };
 }
 
 const errorName = (e: unknown): string => (e instanceof Error ? (e.constructor?.name ?? e.name) : typeof e);
@@ -98,6 +107,15 @@ async function sendOne(route: Route, server: WireServer, t: RouteTally, input: P
   }
 }
 
+/** Whether `governed` still holds the newest user message of `prefix` (its text, possibly shortened to fit). */
+function keepsNewestUser(prefix: readonly Message[], governed: readonly Message[]): boolean {
+  const newest = prefix.findLast((m) => m.role === 'user');
+  if (newest === undefined) return true;
+  const text = (m: Message) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''));
+  const head = text(newest).slice(0, 80);
+  return governed.some((m) => m === newest || (m.role === 'user' && text(m).includes(head)));
+}
+
 /**
  * Runs the measurement. Starts one stand-in per route on 127.0.0.1 and stops them all before
  * returning (also on failure).
@@ -122,11 +140,22 @@ export async function measureProviderRules(options: MeasureOptions = {}): Promis
       const tools = toolDefinitions(names);
       const modelPrefix = toModelMessages(prefix);
       for (const budget of budgets) {
-        const opts: GovernOptions = { target: 'any', ...budgetOptions(budget.tokens), tools, ...options.governOptions };
-        const governed = govern(prefix, opts).messages;
-        const governedModel = governModelMessages(modelPrefix, opts).messages;
-        const input = { messages: governed, modelMessages: governedModel, toolNames: names };
-        await Promise.all(routes.map((r, i) => sendOne(r, servers[i]!, tallies[i]!, input, { history: h, end, budget: budget.label })));
+        // One governed copy per target (and per dialect), shared by the routes that use it.
+        const copies = new Map<GovernTarget, Parameters<Route['send']>[1]>();
+        const copyFor = (target: GovernTarget) => {
+          let input = copies.get(target);
+          if (input === undefined) {
+            const opts: GovernOptions = { target, ...budgetOptions(budget.tokens), tools, ...options.governOptions };
+            input = { messages: govern(prefix, opts).messages, modelMessages: governModelMessages(modelPrefix, opts).messages, toolNames: names };
+            copies.set(target, input);
+          }
+          return input;
+        };
+        await Promise.all(routes.map((r, i) => {
+          const input = copyFor(options.target === 'route' ? r.target : 'any');
+          if (!keepsNewestUser(prefix, input.messages)) tallies[i]!.newestUserLost.push(`${h.name}[:${end}] @${budget.label}`);
+          return sendOne(r, servers[i]!, tallies[i]!, input, { history: h, end, budget: budget.label });
+        }));
       }
       for (const s of servers) s.clear();
       options.onProgress?.(++done, plan.length);
@@ -163,6 +192,7 @@ export function mergeMeasurements(parts: readonly Measurement[]): Measurement {
         into.byKind[kind].rejected += t.byKind[kind].rejected;
       }
       into.mismatches.push(...t.mismatches);
+      into.newestUserLost.push(...t.newestUserLost);
       for (const [k, v] of Object.entries(t.examples)) into.examples[k] ??= v;
     });
   }

@@ -94,6 +94,9 @@ function orderedParts(g: Message, origin: MessageOrigin | undefined): AiPart[] {
     for (const p of g.content) add(p, backPart(p));
   }
   if (Array.isArray(g.tool_calls)) for (const c of g.tool_calls) add(c, backCall(c));
+  // A reasoning_content the governor gave a tool-calling turn that had none (DeepSeek's target:
+  // thinking mode wants one back on every such turn) travels as an empty reasoning part.
+  if (g.reasoning_content === '' && !items.some((it) => it.part.type === 'reasoning')) items.push({ part: { type: 'reasoning', text: '' }, at: -2 });
   // Stable: new parts keep the governor's order after the ones that have a place.
   return items.map((it, i) => ({ ...it, i })).sort((a, b) => a.at - b.at || a.i - b.i).map((it) => it.part);
 }

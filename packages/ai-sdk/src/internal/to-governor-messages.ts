@@ -75,19 +75,41 @@ function describe(part: AiPart): ContentPart {
   return out;
 }
 
+/** The signature (or redacted data) a reasoning part carries in its provider options, if any. */
+function reasoningSignature(part: AiPart): string | undefined {
+  const options = part.providerOptions;
+  if (!isRecord(options)) return undefined;
+  for (const own of Object.values(options)) {
+    if (!isRecord(own)) continue;
+    for (const key of ['signature', 'redactedData', 'thoughtSignature']) if (typeof own[key] === 'string' && own[key] !== '') return own[key];
+  }
+  return undefined;
+}
+
 function contentPart(part: AiPart, at: number, source: AiMessage): ContentPart {
   if (part.type === 'text' && typeof part.text === 'string') {
     return withOrigin({ type: 'text', text: part.text }, { part, at, made: part.text, source });
   }
-  return withOrigin(describe(part), { part, at, made: undefined, source });
+  const copy = describe(part);
+  if (part.type === 'reasoning') {
+    // Signed reasoning is marked for the governor's targets (Anthropic and Bedrock drop an
+    // aborted turn of unsigned reasoning only); not enumerable, so counts and output do not change.
+    const signature = reasoningSignature(part);
+    if (signature !== undefined) Object.defineProperty(copy, 'signature', { value: signature, enumerable: false });
+  }
+  return withOrigin(copy, { part, at, made: undefined, source });
 }
 
 function toolCall(part: AiPart, at: number, source: AiMessage): ToolCall {
   const args = typeof part.input === 'undefined' ? '{}' : JSON.stringify(part.input) ?? '{}';
-  return withOrigin(
-    { id: String(part.toolCallId ?? ''), type: 'function', function: { name: String(part.toolName ?? ''), arguments: args } },
-    { part, at, made: args, source },
-  );
+  const call: ToolCall = { id: String(part.toolCallId ?? ''), type: 'function', function: { name: String(part.toolName ?? ''), arguments: args } };
+  // A Gemini thought signature (provider options) is shown to the governor where the OpenAI
+  // shape keeps it, so Gemini's target sees the call is signed; not enumerable, so counts and
+  // output do not change (the part itself goes back with its provider options).
+  const google = isRecord(part.providerOptions) ? part.providerOptions.google : undefined;
+  const signature = isRecord(google) ? google.thoughtSignature : undefined;
+  if (typeof signature === 'string' && signature !== '') Object.defineProperty(call, 'extra_content', { value: { google: { thought_signature: signature } }, enumerable: false });
+  return withOrigin(call, { part, at, made: args, source });
 }
 
 function convertOne(msg: AiMessage, index: number, where: string, awaiting?: ReadonlySet<string>): Message[] {

@@ -20,6 +20,8 @@ export type GovernStepName =
   | 'compactInflightOverflow'
   | 'snipHistory'
   | 'enforceRoleAlternation'
+  | 'separateToolResultsFromUser'
+  | 'placeholderThoughtSignatures'
   | 'shrinkToFit';
 
 /** Why {@link legalizeForTarget} (or a later target step of {@link govern}) changed a message. */
@@ -32,7 +34,11 @@ export type TargetChangeReason =
   | 'empty-tool-result'
   | 'blank-text-removed'
   | 'empty-content-list'
-  | 'tool-call-id-sanitized';
+  | 'tool-call-id-sanitized'
+  | 'tool-call-id-mapped'
+  | 'unsigned-reasoning-only'
+  | 'reasoning-content-added'
+  | 'thought-signature-placeholder';
 
 /** The cut a governed copy was made with, as the report shows it. Plain JSON data. */
 export interface ReportedCut {
@@ -49,7 +55,7 @@ export interface ReportedCut {
  * `merged-same-role` / `trailing-assistant` / `conversation-continued` (role alternation),
  * `offloaded` / `truncated` (shrinkToFit).
  */
-export type ReportedChangeReason = TargetChangeReason | 'merged-same-role' | 'trailing-assistant' | 'conversation-continued' | 'offloaded' | 'truncated';
+export type ReportedChangeReason = TargetChangeReason | 'merged-same-role' | 'trailing-assistant' | 'conversation-continued' | 'assistant-after-tool-results' | 'offloaded' | 'truncated';
 
 /** A message a step removed or added, identified for display. */
 export interface ReportedMessage {

@@ -150,6 +150,12 @@ export interface LLMProvider {
   readonly name: string;
   /** Default model used when a request names none. */
   readonly defaultModel: string;
+  /**
+   * The `@nanobot/governor` target whose rules this provider's API applies (`'openai'`,
+   * `'anthropic'`, `'gemini'`, `'bedrock'`, `'mistral'`, `'deepseek'`, `'openrouter'`,
+   * `'responses'`, `'any'`): the runner governs every request for it. Absent: the governor's default.
+   */
+  readonly governorTarget?: string;
   chat(request: LLMRequest): Promise<LLMResponse>;
   stream(request: LLMRequest): AsyncIterable<LLMStreamEvent>;
   /** Optional exact counter for this provider's tokenizer. */

@@ -51,11 +51,35 @@ export function badIds(messages: readonly Message[], pattern: RegExp = ANTHROPIC
   return bad;
 }
 
+/** 9 characters of a-z, A-Z, 0-9 derived from `text` (two FNV-1a hashes, 53 bits, base 62). */
+export function shortToolCallId(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+    h2 ^= h2 >>> 13;
+  }
+  let n = (h1 >>> 0) * 2 ** 21 + (h2 & 0x1fffff);
+  let out = '';
+  for (let k = 0; k < 9; k++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
 /**
- * Renames call ids Anthropic would reject (`call_1|fc_2` from the Responses API, ids with dots
- * or spaces) to `_`-for-each-other-character, kept unique, on the call and on its results.
+ * Renames call ids the target rejects, on the call and on its results, kept unique: `'sanitize'`
+ * turns each other character into `_` (`call_1|fc_2` from the Responses API, ids with dots or
+ * spaces); `'short-id'` derives 9 alphanumerics from the id (Mistral), so the same history gives
+ * the same ids on every request. New names avoid every id the list keeps and each other; a
+ * clash (never seen in practice) takes the next candidate, in order of first appearance.
  */
-function sanitizeIds(messages: readonly Message[], bad: Set<string>, changes: TargetChange[]): Message[] {
+function renameIds(messages: readonly Message[], bad: Set<string>, how: 'sanitize' | 'short-id', changes: TargetChange[]): Message[] {
   const taken = new Set<string>();
   for (const m of messages) for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
     const id = (call as { id?: unknown } | null)?.id;
@@ -63,19 +87,26 @@ function sanitizeIds(messages: readonly Message[], bad: Set<string>, changes: Ta
   }
   const renamed = new Map<string, string>();
   for (const id of bad) {
-    const base = id.replace(/[^a-zA-Z0-9_-]/g, '_');
-    let next = base;
-    for (let n = 2; taken.has(next); n++) next = `${base}_${n}`;
+    let next: string;
+    if (how === 'short-id') {
+      next = shortToolCallId(id);
+      for (let n = 2; taken.has(next); n++) next = shortToolCallId(`${id}#${n}`);
+    } else {
+      const base = id.replace(/[^a-zA-Z0-9_-]/g, '_');
+      next = base;
+      for (let n = 2; taken.has(next); n++) next = `${base}_${n}`;
+    }
     taken.add(next);
     renamed.set(id, next);
   }
+  const reason: TargetChangeReason = how === 'short-id' ? 'tool-call-id-mapped' : 'tool-call-id-sanitized';
   return messages.map((m, i) => {
     if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.some((c) => renamed.has(c.id))) {
-      changes.push({ index: i, to: i, reason: 'tool-call-id-sanitized' });
+      changes.push({ index: i, to: i, reason });
       return { ...m, tool_calls: m.tool_calls.map((c) => (renamed.has(c.id) ? { ...c, id: renamed.get(c.id)! } : c)) };
     }
     if (m.role === 'tool' && typeof m.tool_call_id === 'string' && renamed.has(m.tool_call_id)) {
-      changes.push({ index: i, to: i, reason: 'tool-call-id-sanitized' });
+      changes.push({ index: i, to: i, reason });
       return { ...m, tool_call_id: renamed.get(m.tool_call_id)! };
     }
     return m;
@@ -118,8 +149,37 @@ function noteContent(msg: Message): Message['content'] {
   return [{ type: 'text', text: header }, ...parts];
 }
 
+/** Part types that carry a model's reasoning (AI SDK `reasoning`, Anthropic `thinking`). */
+const REASONING_PARTS: readonly unknown[] = Object.freeze(['reasoning', 'thinking', 'redacted_thinking']);
+
+/**
+ * Whether `content` holds reasoning and nothing else a model reads, none of it signed (a part is
+ * signed when it carries a `signature` or redacted `data`): an aborted turn the API cannot take back.
+ */
+export function isUnsignedReasoningOnly(content: unknown): boolean {
+  if (!Array.isArray(content) || content.length === 0) return false;
+  let reasoning = false;
+  for (const p of content as unknown[]) {
+    if (isBlankTextPart(p)) continue;
+    const part = p as { type?: unknown; signature?: unknown; data?: unknown } | null;
+    if (part === null || typeof part !== 'object' || !REASONING_PARTS.includes(part.type)) return false;
+    if ((typeof part.signature === 'string' && part.signature.length > 0) || part.signature === true || typeof part.data === 'string') return false;
+    reasoning = true;
+  }
+  return reasoning;
+}
+
 function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
-  const anthropic = TARGET_PROFILES[target].strictContent;
+  const v = judgeContent(msg, target, started);
+  if (!TARGET_PROFILES[target].reasoningContentOnToolCalls || msg.role !== 'assistant' || (v.out === null && v.reason !== null) || !hasToolCallsValue(msg)) return v;
+  const base = v.out ?? msg;
+  if (typeof base.reasoning_content === 'string') return v;
+  return { out: { ...base, reasoning_content: '' }, reason: v.reason ?? 'reasoning-content-added' };
+}
+
+function judgeContent(msg: Message, target: GovernTarget, started: boolean): Verdict {
+  const profile = TARGET_PROFILES[target];
+  const anthropic = profile.strictContent;
   const role = msg.role;
   const content = msg.content;
   const listHasBlank = anthropic && Array.isArray(content) && content.some(isBlankTextPart);
@@ -150,6 +210,7 @@ function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
       return KEEP;
     }
     if (isBlankContent(content)) return { out: null, reason: 'empty-assistant' };
+    if (profile.dropUnsignedReasoningTurns && isUnsignedReasoningOnly(content)) return { out: null, reason: 'unsigned-reasoning-only' };
   } else if (role === 'user') {
     if (isBlankContent(content)) return { out: { ...msg, content: EMPTY_USER_CONTENT }, reason: 'empty-user' };
   } else if (role === 'tool') {
@@ -188,10 +249,11 @@ export function verdict(msg: Message, target: GovernTarget, started: boolean, de
 export function legalizeForTarget(input: readonly Message[], options: { target: GovernTarget; derive?: DerivationCache }): LegalizeForTargetResult {
   const target = options.target;
   const derive = options.derive ?? NO_CACHE;
-  const pattern = TARGET_PROFILES[target].toolCallIdPattern;
+  const profile = TARGET_PROFILES[target];
+  const pattern = profile.toolCallIdPattern;
   const bad = pattern === null ? null : badIds(input, pattern, derive);
   const idChanges: TargetChange[] = [];
-  const messages = bad === null ? input : sanitizeIds(input, bad, idChanges);
+  const messages = bad === null ? input : renameIds(input, bad, profile.toolCallIdRename, idChanges);
   const first = legalizeContent(messages, target, derive);
   if (bad === null) return first;
   // Renaming keeps positions, so content changes re-index from the renamed list.

@@ -1,16 +1,21 @@
 // A target's declared rules: what the legalisation and role steps do for one API, as data. One
 // file per provider family under profiles/ and one line in its table (profiles/index.ts); the
-// target steps read the profile, never the target's name.
+// target steps and checkLegality read the profile, never the target's name.
+import type { ReportedChangeReason } from '../../report/govern-report.js';
 import type { GovernTarget } from './govern-target.js';
 
-/** One rule of a target, with where the provider states it. */
+/** One rule of a target, with where the provider states it and what the governor does. */
 export interface TargetRule {
   /** A short stable name (as `checkLegality` reports a broken rule). */
   id: string;
-  /** What the rule requires, as the provider documents it. */
+  /** What the rule requires, in the provider's words (quoted or briefly paraphrased). */
   requires: string;
-  /** Where the provider documents it. */
+  /** Where the provider documents it (or where its error is reported). */
   source: string;
+  /** What the governor does so that the rule holds. */
+  does: string;
+  /** The report reasons of the rewrites this rule causes (a report entry's `reason` names its rule through these). */
+  reasons?: readonly ReportedChangeReason[];
 }
 
 /** What an API requires of a request, as the target steps apply it. Plain, frozen data. */
@@ -18,6 +23,13 @@ export interface TargetProfile {
   readonly target: GovernTarget;
   /** The rules the profile enforces, each with its source. */
   readonly rules: readonly TargetRule[];
+  /** The roles the API accepts in the message list. */
+  readonly roles: readonly string[];
+  /**
+   * Content present (OpenAI Chat Completions): `null` only on an assistant turn with tool calls,
+   * no empty content list.
+   */
+  readonly contentRequired: boolean;
   /**
    * Strict content rules (Anthropic's): no blank text block (removed; blank text next to tool
    * calls becomes null), `developer` becomes `system`, an instruction after the conversation
@@ -27,8 +39,33 @@ export interface TargetProfile {
   /** Tool-call ids the API accepts (null: any string); others are renamed, call and results alike. */
   readonly toolCallIdPattern: RegExp | null;
   /**
+   * How a rejected id is renamed: `'sanitize'` (each other character becomes `_`, kept unique)
+   * or `'short-id'` (Mistral: 9 alphanumerics derived from the id, deterministic, kept unique).
+   */
+  readonly toolCallIdRename: 'sanitize' | 'short-id';
+  /**
    * Role order: `'user-first'` (a user turn first after the instructions) or `'strict'`
    * (same-role turns merged, a user turn first and last).
    */
   readonly roleOrder: 'user-first' | 'strict';
+  /** A user message never directly after a tool message: a marked assistant turn goes between. */
+  readonly assistantBetweenToolAndUser: boolean;
+  /** An assistant turn holding only unsigned reasoning (nothing the API takes back) is dropped. */
+  readonly dropUnsignedReasoningTurns: boolean;
+  /**
+   * Every tool-calling assistant turn carries a string `reasoning_content` (DeepSeek thinking
+   * mode): a turn made by another model, which has none, is sent with an empty one.
+   */
+  readonly reasoningContentOnToolCalls?: boolean;
+  /**
+   * Gemini 3: the first call of each step of the current turn (after the last user message)
+   * must carry a thought signature; a call without one (made by another model) gets this
+   * documented placeholder. Signatures that exist are never touched.
+   */
+  readonly currentTurnSignaturePlaceholder?: string;
+}
+
+/** The rule of `profile` whose rewrites carry `reason` (what a report entry's reason means for that target). */
+export function ruleForReason(profile: TargetProfile, reason: ReportedChangeReason): TargetRule | undefined {
+  return profile.rules.find((r) => r.reasons?.includes(reason));
 }

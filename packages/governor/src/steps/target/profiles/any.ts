@@ -1,12 +1,21 @@
 import type { TargetProfile } from '../target-profile.js';
+import { ruleList } from './shared-rules.js';
 import { ANTHROPIC_PROFILE } from './anthropic.js';
 import { OPENAI_PROFILE } from './openai.js';
 
-/** Legal for OpenAI Chat Completions and Anthropic Messages at once (the default target). */
+/**
+ * Legal for OpenAI Chat Completions and Anthropic at once (the default target). Unchanged by the
+ * per-provider targets: an aborted reasoning-only turn is kept (choose `'anthropic'` to drop it).
+ */
 export const ANY_PROFILE: TargetProfile = Object.freeze({
   target: 'any',
-  rules: Object.freeze([...OPENAI_PROFILE.rules, ...ANTHROPIC_PROFILE.rules]),
+  rules: ruleList([...OPENAI_PROFILE.rules, ...ANTHROPIC_PROFILE.rules.filter((r) => !OPENAI_PROFILE.rules.some((o) => o.id === r.id) && r.id !== 'unsigned-reasoning-turn')]),
+  roles: ANTHROPIC_PROFILE.roles,
+  contentRequired: true,
   strictContent: true,
   toolCallIdPattern: ANTHROPIC_PROFILE.toolCallIdPattern,
+  toolCallIdRename: 'sanitize',
   roleOrder: 'strict',
+  assistantBetweenToolAndUser: false,
+  dropUnsignedReasoningTurns: false,
 } as const);

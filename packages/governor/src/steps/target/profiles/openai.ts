@@ -1,17 +1,18 @@
 import type { TargetProfile } from '../target-profile.js';
+import { CHAT_ROLES, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
 
 const SOURCE = 'https://platform.openai.com/docs/api-reference/chat/create';
 
 /** OpenAI Chat Completions: content present, a user turn first; roles otherwise free. */
 export const OPENAI_PROFILE: TargetProfile = Object.freeze({
   target: 'openai',
-  rules: Object.freeze([
-    { id: 'unanswered-tool-call', requires: 'every tool call is answered by a tool message right after its assistant turn', source: SOURCE },
-    { id: 'orphan-tool-result', requires: "a tool message responds to a preceding message with 'tool_calls'", source: SOURCE },
-    { id: 'empty-content', requires: 'content is present, except on an assistant message with tool_calls', source: SOURCE },
-    { id: 'first-not-user', requires: 'a user message first after the instructions', source: SOURCE },
-  ]),
+  rules: ruleList([...toolPairingRules(SOURCE), ...chatContentRules(SOURCE)]),
+  roles: CHAT_ROLES,
+  contentRequired: true,
   strictContent: false,
   toolCallIdPattern: null,
+  toolCallIdRename: 'sanitize',
   roleOrder: 'user-first',
+  assistantBetweenToolAndUser: false,
+  dropUnsignedReasoningTurns: false,
 } as const);

@@ -1,0 +1,33 @@
+import type { TargetProfile } from '../target-profile.js';
+import { CHAT_ROLES, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
+
+const SOURCE = 'https://api-docs.deepseek.com/api/create-chat-completion';
+
+/**
+ * DeepSeek chat (OpenAI-shaped): OpenAI's content rules; in thinking mode a tool-calling turn
+ * keeps its `reasoning_content` (the governor never removes it; the provider decides per model
+ * whether earlier reasoning is sent).
+ */
+export const DEEPSEEK_PROFILE: TargetProfile = Object.freeze({
+  target: 'deepseek',
+  rules: ruleList([
+    ...toolPairingRules(SOURCE),
+    ...chatContentRules(SOURCE),
+    {
+      id: 'missing-reasoning-content',
+      requires: '"the tool invocation process in thinking mode requires users to pass back reasoning_content to the API"',
+      source: 'https://api-docs.deepseek.com/guides/thinking_mode#tool-calls',
+      does: 'keeps `reasoning_content` on every tool-calling turn; a turn another model made (none to send back) gets an empty `reasoning_content`',
+      reasons: ['reasoning-content-added'],
+    },
+  ]),
+  roles: CHAT_ROLES,
+  contentRequired: true,
+  strictContent: false,
+  toolCallIdPattern: null,
+  toolCallIdRename: 'sanitize',
+  roleOrder: 'user-first',
+  assistantBetweenToolAndUser: false,
+  dropUnsignedReasoningTurns: false,
+  reasoningContentOnToolCalls: true,
+} as const);

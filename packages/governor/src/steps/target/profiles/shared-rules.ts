@@ -1,0 +1,48 @@
+// Rules several OpenAI-shaped chat APIs state alike (each profile lists the ones it enforces,
+// with its own source where the provider states them itself).
+import type { TargetRule } from '../target-profile.js';
+
+/** The roles OpenAI Chat Completions accepts. */
+export const CHAT_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+/** The roles of APIs without `developer` (instructions go in the system prompt). */
+export const PLAIN_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool']);
+
+/** Every call answered right after its turn, no result without its call (the repair steps). */
+export function toolPairingRules(source: string): TargetRule[] {
+  return [
+    { id: 'unanswered-tool-call', requires: 'every tool call is answered by a tool message right after its assistant turn', source, does: 'backfills a result for an unanswered call; regroups results that drifted', reasons: [] },
+    { id: 'orphan-tool-result', requires: "a tool message responds to a preceding message with 'tool_calls'", source, does: 'drops a result without its call' },
+  ];
+}
+
+/** No message without content. */
+export function nonEmptyRule(source: string, requires: string): TargetRule {
+  return { id: 'empty-content', requires, source, does: 'drops an empty assistant turn or instruction, gives an empty user or tool message a placeholder', reasons: ['empty-assistant', 'empty-user', 'empty-tool-result', 'empty-content-list', 'empty-instruction'] };
+}
+
+/** A user turn first after the instructions. */
+export function firstUserRule(source: string, requires = 'a user message first after the instructions'): TargetRule {
+  return { id: 'first-not-user', requires, source, does: 'puts a `(conversation continued)` user turn before a leading assistant or tool message', reasons: ['conversation-continued'] };
+}
+
+/** Content present, a user turn first (OpenAI Chat Completions and the APIs shaped like it). */
+export function chatContentRules(source: string): TargetRule[] {
+  return [nonEmptyRule(source, 'content is present, except on an assistant message with tool_calls'), firstUserRule(source)];
+}
+
+/** Anthropic-style strict content and order (Anthropic, Bedrock, Gemini, Mistral's validator). */
+export function strictRules(source: string, wording: { blank: string; alternate: string; last: string; empty: string }): TargetRule[] {
+  return [
+    nonEmptyRule(source, wording.empty),
+    firstUserRule(source, 'the conversation starts with a user turn'),
+    { id: 'blank-text', requires: wording.blank, source, does: 'removes blank text parts; blank text next to tool calls becomes null', reasons: ['blank-text-removed'] },
+    { id: 'instruction-after-start', requires: 'instructions only at the head (the system prompt)', source, does: 'turns a later system/developer message into a `[System message]` user note in its place; `developer` becomes `system`', reasons: ['instruction-as-user-note', 'developer-as-system'] },
+    { id: 'consecutive-same-role', requires: wording.alternate, source, does: 'merges same-role neighbours without losing content', reasons: ['merged-same-role'] },
+    { id: 'ends-with-assistant', requires: wording.last, source, does: 'drops trailing assistant turns (an assistant turn last would be a prefill)', reasons: ['trailing-assistant'] },
+  ];
+}
+
+/** A profile's rule list, frozen (typed, so each rule's `reasons` are checked). */
+export function ruleList(list: TargetRule[]): readonly TargetRule[] {
+  return Object.freeze(list);
+}
