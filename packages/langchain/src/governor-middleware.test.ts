@@ -78,6 +78,6 @@ describe('governorMiddleware with the real createAgent', () => {
   });
 
   it('refuses bad options when it is created, with a typed error', () => {
-    expect(() => governorMiddleware({ target: 'gemini' as 'openai' })).toThrow(NanobotError);
+    expect(() => governorMiddleware({ target: 'palm' as 'openai' })).toThrow(NanobotError);
   });
 });
