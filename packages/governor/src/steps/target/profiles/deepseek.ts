@@ -1,5 +1,5 @@
 import type { TargetProfile } from '../target-profile.js';
-import { CHAT_ROLES, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
+import { OPENAI_CHAT_SHAPE, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
 
 const SOURCE = 'https://api-docs.deepseek.com/api/create-chat-completion';
 
@@ -21,13 +21,6 @@ export const DEEPSEEK_PROFILE: TargetProfile = Object.freeze({
       reasons: ['reasoning-content-added'],
     },
   ]),
-  roles: CHAT_ROLES,
-  contentRequired: true,
-  strictContent: false,
-  toolCallIdPattern: null,
-  toolCallIdRename: 'sanitize',
-  roleOrder: 'user-first',
-  assistantBetweenToolAndUser: false,
-  dropUnsignedReasoningTurns: false,
+  ...OPENAI_CHAT_SHAPE,
   reasoningContentOnToolCalls: true,
 } as const);

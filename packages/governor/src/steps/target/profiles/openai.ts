@@ -1,5 +1,5 @@
 import type { TargetProfile } from '../target-profile.js';
-import { CHAT_ROLES, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
+import { OPENAI_CHAT_SHAPE, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
 
 const SOURCE = 'https://platform.openai.com/docs/api-reference/chat/create';
 
@@ -7,12 +7,5 @@ const SOURCE = 'https://platform.openai.com/docs/api-reference/chat/create';
 export const OPENAI_PROFILE: TargetProfile = Object.freeze({
   target: 'openai',
   rules: ruleList([...toolPairingRules(SOURCE), ...chatContentRules(SOURCE)]),
-  roles: CHAT_ROLES,
-  contentRequired: true,
-  strictContent: false,
-  toolCallIdPattern: null,
-  toolCallIdRename: 'sanitize',
-  roleOrder: 'user-first',
-  assistantBetweenToolAndUser: false,
-  dropUnsignedReasoningTurns: false,
+  ...OPENAI_CHAT_SHAPE,
 } as const);

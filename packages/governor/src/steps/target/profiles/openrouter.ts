@@ -1,5 +1,5 @@
 import type { TargetProfile } from '../target-profile.js';
-import { CHAT_ROLES, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
+import { OPENAI_CHAT_SHAPE, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
 
 const SOURCE = 'https://openrouter.ai/docs/api-reference/chat-completion';
 
@@ -19,12 +19,5 @@ export const OPENROUTER_PROFILE: TargetProfile = Object.freeze({
       does: 'keeps `reasoning_details` byte-exact on the turn they came with',
     },
   ]),
-  roles: CHAT_ROLES,
-  contentRequired: true,
-  strictContent: false,
-  toolCallIdPattern: null,
-  toolCallIdRename: 'sanitize',
-  roleOrder: 'user-first',
-  assistantBetweenToolAndUser: false,
-  dropUnsignedReasoningTurns: false,
+  ...OPENAI_CHAT_SHAPE,
 } as const);

@@ -1,5 +1,5 @@
 import type { TargetProfile } from '../target-profile.js';
-import { CHAT_ROLES, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
+import { OPENAI_CHAT_SHAPE, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
 
 const FUNCTION_CALLING = 'https://platform.openai.com/docs/guides/function-calling';
 
@@ -20,12 +20,5 @@ export const RESPONSES_PROFILE: TargetProfile = Object.freeze({
       does: 'keeps reasoning on the turn it belongs to; a turn is dropped or kept whole',
     },
   ]),
-  roles: CHAT_ROLES,
-  contentRequired: true,
-  strictContent: false,
-  toolCallIdPattern: null,
-  toolCallIdRename: 'sanitize',
-  roleOrder: 'user-first',
-  assistantBetweenToolAndUser: false,
-  dropUnsignedReasoningTurns: false,
+  ...OPENAI_CHAT_SHAPE,
 } as const);

@@ -1,11 +1,27 @@
 // Rules several OpenAI-shaped chat APIs state alike (each profile lists the ones it enforces,
 // with its own source where the provider states them itself).
-import type { TargetRule } from '../target-profile.js';
+import type { TargetProfile, TargetRule } from '../target-profile.js';
 
 /** The roles OpenAI Chat Completions accepts. */
 export const CHAT_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 /** The roles of APIs without `developer` (instructions go in the system prompt). */
 export const PLAIN_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool']);
+
+/**
+ * How OpenAI Chat Completions takes a history (its roles, content required but not strict, ids
+ * sanitised, a user first, nothing between tool results and a user message), which the
+ * OpenAI-shaped targets share; a profile spreads it and lists its own rules.
+ */
+export const OPENAI_CHAT_SHAPE: Omit<TargetProfile, 'target' | 'rules'> = Object.freeze({
+  roles: CHAT_ROLES,
+  contentRequired: true,
+  strictContent: false,
+  toolCallIdPattern: null,
+  toolCallIdRename: 'sanitize',
+  roleOrder: 'user-first',
+  assistantBetweenToolAndUser: false,
+  dropUnsignedReasoningTurns: false,
+});
 
 /** Every call answered right after its turn, no result without its call (the repair steps). */
 export function toolPairingRules(source: string): TargetRule[] {
