@@ -103,8 +103,7 @@ function viewOf(history: ReadHistory): Message[] {
  * The request in the history's own format where its dialect governs for the chosen target
  * (Anthropic → `'anthropic'`, Responses → `'responses'`, AI SDK → any), else govern's copy.
  */
-function requestOf(history: ReadHistory, options: GovernOptions, governed: Message[]): { via: string; body: unknown } {
-  const { target, ...rest } = options;
+function requestOf(history: ReadHistory, rest: Omit<GovernOptions, 'tools' | 'target'>, target: GovernTarget, governed: Message[]): { via: string; body: unknown } {
   if (history.format === 'anthropic' && target === 'anthropic') {
     const input = { messages: history.items as AnthropicMessageLike[], ...(history.system !== undefined ? { system: history.system as AnthropicSystemLike } : {}) };
     const governed = governAnthropic(input, rest);
@@ -114,7 +113,7 @@ function requestOf(history: ReadHistory, options: GovernOptions, governed: Messa
     return { via: 'governResponses (@nanobot/governor/responses): the Responses API input', body: { input: governResponses(history.items as ResponsesItemLike[], rest).input } };
   }
   if (history.format === 'ai-sdk') {
-    return { via: 'governModelMessages (@nanobot/ai-sdk): the prompt for generateText / streamText', body: { messages: governModelMessages(history.items as ModelMessage[], options).messages } };
+    return { via: 'governModelMessages (@nanobot/ai-sdk): the prompt for generateText / streamText', body: { messages: governModelMessages(history.items as ModelMessage[], { ...rest, target }).messages } };
   }
   return { via: `govern (@nanobot/governor): the messages, legal for ${target}`, body: { messages: governed } };
 }
@@ -153,14 +152,13 @@ export function runPlayground(history: ReadHistory, settings: PlaygroundSettings
   const tokenizer = tokenizerOfModel(model);
   const defaults = withModelDefaults({ model, ...(settings.contextWindowTokens ? { contextWindowTokens: settings.contextWindowTokens } : {}) });
   const contextWindowTokens = defaults.contextWindowTokens ?? 0;
-  const options: GovernOptions = {
+  const options: Omit<GovernOptions, 'tools' | 'target'> = {
     model,
-    target: settings.target,
     ...(settings.contextWindowTokens ? { contextWindowTokens: settings.contextWindowTokens } : {}),
     ...(settings.budget ? { contextBlockLimit: settings.budget } : {}),
     estimateTokens: true,
   };
-  const result = govern(view, options);
+  const result = govern(view, { ...options, target: settings.target });
   const budget = result.report.budget || inputBudget({ ...defaults, ...(settings.budget ? { contextBlockLimit: settings.budget } : {}) });
   const estimator = createEstimator({ tokenizer });
   const snapshot = inspectRequest({ sessionKey: 'playground', iteration: 0, transcript: view, governed: result.messages, report: result.report, tools: [], inflightStartIndex: 0, sections: null, estimator });
@@ -184,7 +182,7 @@ export function runPlayground(history: ReadHistory, settings: PlaygroundSettings
     snapshot,
     rows: rowsOf(snapshot, view, estimator),
     actions: snapshot.actions,
-    request: requestOf(history, options, result.messages),
+    request: requestOf(history, options, settings.target, result.messages),
     legality,
   };
 }

@@ -9,11 +9,11 @@ import type { ResponsesItemLike } from './responses/index.js';
 
 describe('dialect views', () => {
   it('anthropicToModel: a tool_result turn becomes tool messages, and governAnthropic reports on that view', () => {
-    const messages: AnthropicMessageLike[] = [
+    const messages = [
       { role: 'user', content: 'List src.' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'ls', input: { path: 'src' } }, { type: 'tool_use', id: 'toolu_2', name: 'ls', input: { path: 'lib' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.ts' }, { type: 'text', text: 'And?' }] },
-    ];
+    ] as const;
     const view = anthropicToModel('Be brief.', messages);
     expect(view.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
     expect(checkLegality(view, { target: 'anthropic' }).map((v) => v.rule)).toContain('unanswered-tool-call');
@@ -23,11 +23,12 @@ describe('dialect views', () => {
   });
 
   it('responsesToModel: a function_call_output becomes a tool message after its call', () => {
-    const input: ResponsesItemLike[] = [
-      { role: 'user', content: 'Weather?' },
+    const items = [
+      { type: 'message', role: 'user', content: 'Weather?' },
       { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{}' },
       { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
     ];
+    const input: ResponsesItemLike[] = items;
     const view = responsesToModel(input);
     expect(view.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(checkLegality(view, { target: 'responses' })).toEqual([]);
