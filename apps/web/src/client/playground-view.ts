@@ -9,7 +9,7 @@ const FOLD_AT = 4;
 /** The request shown inline is cut here (the copy button copies all of it). */
 const REQUEST_SHOW_CHARS = 200_000;
 
-const ACTION_LABEL: Record<string, string> = {
+const ACTION_LABEL: Readonly<Record<string, string>> = {
   snipped: 'snipped',
   stripped: 'stripped',
   orphan: 'orphan dropped',

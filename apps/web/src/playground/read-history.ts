@@ -36,11 +36,11 @@ export class HistoryInputError extends NanobotError {
   }
 }
 
-const RESPONSES_ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'reasoning', 'custom_tool_call', 'custom_tool_call_output', 'item_reference', 'web_search_call', 'file_search_call', 'computer_call', 'computer_call_output', 'local_shell_call', 'local_shell_call_output', 'mcp_call', 'mcp_list_tools', 'mcp_approval_request', 'mcp_approval_response', 'image_generation_call', 'code_interpreter_call', 'compaction']);
-const RESPONSES_PART_TYPES = new Set(['input_text', 'output_text', 'input_image', 'input_file', 'input_audio', 'refusal']);
-const ANTHROPIC_PART_TYPES = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result', 'mcp_tool_use', 'mcp_tool_result', 'document', 'search_result', 'container_upload']);
-const AI_SDK_PART_TYPES = new Set(['tool-call', 'tool-result', 'reasoning', 'file', 'tool-approval-request', 'tool-approval-response']);
-const CHAT_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+const RESPONSES_ITEM_TYPES: ReadonlySet<string> = new Set(['message', 'function_call', 'function_call_output', 'reasoning', 'custom_tool_call', 'custom_tool_call_output', 'item_reference', 'web_search_call', 'file_search_call', 'computer_call', 'computer_call_output', 'local_shell_call', 'local_shell_call_output', 'mcp_call', 'mcp_list_tools', 'mcp_approval_request', 'mcp_approval_response', 'image_generation_call', 'code_interpreter_call', 'compaction']);
+const RESPONSES_PART_TYPES: ReadonlySet<string> = new Set(['input_text', 'output_text', 'input_image', 'input_file', 'input_audio', 'refusal']);
+const ANTHROPIC_PART_TYPES: ReadonlySet<string> = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result', 'mcp_tool_use', 'mcp_tool_result', 'document', 'search_result', 'container_upload']);
+const AI_SDK_PART_TYPES: ReadonlySet<string> = new Set(['tool-call', 'tool-result', 'reasoning', 'file', 'tool-approval-request', 'tool-approval-response']);
+const CHAT_ROLES: ReadonlySet<string> = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
