@@ -3,30 +3,12 @@
 import type { GovernTarget } from '@nanobot/governor';
 import type { CompareRow, PlaygroundRun } from '../playground/run-playground.js';
 import { fmt, h } from './dom.js';
+import { MARK_LABEL } from './inspector-view.js';
 
 /** Runs of unchanged messages longer than this fold into one row that opens. */
 const FOLD_AT = 4;
 /** The request shown inline is cut here (the copy button copies all of it). */
 const REQUEST_SHOW_CHARS = 200_000;
-
-const ACTION_LABEL: Readonly<Record<string, string>> = {
-  snipped: 'snipped',
-  stripped: 'stripped',
-  orphan: 'orphan dropped',
-  dropped: 'dropped',
-  merged: 'merged',
-  backfilled: 'backfilled',
-  offloaded: 'offloaded',
-  truncated: 'truncated',
-  'empty-marker': 'empty marked',
-  'offload-failed': 'offload failed',
-  compacted: 'compacted',
-  recompacted: 'compacted',
-  renamed: 'id renamed',
-  moved: 'moved',
-  'stripped-calls': 'calls stripped',
-  rewritten: 'rewritten',
-};
 
 /** One line with the figures that matter, and the counts in words. */
 export function summaryView(run: PlaygroundRun): HTMLElement {
@@ -61,7 +43,7 @@ export function changesView(run: PlaygroundRun): HTMLElement {
     'ul',
     { class: 'pg-changes', 'data-testid': 'changes' },
     run.actions.map((a) =>
-      h('li', { 'data-action': a.action }, h('span', { class: `pg-tag ${a.action}` }, ACTION_LABEL[a.action] ?? a.action), h('strong', null, `${fmt(a.count)} · ${a.text}`), a.step ? h('code', { class: 'pg-step' }, a.step) : null, h('div', { class: 'pg-why' }, a.why)),
+      h('li', { 'data-action': a.action }, h('span', { class: `pg-tag ${a.action}` }, MARK_LABEL[a.action] ?? a.action), h('strong', null, `${fmt(a.count)} · ${a.text}`), a.step ? h('code', { class: 'pg-step' }, a.step) : null, h('div', { class: 'pg-why' }, a.why)),
     ),
   );
 }
@@ -72,7 +54,7 @@ function bar(tokens: number, max: number, kind: 'before' | 'after'): HTMLElement
 }
 
 function ruleView(c: CompareRow['changes'][number]): HTMLElement {
-  return h('div', { class: 'pg-rule' }, h('span', { class: `pg-tag ${c.action}` }, ACTION_LABEL[c.action] ?? c.action), c.step ? h('code', { class: 'pg-step' }, c.step) : null, ' ', c.why, c.detail ? h('span', { class: 'pg-detail' }, ` (${c.detail})`) : null);
+  return h('div', { class: 'pg-rule' }, h('span', { class: `pg-tag ${c.action}` }, MARK_LABEL[c.action] ?? c.action), c.step ? h('code', { class: 'pg-step' }, c.step) : null, ' ', c.why, c.detail ? h('span', { class: 'pg-detail' }, ` (${c.detail})`) : null);
 }
 
 function rowView(row: CompareRow, max: number, testid: string, withRules = true): HTMLElement {
@@ -89,7 +71,7 @@ function rowView(row: CompareRow, max: number, testid: string, withRules = true)
 /** Messages left out together for one reason: one row with the rule, the messages a click away. */
 function removedGroupView(rows: CompareRow[], max: number): HTMLElement {
   const tokens = rows.reduce((n, r) => n + r.before, 0);
-  const label = ACTION_LABEL[rows[0].changes[0]?.action ?? 'removed'] ?? 'removed';
+  const label = MARK_LABEL[rows[0].changes[0]?.action ?? 'removed'] ?? 'removed';
   return h(
     'div',
     { class: 'pg-cmp-group removed', 'data-status': 'removed', 'data-testid': 'changed-row', 'data-count': rows.length },
