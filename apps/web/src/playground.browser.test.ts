@@ -195,6 +195,44 @@ describe('the governor playground in Chromium', { timeout: 180_000 }, () => {
     expect(browser.problems).toEqual([]);
   });
 
+  it('a dropped AI SDK file and a pasted Responses history go through their own dialects', async () => {
+    const aiSdk = [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_w', toolName: 'weather', input: { city: 'Paris' } }] },
+      { role: 'user', content: 'Thanks, and in Rome?' },
+    ];
+    await page.fill('[data-testid=history-input]', '');
+    await page.selectOption('[data-testid=target]', 'gemini');
+    const dataTransfer = await page.evaluateHandle((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'history.json', { type: 'application/json' }));
+      return dt;
+    }, JSON.stringify(aiSdk));
+    await page.dispatchEvent('[data-testid=history-input]', 'drop', { dataTransfer });
+    await page.waitForFunction(() => document.querySelector('[data-testid=request] .pg-via')?.textContent?.startsWith('governModelMessages') === true);
+    expect(await page.inputValue('[data-testid=history-input]')).toBe(JSON.stringify(aiSdk));
+    const aiBody = JSON.parse((await page.locator('[data-testid=request] pre').textContent())!) as { messages: { role: string; content: unknown }[] };
+    // The unanswered call got a tool-result message right after it (Gemini's rules: no user message right after it).
+    expect(aiBody.messages[2].role).toBe('tool');
+    expect(JSON.stringify(aiBody.messages[2].content)).toContain('call_w');
+    await expect(page.locator('[data-testid=counts]').textContent()).resolves.toContain('AI SDK ModelMessage read as');
+
+    const responses = [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather?' }] },
+      { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{}' },
+    ];
+    await paste(JSON.stringify({ model: 'gpt-4o', input: responses }));
+    await page.selectOption('[data-testid=target]', 'responses');
+    await page.selectOption('[data-testid=model]', 'gpt-4o');
+    await govern('done');
+    await expect(page.locator('[data-testid=request] .pg-via').textContent()).resolves.toMatch(/^governResponses/);
+    const rBody = JSON.parse((await page.locator('[data-testid=request] pre').textContent())!) as { input: { type?: string; call_id?: string }[] };
+    expect(rBody.input.map((i) => i.type)).toEqual(['message', 'function_call', 'function_call_output']);
+    expect(rBody.input[2].call_id).toBe('call_1');
+    await expect(page.locator('[data-testid=legality] tr[data-target=responses] [data-testid=verdict-after]').getAttribute('data-verdict')).resolves.toBe('legal');
+    expect(browser.problems).toEqual([]);
+  });
+
   it('a recorded session replaces the text, governs at once, and the typed text is one click away', async () => {
     const typed = '[{"role": "user", "content": "my own draft"}]';
     await paste(typed);
