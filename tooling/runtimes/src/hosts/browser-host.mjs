@@ -41,7 +41,7 @@ try {
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   await page.goto(`http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/index.html`);
   const ready = await page.waitForFunction(() => globalThis.__nanobotReady === true, null, { timeout: 30_000 }).then(() => true, () => false);
-  result = { programs: {} };
+  result = { programs: /** @type {Record<string, unknown>} */ ({}), userAgent: '' };
   if (!ready) result.programs = every({ ok: false, stage: 'load', error: problems.join('; ') || 'the page script never became ready' });
   for (const p of ready ? programs : []) {
     const started = Date.now();
