@@ -52,6 +52,7 @@ export interface ToolContext {
 export type ToolContextInit = Partial<ToolContext>;
 
 const NEVER_ABORTED = new AbortController().signal;
+const NO_EVENTS: ToolEventSink = () => {};
 
 /**
  * The process's working directory where there is one (Node, Bun, Deno, Workers with
@@ -59,16 +60,15 @@ const NEVER_ABORTED = new AbortController().signal;
  * `process.cwd`, and a context must still be buildable there.
  */
 function currentDirectory(): string {
-  const proc = (globalThis as { process?: { cwd?: unknown } }).process;
-  return typeof proc?.cwd === 'function' ? String((proc.cwd as () => unknown)()) : '/';
+  const cwd = (globalThis as { process?: { cwd?: unknown } }).process?.cwd;
+  return typeof cwd === 'function' ? String(cwd.call(globalThis.process)) : '/';
 }
-const NO_EVENTS: ToolEventSink = () => {};
 
 /**
  * Builds a frozen {@link ToolContext} with defaults for what is not given: channel `cli`, chat
  * `direct`, session key `<channel>:<chatId>`, the process's working directory as workspace (`/`
- * in runtimes without one), a
- * signal that never aborts and a sink that drops events. Handy for using tools without a runner.
+ * in runtimes without one), a signal that never aborts and a sink that drops events. Handy for
+ * using tools without a runner.
  */
 export function createToolContext(init: ToolContextInit = {}): ToolContext {
   const channel = init.channel ?? 'cli';
