@@ -21,6 +21,7 @@ export type GovernStepName =
   | 'enforceRoleAlternation'
   | 'separateToolResultsFromUser'
   | 'placeholderThoughtSignatures'
+  | 'currentTurnReasoning'
   | 'shrinkToFit';
 
 /** Why {@link legalizeForTarget} (or a later target step of {@link govern}) changed a message. */
@@ -37,7 +38,12 @@ export type TargetChangeReason =
   | 'tool-call-id-mapped'
   | 'unsigned-reasoning-only'
   | 'reasoning-content-added'
-  | 'thought-signature-placeholder';
+  | 'thought-signature-placeholder'
+  | 'foreign-reasoning-removed'
+  | 'server-tool-as-text'
+  | 'reasoning-summary-added'
+  | 'current-turn-steps-as-text'
+  | 'earlier-reasoning-removed';
 
 /** The cut a governed copy was made with, as the report shows it. Plain JSON data. */
 export interface ReportedCut {

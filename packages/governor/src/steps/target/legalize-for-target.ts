@@ -10,6 +10,7 @@ import type { ReportedMessage } from '../../report/govern-report.js';
 import { ref } from '../../report/reported-message.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
+import { convertForeignArtifacts } from './foreign-artifacts.js';
 
 /** Content given to a user message that has none (the reference providers' placeholder). */
 export const EMPTY_USER_CONTENT = '(empty)';
@@ -170,6 +171,16 @@ export function isUnsignedReasoningOnly(content: unknown): boolean {
 }
 
 function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
+  // A model switch first (another family's signed reasoning removed, its server tool blocks as
+  // text), then the content rules on what the target will actually get.
+  const converted = convertForeignArtifacts(msg, TARGET_PROFILES[target]);
+  if (converted === null) return judgeMessage(msg, target, started);
+  const v = judgeMessage(converted.out, target, started);
+  if (v.reason === null) return { out: converted.out, reason: converted.reason };
+  return v.out === null ? v : { out: v.out, reason: converted.reason };
+}
+
+function judgeMessage(msg: Message, target: GovernTarget, started: boolean): Verdict {
   const v = judgeContent(msg, target, started);
   if (!TARGET_PROFILES[target].reasoningContentOnToolCalls || msg.role !== 'assistant' || (v.out === null && v.reason !== null) || !hasToolCallsValue(msg)) return v;
   const base = v.out ?? msg;
