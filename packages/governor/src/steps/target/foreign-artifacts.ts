@@ -132,7 +132,7 @@ export function convertForeignArtifacts(msg: Message, profile: TargetProfile): {
     }
     if (changed) {
       const c = copy();
-      if (blocks.length > 0) c.thinking_blocks = blocks as Message['thinking_blocks'];
+      if (blocks.length > 0) c.thinking_blocks = blocks as NonNullable<Message['thinking_blocks']>;
       else delete c.thinking_blocks;
     }
   }
