@@ -22,7 +22,7 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Anthropic content blocks of provider-executed tools (the server ran them, only Anthropic reads them back). */
-const ANTHROPIC_SERVER_BLOCKS: ReadonlySet<string> = new Set(['server_tool_use', 'mcp_tool_use', 'mcp_tool_result', 'container_upload']);
+const ANTHROPIC_SERVER_BLOCKS: ReadonlySet<string> = new Set(['server_tool_use', 'mcp_tool_use', 'mcp_tool_result', 'container_upload', 'compaction']);
 
 /** Whether a content part is a provider-executed tool block, and whose. */
 export function serverToolFamily(part: unknown): ArtifactFamily | null {
@@ -62,6 +62,8 @@ export type ArtifactChange = 'foreign-reasoning-removed' | 'server-tool-as-text'
 /** Text of a provider-executed tool block for a target that cannot take the block. */
 export function serverToolText(part: Rec): string {
   const type = String(part.type);
+  // Anthropic's server-side compaction: its summary is readable text, which another API takes as such.
+  if (type === 'compaction') return `[summary of the earlier conversation (compacted by the provider)]\n${typeof part.content === 'string' ? part.content : describeResult(part.content)}`;
   if (type === 'server_tool_use' || type === 'mcp_tool_use' || type === 'tool-call') {
     const name = String(part.name ?? part.toolName ?? 'tool');
     const input = part.input ?? {};
