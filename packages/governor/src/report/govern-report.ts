@@ -164,4 +164,11 @@ export interface GovernReport {
   cacheBoundaries: CacheBreakpoints;
   /** Where the history was cut (present whenever there is a budget; `removed: 0` when not cut). */
   cut?: ReportedCut;
+  /**
+   * Present when the request turns on server-side context editing (`serverContextManagement`):
+   * the server may still clear or compact what this copy holds, so the copy is not exactly
+   * what the model will read. `edits`: the edit types (`clear_tool_uses_20250919`,
+   * `compact_20260112`, `compaction`, …).
+   */
+  serverEditing?: { edits: string[] };
 }

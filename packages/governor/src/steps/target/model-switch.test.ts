@@ -125,3 +125,22 @@ describe('deepseek-reasoner: no reasoning of earlier turns', () => {
     expect(govern(h, { target: 'deepseek', model: 'deepseek-v4-flash' }).messages).toBe(h);
   });
 });
+
+describe('server-side context editing', () => {
+  it('the report says when the request turns it on, with the edit types; nothing without it', async () => {
+    const { createGovernor } = await import('../../governor.js');
+    const h = deepFreeze<Message[]>([{ role: 'user', content: 'q' }]);
+    expect(govern(h, { target: 'anthropic', serverContextManagement: { edits: [{ type: 'clear_tool_uses_20250919' }, { type: 'compact_20260112' }] } }).report.serverEditing).toEqual({ edits: ['clear_tool_uses_20250919', 'compact_20260112'] });
+    expect(createGovernor().govern(h, { target: 'responses', serverContextManagement: [{ type: 'compaction', compact_threshold: 1000 }] }).report.serverEditing).toEqual({ edits: ['compaction'] });
+    expect(govern(h, { target: 'anthropic' }).report).not.toHaveProperty('serverEditing');
+  });
+
+  it('an Anthropic compaction block stays byte-exact for Anthropic and reaches other targets as its summary text', () => {
+    const block = { type: 'compaction', content: 'We listed src and found b.ts largest.' };
+    const h = deepFreeze<Message[]>([{ role: 'user', content: 'go on' }, { role: 'assistant', content: [block, { type: 'text', text: 'Continuing.' }] } as unknown as Message, { role: 'user', content: 'next' }]);
+    expect(govern(h, { target: 'anthropic' }).messages[1]).toBe(h[1]);
+    const { messages, report } = govern(h, { target: 'openai' });
+    expect(messages[1].content).toEqual([{ type: 'text', text: '[summary of the earlier conversation (compacted by the provider)]\nWe listed src and found b.ts largest.' }, { type: 'text', text: 'Continuing.' }]);
+    expect(reasons(report, 'legalizeForTarget')).toEqual(['server-tool-as-text']);
+  });
+});
