@@ -12,7 +12,7 @@ import type { GovernTarget } from '@nanobot/governor';
 export function governorTargetForChatModel(model: unknown): GovernTarget | undefined {
   if (model === null || typeof model !== 'object') return undefined;
   const m = model as { _llmType?: () => unknown; useResponsesApi?: unknown; constructor?: { name?: unknown } };
-  let type = '';
+  let type: string;
   try {
     type = typeof m._llmType === 'function' ? String(m._llmType()) : '';
   } catch {
