@@ -105,6 +105,14 @@ function reasoningSignature(part: AiPart): string | undefined {
   return undefined;
 }
 
+/** Which provider ran a provider-executed tool part: its provider options' namespace, else its id's form. */
+function serverToolProducer(part: AiPart): 'anthropic' | 'responses' {
+  const options = isRecord(part.providerOptions) ? part.providerOptions : {};
+  if ('openai' in options || 'azure' in options) return 'responses';
+  if ('anthropic' in options) return 'anthropic';
+  return /^(ws|ci|fs|ig|mcp|lsh|ctc)_/.test(String(part.toolCallId ?? '')) ? 'responses' : 'anthropic';
+}
+
 function contentPart(part: AiPart, at: number, source: AiMessage): ContentPart {
   if (part.type === 'text' && typeof part.text === 'string') {
     return withOrigin({ type: 'text', text: part.text }, { part, at, made: part.text, source });
@@ -115,6 +123,11 @@ function contentPart(part: AiPart, at: number, source: AiMessage): ContentPart {
     // aborted turn of unsigned reasoning only); not enumerable, so counts and output do not change.
     const signature = reasoningSignature(part);
     if (signature !== undefined) Object.defineProperty(copy, 'signature', { value: signature, enumerable: false });
+  } else if ((part.type === 'tool-call' && part.providerExecuted === true) || (part.type === 'tool-result' && source.role === 'assistant')) {
+    // A provider-executed tool (Anthropic web search, OpenAI web_search_call): marked for the
+    // governor's model-switch rule (only its producer's API takes it back; others get text).
+    Object.defineProperty(copy, 'providerExecuted', { value: true, enumerable: false });
+    Object.defineProperty(copy, 'producer', { value: serverToolProducer(part), enumerable: false });
   }
   return withOrigin(copy, { part, at, made: undefined, source });
 }
