@@ -22,6 +22,7 @@ import { AgentRunner } from './agent-runner.js';
 import type { AgentRunSpec } from './agent-runner.js';
 import { MessageBus } from './bus/index.js';
 import type { RunnerEvent } from './runner-events.js';
+import { prng } from './test-support/prng.js';
 
 // The runner draws fresh call ids (a reused id) and run ids at random; their digits change token
 // counts, so each scenario draws the same ones.
@@ -86,16 +87,6 @@ function collector(): { events: RunnerEvent[]; sink: (e: RunnerEvent) => void } 
 
 const ANY = { type: 'object', properties: {}, additionalProperties: true } as const;
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('recorded-session replays: governed requests on the wire, events, transcript', () => {
   const dir = join(process.env.NANOBOT_FIXTURES_DIR!, 'transcripts');
