@@ -1,16 +1,14 @@
-import type { ModelFactsSource } from '@nanobot/providers';
 import { failureOf, toolFailureRow, turnFailureRow, type LLMProvider, type Message } from '@nanobot/schema';
 import type { Session, SessionStore } from '@nanobot/session';
 import type { OutboundMessage as ToolOutboundMessage } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
-import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
+import type { AgentRunResult, AgentRunSpec } from './run-spec.js';
+import { runSettingsOf, type RunSettings } from './run-settings.js';
 import { KeyedScheduler } from './keyed-scheduler.js';
 import { inboundSessionKey, isUserInput } from './bus/bus-messages.js';
 import type { AgentBus } from './bus/agent-bus.js';
 import type { InboundMessage, OutboundMessage } from './bus/bus-messages.js';
 import type { TurnOutcome } from './bus/turn-outcome.js';
-import type { EventSink } from './runner-events.js';
-import type { RunnerHooks } from './runner-hooks.js';
 import type { RunnerToolRegistry } from './runner-ports.js';
 import { EMPTY_FINAL_RESPONSE_MESSAGE } from './runner-texts.js';
 import { parseSlashCommand } from './slash-commands.js';
@@ -52,10 +50,10 @@ export interface LoopExecSessions {
 export type ToolDelivery = ToolOutboundMessage;
 
 /**
- * Options of {@link AgentLoop}. `govern`, `governOptions`, `onGoverned` and `calibrator` are passed on to every run's
- * {@link AgentRunSpec} unchanged (same defaults and contracts as there).
+ * Options of {@link AgentLoop}: the loop's own, plus the {@link RunSettings} it passes whole to
+ * every run's {@link AgentRunSpec} (same defaults and contracts as there).
  */
-export interface AgentLoopOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned' | 'calibrator'> {
+export interface AgentLoopOptions extends RunSettings {
   /** The in-memory `MessageBus`, or any `AgentBus` (a `PostgresMessageBus` makes the loop a worker). */
   bus: AgentBus;
   provider: LLMProvider;
@@ -70,21 +68,10 @@ export interface AgentLoopOptions extends Pick<AgentRunSpec, 'govern' | 'governO
   subagents?: LoopSubagents;
   /** Background exec sessions, killed on `/stop`, `/new` and `stop()`. */
   execSessions?: LoopExecSessions;
-  model?: string;
-  temperature?: number;
-  maxTokens?: number;
-  contextWindowTokens?: number;
-  /** Sizes each turn's governor from the model's facts when `contextWindowTokens` is unset (see `AgentRunSpec.modelFacts`). */
-  modelFacts?: ModelFactsSource;
-  maxIterations?: number;
-  maxToolResultChars?: number;
   /** Sessions running turns at once (0 or less: unlimited). Default 3, as the reference. */
   maxConcurrentSessions?: number;
   /** Workspace handed to tools. */
   workspace?: string;
-  /** Runner events of every session (each carries `sessionKey`). */
-  events?: EventSink | readonly EventSink[];
-  hooks?: RunnerHooks | readonly RunnerHooks[];
   /**
    * COMPACT stage: e.g. `(s) => consolidator.maybeConsolidateByTokens(s).then(() => {})`. Awaited before history is
    * loaded; may mutate the session (it owns it during the turn); a throw is logged, not fatal.
@@ -133,6 +120,8 @@ function stripMeta(message: Message): Message {
 export class AgentLoop {
   readonly bus: AgentBus;
   readonly #options: AgentLoopOptions;
+  /** What every run gets, taken from the options once. */
+  readonly #settings: RunSettings;
   readonly #runner: AgentRunner;
   readonly #scheduler: KeyedScheduler;
   readonly #active = new Map<string, ActiveTurn>();
@@ -149,6 +138,7 @@ export class AgentLoop {
 
   constructor(options: AgentLoopOptions) {
     this.#options = options;
+    this.#settings = runSettingsOf(options);
     this.bus = options.bus;
     this.#runner = options.runner ?? new AgentRunner();
     this.#scheduler = new KeyedScheduler(options.maxConcurrentSessions ?? 3);
@@ -460,13 +450,10 @@ export class AgentLoop {
 
       // RUN
       const spec: AgentRunSpec = {
+        ...this.#settings,
         initialMessages: initial,
         provider: options.provider,
         tools: options.tools,
-        ...(options.govern ? { govern: options.govern } : {}),
-        ...(options.governOptions ? { governOptions: options.governOptions } : {}),
-        ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
-        ...(options.calibrator ? { calibrator: options.calibrator } : {}),
         sessionKey: key,
         concurrentTools: true,
         signal: active.controller.signal,
@@ -486,16 +473,7 @@ export class AgentLoop {
           active.injected.push(...taken);
           return taken.map((m) => this.#injected(m));
         },
-        ...(options.model !== undefined ? { model: options.model } : {}),
-        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-        ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
-        ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
-        ...(options.modelFacts !== undefined ? { modelFacts: options.modelFacts } : {}),
-        ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
-        ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
-        ...(options.events !== undefined ? { events: options.events } : {}),
-        ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
       };
       // In-flight persistence: at every checkpoint the messages appended so far are saved, so a
       // crash mid-turn keeps finished tool results (RESTORE answers calls left open).

@@ -3,11 +3,10 @@ import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { createUsageCalibrator } from '@nanobot/governor';
 import { FileArtifactStore } from '@nanobot/governor/node';
-import type { UsageCalibrator } from '@nanobot/governor';
+import type { Governor, UsageCalibrator } from '@nanobot/governor';
 import { ConfigurationError } from '@nanobot/schema';
 import type { LLMProvider } from '@nanobot/schema';
 import { replyReserveFor } from '@nanobot/providers';
-import type { ModelFactsSource } from '@nanobot/providers';
 import { ContextBuilder } from '@nanobot/context-builder';
 import { ToolRegistry } from '@nanobot/registry';
 import { Consolidator, JsonlSessionStore, MemoryStore } from '@nanobot/session';
@@ -18,13 +17,10 @@ import type { BuiltinToolsOptions } from '@nanobot/tools';
 import { AgentLoop } from './agent-loop.js';
 import type { AgentLoopOptions, LoopContextBuilder } from './agent-loop.js';
 import { AgentRunner } from './agent-runner.js';
-import type { AgentRunSpec } from './agent-runner.js';
+import { runSettingsOf, type RunSettings } from './run-settings.js';
 import { MessageBus } from './bus/message-bus.js';
 import type { AgentBus } from './bus/agent-bus.js';
 import type { TurnOutcome } from './bus/turn-outcome.js';
-import type { EventSink } from './runner-events.js';
-import type { GovernedObserver, GovernFn } from './runner-ports.js';
-import type { RunnerHooks } from './runner-hooks.js';
 import { SubagentManager } from './subagent-manager.js';
 import { CronService } from './cron-service.js';
 import type { CronRun } from './cron-service.js';
@@ -32,17 +28,16 @@ import { JsonCronStore } from './json-cron-store.js';
 import type { CronStore } from './json-cron-store.js';
 import { cronReminder } from './runner-texts.js';
 
-/** Options of {@link createAgent}. Only `workspace` and `provider` are required. */
-export interface CreateAgentOptions {
+/**
+ * Options of {@link createAgent}: the agent's own, plus the {@link RunSettings} every run of its
+ * sessions gets (and its subagents', but for the main agent's `hooks`, `temperature` and
+ * `maxTokens`). Only `workspace` and `provider` are required.
+ */
+export interface CreateAgentOptions extends Omit<RunSettings, 'calibrator'> {
   /** Directory the agent works in; file tools are confined to it unless `restrictToWorkspace` is false. */
   workspace: string;
   /** The model (any `LLMProvider`: OpenAI-compatible, Anthropic, Fallback, Scripted). */
   provider: LLMProvider;
-  model?: string;
-  temperature?: number;
-  maxTokens?: number;
-  /** The model's context window; enables the governor's compaction and snipping. */
-  contextWindowTokens?: number;
   /**
    * Where the window comes from when `contextWindowTokens` is not set: the model's facts
    * (`ModelFactsCache` of @nanobot/providers, its file beside the sessions via
@@ -50,10 +45,7 @@ export interface CreateAgentOptions {
    * governor (a `model_facts` event says where they came from) and the COMPACT stage's
    * consolidation; a failed lookup falls back and says so, never failing a turn.
    */
-  modelFacts?: ModelFactsSource;
-  /** Iterations per turn (default 200). */
-  maxIterations?: number;
-  maxToolResultChars?: number;
+  modelFacts?: RunSettings['modelFacts'];
   /** Where sessions are stored (default `~/.nanobot/sessions/<hash of the workspace path>`). */
   sessionsDir?: string;
   /**
@@ -97,25 +89,9 @@ export interface CreateAgentOptions {
   subagents?: false | { maxConcurrentPerSession?: number; maxIterations?: number };
   /** Sessions running turns at once (default 3). */
   maxConcurrentSessions?: number;
-  /** Runner events of every session and subagent. */
-  events?: EventSink | readonly EventSink[];
-  hooks?: RunnerHooks | readonly RunnerHooks[];
-  /** Extra governor options (e.g. `artifactStore` for offloading huge tool results). */
-  governOptions?: AgentRunSpec['governOptions'];
-  /**
-   * Replaces the governor for every request of the agent and its subagents (default `govern`
-   * from @nanobot/governor with `governOptions`). Must return a legal copy and not mutate its input.
-   */
-  govern?: GovernFn;
-  /**
-   * Sees every governed request (transcript, governed copy, report, tools) of every session and
-   * subagent, e.g. for an inspector. Synchronous, not awaited, must not mutate what it gets; a
-   * throw is reported as a `hook_error` event and the request goes ahead.
-   */
-  onGoverned?: GovernedObserver;
   /**
    * Learns how the governor's estimate relates to the billed `usage.inputTokens`, shared by the
-   * agent and its subagents (see `AgentRunSpec.calibrator`). Default: a fresh
+   * agent and its subagents (see `RunSettings.calibrator`). Default: a fresh
    * `createUsageCalibrator()` (persist it with `agent.calibrator.toJSON()`); `false` for none.
    */
   calibrator?: UsageCalibrator | false;
@@ -143,6 +119,11 @@ export interface Agent {
   readonly bus: AgentBus;
   readonly loop: AgentLoop;
   readonly runner: AgentRunner;
+  /**
+   * The agent's one Governor (`runner.governor`): it carries every session's and subagent's cut
+   * plan and memos by session key (`sessionState`, `forget`).
+   */
+  readonly governor: Governor;
   /** Tools of the main agent (scope `core`, plus `message` and `spawn`). */
   readonly tools: ToolRegistry;
   /** Tools of subagents (scope `subagent`: no `message`, no `spawn`). */
@@ -208,10 +189,16 @@ export function createAgent(options: CreateAgentOptions): Agent {
   if (artifactsDir !== undefined && (artifactsDir === workspace || artifactsDir.startsWith(workspace + sep))) {
     throw new ConfigurationError(`createAgent: artifactsDir ${artifactsDir} is inside the workspace; workspace searches would find every offloaded result`);
   }
-  const governOptions: AgentRunSpec['governOptions'] =
+  const governOptions: RunSettings['governOptions'] =
     artifactsDir !== undefined && !options.governOptions?.artifactStore
       ? { ...(options.governOptions ?? {}), artifactStore: new FileArtifactStore({ workspace: artifactsDir }) }
       : options.governOptions;
+  // Declared once, passed whole to the loop (every session's runs) and the subagents.
+  const settings: RunSettings = { ...runSettingsOf({ ...options, calibrator: undefined }), ...(governOptions ? { governOptions } : {}), ...(calibrator ? { calibrator } : {}) };
+  // Subagents answer the agent, not the user: the main agent's hooks and reply shape stay its own
+  // (a spawn request brings its temperature), and they may have their own iteration budget.
+  const { hooks: _hooks, temperature: _temperature, maxTokens: _maxTokens, ...subagentSettings } = settings;
+  const subagentIterations = options.subagents === false ? undefined : (options.subagents?.maxIterations ?? options.maxIterations);
   const tools = new ToolRegistry();
   const subagentTools = new ToolRegistry();
   // One manager for the core and subagent tools, so /stop and stop() reach every session.
@@ -231,6 +218,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
     options.subagents === false
       ? null
       : new SubagentManager({
+          ...subagentSettings,
+          ...(subagentIterations ? { maxIterations: subagentIterations } : {}),
           bus,
           // A background result must reach its session whether or not `start()` consumes the bus:
           // with only `ask()`, nothing would ever read the announcement from the inbound queue.
@@ -241,17 +230,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
           provider: options.provider,
           tools: subagentTools,
           runner,
-          ...(options.model !== undefined ? { model: options.model } : {}),
-          ...(options.subagents?.maxIterations ?? options.maxIterations ? { maxIterations: options.subagents?.maxIterations ?? options.maxIterations } : {}),
           ...(options.subagents?.maxConcurrentPerSession !== undefined ? { maxConcurrentPerSession: options.subagents.maxConcurrentPerSession } : {}),
-          ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
-          ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
-          ...(options.contextWindowTokens === undefined && options.modelFacts ? { modelFacts: options.modelFacts } : {}),
-          ...(governOptions ? { governOptions } : {}),
-          ...(options.govern ? { govern: options.govern } : {}),
-          ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
-          ...(calibrator ? { calibrator } : {}),
-          ...(options.events !== undefined ? { events: options.events } : {}),
         });
   const contextBuilder = options.contextBuilder === false ? undefined : (options.contextBuilder ?? new ContextBuilder({ workspace }));
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
@@ -299,6 +278,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     };
   }
   const loop = new AgentLoop({
+    ...settings,
     bus,
     provider: options.provider,
     tools,
@@ -308,20 +288,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     ...(contextBuilder ? { contextBuilder } : { systemPrompt }),
     ...(subagents ? { subagents } : {}),
     ...(execSessions ? { execSessions } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
-    ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
-    ...(options.contextWindowTokens === undefined && options.modelFacts ? { modelFacts: options.modelFacts } : {}),
-    ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
-    ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
     ...(options.maxConcurrentSessions !== undefined ? { maxConcurrentSessions: options.maxConcurrentSessions } : {}),
-    ...(options.events !== undefined ? { events: options.events } : {}),
-    ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
-    ...(governOptions ? { governOptions } : {}),
-    ...(options.govern ? { govern: options.govern } : {}),
-    ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
-    ...(calibrator ? { calibrator } : {}),
     ...(compact ? { compact } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
@@ -357,6 +324,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     bus,
     loop,
     runner,
+    governor: runner.governor,
     tools,
     subagentTools,
     subagents,

@@ -12,18 +12,8 @@ import { defineTool, toolResult } from '@nanobot/tools-core';
 import { AgentLoop } from './agent-loop.js';
 import { AgentRunner } from './agent-runner.js';
 import { MessageBus } from './bus/index.js';
+import { prng } from './test-support/prng.js';
 
-/** Small deterministic PRNG (mulberry32) so a failing seed can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ANY = { type: 'object', properties: {}, additionalProperties: true } as const;
 

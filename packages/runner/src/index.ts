@@ -1,5 +1,8 @@
 export { AgentRunner } from './agent-runner.js';
-export type { AgentRunSpec, AgentRunResult, CheckpointPayload, CheckpointPhase } from './agent-runner.js';
+export type { AgentRunnerOptions } from './agent-runner.js';
+export type { AgentRunSpec, AgentRunResult, CheckpointPayload, CheckpointPhase } from './run-spec.js';
+export { runSettingsOf } from './run-settings.js';
+export type { RunSettings } from './run-settings.js';
 export type {
   RunnerEvent,
   EventSink,

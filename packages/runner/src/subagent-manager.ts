@@ -1,12 +1,11 @@
-import type { ModelFactsSource } from '@nanobot/providers';
 import { randomUUID } from 'node:crypto';
 import type { LLMProvider, Message } from '@nanobot/schema';
 import type { SpawnOutcome, SpawnRequest } from '@nanobot/tools';
 import { AgentRunner } from './agent-runner.js';
-import type { AgentRunResult, AgentRunSpec } from './agent-runner.js';
+import type { AgentRunResult } from './run-spec.js';
+import { runSettingsOf, type RunSettings } from './run-settings.js';
 import type { AgentBus } from './bus/agent-bus.js';
 import type { InboundMessage } from './bus/bus-messages.js';
-import type { EventSink } from './runner-events.js';
 import type { RunnerToolRegistry } from './runner-ports.js';
 
 /** What `spawn` asks for: @nanobot/tools' `SpawnRequest` (the manager is its `SubagentSpawner`). */
@@ -16,10 +15,12 @@ export type SubagentRequest = SpawnRequest;
 export type SubagentOutcome = SpawnOutcome;
 
 /**
- * Options of {@link SubagentManager}. `govern`, `governOptions`, `onGoverned` and `calibrator` are passed on to every run's
- * {@link AgentRunSpec} unchanged (same defaults and contracts as there).
+ * Options of {@link SubagentManager}: the manager's own, plus the {@link RunSettings} it passes
+ * whole to every subagent run (same defaults and contracts as in `AgentRunSpec`; a spawn
+ * request's `temperature` wins over the settings'). Subagent runs' events carry the session
+ * key `subagent:<id>`.
  */
-export interface SubagentManagerOptions extends Pick<AgentRunSpec, 'govern' | 'governOptions' | 'onGoverned' | 'calibrator'> {
+export interface SubagentManagerOptions extends RunSettings {
   /** Where background results are announced (as `system` inbound messages). */
   bus: AgentBus;
   /**
@@ -31,12 +32,6 @@ export interface SubagentManagerOptions extends Pick<AgentRunSpec, 'govern' | 'g
   /** The subagent's tools: scope `subagent` (no `message`, no `spawn`). */
   tools: RunnerToolRegistry;
   runner?: AgentRunner;
-  model?: string;
-  maxIterations?: number;
-  maxToolResultChars?: number;
-  contextWindowTokens?: number;
-  /** Sizes each subagent run from the model's facts when `contextWindowTokens` is unset (see `AgentRunSpec.modelFacts`). */
-  modelFacts?: ModelFactsSource;
   /** Stop at the first failing tool (default true, as the reference's subagents). */
   failOnToolError?: boolean;
   /** Running subagents allowed per origin session (default 1). */
@@ -47,8 +42,6 @@ export interface SubagentManagerOptions extends Pick<AgentRunSpec, 'govern' | 'g
    * reads `Error: …`).
    */
   systemPrompt?: (request: SubagentRequest) => string;
-  /** Runner events of subagent runs (their `sessionKey` is `subagent:<id>`). */
-  events?: EventSink | readonly EventSink[];
   /** Called (not awaited) when a background run fails unexpectedly. Must not throw. */
   onError?: (error: unknown, id: string) => void;
 }
@@ -113,11 +106,14 @@ export function subagentResultText(result: AgentRunResult): { text: string; ok: 
  */
 export class SubagentManager {
   readonly #options: SubagentManagerOptions;
+  /** What every subagent run gets, taken from the options once. */
+  readonly #settings: RunSettings;
   readonly #runner: AgentRunner;
   readonly #running = new Map<string, Running>();
 
   constructor(options: SubagentManagerOptions) {
     this.#options = options;
+    this.#settings = runSettingsOf(options);
     this.#runner = options.runner ?? new AgentRunner();
   }
 
@@ -191,13 +187,11 @@ export class SubagentManager {
         { role: 'user', content: request.task },
       ];
       const result = await this.#runner.run({
+        ...this.#settings,
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         initialMessages: messages,
         provider: options.provider,
         tools: options.tools,
-        ...(options.govern ? { govern: options.govern } : {}),
-        ...(options.governOptions ? { governOptions: options.governOptions } : {}),
-        ...(options.onGoverned ? { onGoverned: options.onGoverned } : {}),
-        ...(options.calibrator ? { calibrator: options.calibrator } : {}),
         sessionKey: `subagent:${id}`,
         signal,
         failOnToolError: options.failOnToolError ?? true,
@@ -211,13 +205,6 @@ export class SubagentManager {
           ...(request.origin.workspace !== undefined ? { workspace: request.origin.workspace } : {}),
           attributes: { subagentId: id },
         },
-        ...(options.model !== undefined ? { model: options.model } : {}),
-        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-        ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
-        ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
-        ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
-        ...(options.modelFacts !== undefined ? { modelFacts: options.modelFacts } : {}),
-        ...(options.events !== undefined ? { events: options.events } : {}),
       });
       return subagentResultText(result);
     } catch (error) {

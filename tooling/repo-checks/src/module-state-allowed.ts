@@ -76,8 +76,6 @@ const OTHER_PACKAGES_TABLES: readonly string[] = [
   'packages/providers/src/sanitize-empty-content.ts#TEXT_BLOCK_TYPES',
   'packages/providers/src/should-execute-tools.ts#EXECUTABLE_FINISH',
   'packages/providers/src/strip-image-content.ts#IMAGE_TYPES',
-  'packages/runner/src/agent-runner.ts#EXECUTABLE_FINISH',
-  'packages/runner/src/agent-runner.ts#NON_EMPTY_RETRY_FINISH',
   'packages/runner/src/build-assistant-message.ts#OWN_KEYS',
   'packages/schema/src/json-schema/full-json-schema.ts#COVERED',
   'packages/schema/src/json-schema/interpreted-backend.ts#LIMIT_COMPARISON',

@@ -4,7 +4,7 @@ import { ToolRegistry } from '@nanobot/registry';
 import { ScriptedProvider } from '@nanobot/providers/testing';
 import type { GovernReport } from '@nanobot/governor';
 import { AgentRunner } from './agent-runner.js';
-import { CutPlanStore } from './cut-plan-store.js';
+import { createGovernor } from '@nanobot/governor';
 import type { GovernedRequest } from './runner-ports.js';
 
 const words = (seed: number, n: number) => Array.from({ length: n }, (_, i) => `w${(seed * 7 + i * 3) % 97}`).join(' ');
@@ -57,16 +57,32 @@ describe('cut plans across the turns of a session', () => {
   });
 });
 
-describe('CutPlanStore', () => {
-  it('forgets a session on null and stays bounded, evicting the least recently used', () => {
-    const store = new CutPlanStore();
-    const plan = (n: number) => ({ version: 1 as const, start: n + 1, anchor: n + 1, fingerprint: 'a:b' });
-    for (let i = 0; i < 1100; i++) store.set(`s${i}`, plan(i));
-    expect(store.size).toBe(1024);
-    expect(store.get('s0')).toBeNull();
-    expect(store.get('s1099')).toEqual(plan(1099));
-    store.set('s1099', null);
-    expect(store.get('s1099')).toBeNull();
-    expect(store.size).toBe(1023);
+describe("the agent's Governor carries the plans", () => {
+  it('keeps each session under its key (bounded, forgettable) and shares one Governor when given', async () => {
+    const governor = createGovernor({ maxConversations: 2 });
+    const runner = new AgentRunner({ governor });
+    expect(runner.governor).toBe(governor);
+    const turn = (sessionKey: string) =>
+      runner.run({ initialMessages: [...history(30), { role: 'user', content: 'now?' }], sessionKey, provider: new ScriptedProvider(['ok']), tools: new ToolRegistry(), contextWindowTokens: 3000, maxTokens: 200 });
+    await turn('a');
+    expect(governor.sessionState('a')?.cutPlan?.start).toBeGreaterThan(0);
+    await turn('b');
+    await turn('c');
+    // Bounded: the least recently used session is forgotten (it would only cost a fresh cut).
+    expect(governor.sessionState('a')).toBeUndefined();
+    expect(governor.forget('c')).toBe(true);
+    expect(governor.sessionState('c')).toBeUndefined();
+  });
+
+  it('a run without a session key carries its own plan: a later run with the same opening cuts afresh', async () => {
+    const runner = new AgentRunner();
+    const seen: GovernedRequest[] = [];
+    const initialMessages = [...history(30), { role: 'user', content: 'first?' }];
+    const run = (messages: Message[]) =>
+      runner.run({ initialMessages: messages, provider: new ScriptedProvider(['ok']), tools: new ToolRegistry(), contextWindowTokens: 3000, maxTokens: 200, onGoverned: (r) => seen.push(r) });
+    const first = await run(initialMessages);
+    await run([...first.messages, { role: 'user', content: 'second?' }]);
+    expect((seen[0].report as GovernReport).cut!.removed).toBeGreaterThan(0);
+    expect((seen[1].report as GovernReport).cut!.reused).toBe(false);
   });
 });
