@@ -16,7 +16,7 @@ import { optionsFromConfig } from './test-support/governance-config.js';
 import { deviationReason, STRUCTURAL } from './test-support/deviations.js';
 
 
-const tally = { exact: 0, deviations: 0, stableCuts: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0, repairedInput: 0, illegalForTarget: 0 } };
+const tally = { exact: 0, deviations: 0, stableCuts: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0, repairedInput: 0, illegalForTarget: 0, plainNotes: 0 } };
 
 // The fixed pipeline is compared with the reference on the reference's token count (the
 // default count differs by design: the provider's view); `provider` runs the real default.
@@ -109,6 +109,13 @@ describe.each(FILES)('conformance %s', (file) => {
       // Without a budget the only difference is the target steps applied to the reference output.
       expect(jsonClean(ours.out)).toEqual(jsonClean(g.enforceRoleAlternation(g.legalizeForTarget(c.expected, { target: 'any' }).messages)));
     }
+    if (reason === 'plainNotes') {
+      // What the default mode shortened or moved never reads as a failed call.
+      const input = new Set((c.input.messages as Message[]).map((m) => m.content));
+      for (const m of ours.out as Message[]) {
+        if (m.role === 'tool' && typeof m.content === 'string' && !input.has(m.content)) expect(m.content.startsWith('Error')).toBe(false);
+      }
+    }
     if (reason === 'overBudget') {
       const got = promptTokens(ours.out, { tools: o.tools });
       expect(got <= budget || got < promptTokens(c.expected, { tools: o.tools })).toBe(true);
@@ -123,7 +130,8 @@ function checkStableCut(c: ConformanceCase, tightest: unknown): void {
   if (isDeepStrictEqual(stable, tightest)) return;
   tally.stableCuts++;
   const o = optionsFromConfig(c.config);
-  const budget = g.inputBudget(o);
+  // The default mode's budget: without a reply size its reserve scales with the window.
+  const budget = g.inputBudget({ ...o, replyReserveDefault: 'window' });
   expect(budget).toBeGreaterThan(0);
   expect(checkLegality(stable).filter((v) => STRUCTURAL.has(v.rule))).toEqual([]);
   if (c.fn.endsWith('prepare_for_model')) expect(checkLegality(stable, { target: 'any' })).toEqual([]);
@@ -140,8 +148,18 @@ describe('conformance microcompact/sequences.json', () => {
       const o = optionsFromConfig(c.config);
       (c.input.turns as Message[][]).forEach((turn, i) => {
         const r = g.govern(deepFreeze(turn), { ...o, compat, compactedToolCallIds: ids, estimator: referenceEstimator });
-        expect(jsonClean(r.messages)).toEqual(c.expected.outputs[i]);
-        expect([...ids].sort()).toEqual(c.expected.compacted_tool_call_ids_after_each[i]);
+        if (compat === 'reference') {
+          expect(jsonClean(r.messages)).toEqual(c.expected.outputs[i]);
+          expect([...ids].sort()).toEqual(c.expected.compacted_tool_call_ids_after_each[i]);
+          return;
+        }
+        // The default mode's notes differ in length, so its decisions may too; a compacted
+        // result says the call succeeded, never "Error", and nothing else is rewritten.
+        expect(r.messages.length).toBe((c.expected.outputs[i] as Message[]).length);
+        r.messages.forEach((m, k) => {
+          if (m.role === 'tool' && ids.has(m.tool_call_id as string)) expect(String(m.content)).toMatch(new RegExp(`^\\[${String(m.name)} ran successfully; its output \\(`));
+          else expect([jsonClean((c.expected.outputs[i] as Message[])[k]), jsonClean(turn[k])]).toContainEqual(jsonClean(m));
+        });
       });
     }
   });

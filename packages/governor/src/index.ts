@@ -18,8 +18,8 @@ export { snipHistory, DEFAULT_CUT_TARGET_RATIO, findLegalMessageStart } from './
 export type { SnipHistoryOptions, SnipHistoryResult, CutPlan, ReportedCut } from './steps/cut/index.js';
 export { safeFilename, FileArtifactStore, MemoryArtifactStore } from './offload/index.js';
 export type { ArtifactStore, ArtifactRequest, FileArtifactStoreOptions } from './offload/index.js';
-export { inputBudget, withModelDefaults, createUsageCalibrator, usageCalibratorFromJSON } from './sizing/index.js';
-export type { InputBudgetOptions, ModelOptions, TokenCalibration, UsageCalibrator, UsageCalibratorOptions, UsageCalibratorState, UsageObservation } from './sizing/index.js';
+export { inputBudget, replyReserve, windowReplyReserve, withModelDefaults, createUsageCalibrator, usageCalibratorFromJSON } from './sizing/index.js';
+export type { InputBudgetOptions, ReplyReserve, ReplyReserveSource, ModelOptions, TokenCalibration, UsageCalibrator, UsageCalibratorOptions, UsageCalibratorState, UsageObservation } from './sizing/index.js';
 export { cacheBoundaries } from './report/index.js';
 export type { BudgetOverflow, GovernReport, GovernStepName, GovernStepReport, ReportedChangeReason, ReportedMessage, ReportedToolResult, CacheBoundaryOptions } from './report/index.js';
 export type { MessageLike } from './message-like.js';

@@ -1,6 +1,6 @@
 import { BACKFILL_CONTENT, MemoryArtifactStore, govern } from '@nanobot/governor';
 import type { GovernOptions, GovernReport } from '@nanobot/governor';
-import { createEstimator, estimateMessageTokens } from '@nanobot/schema';
+import { createEstimator, estimateMessageTokens, toolTraitsTable } from '@nanobot/schema';
 import type { Message, ToolDefinition } from '@nanobot/schema';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -181,7 +181,10 @@ describe('inspectRequest', () => {
       { role: 'tool', tool_call_id: 'r2', name: 'read_file', content: `TWO ${filler('beta')}` },
       { role: 'tool', tool_call_id: 'r3', name: 'read_file', content: `THREE ${filler('gamma')}` },
     ];
-    const { result, snapshot } = run(transcript, { contextWindowTokens: 12_000, maxOutputTokens: 1024, maxToolResultChars: 100_000, inflightStartIndex: 2 });
+    // The traits the built-in read_file declares (the runner hands them to the governor): only a
+    // declared compactable tool is compacted in the default mode.
+    const toolTraits = toolTraitsTable([['read_file', { readOnly: true, compactable: true, rereadable: true }]]);
+    const { result, snapshot } = run(transcript, { contextWindowTokens: 12_000, maxOutputTokens: 1024, maxToolResultChars: 100_000, inflightStartIndex: 2, toolTraits });
     const rows = messageRows(snapshot.timeline);
     expect(rows).toHaveLength(result.messages.length);
     const compacted = rows.filter((r) => r.marks.some((m) => m.action === 'compacted'));

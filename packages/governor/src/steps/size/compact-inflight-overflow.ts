@@ -1,9 +1,11 @@
 import { codePointLength, type Message, pythonStr, pythonTruthy } from '@nanobot/schema';
-import { COMPACTABLE_TOOLS, compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
+import { compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
 import { isolatedTokens, promptTokens, type EstimateContext } from '../../sizing/estimate.js';
 import { resultId } from '../../internal/tool-calls.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep, type StepContext, type StepOutcome } from '../step.js';
+import { compactedNote } from './honest-notes.js';
+import { isCompactable, REFERENCE_RULES, rereadableOf, toolResultRules, type ToolResultRules } from './tool-rules.js';
 
 /** Options of {@link compactInflightOverflow}. */
 export interface CompactInflightOptions extends EstimateContext {
@@ -15,6 +17,8 @@ export interface CompactInflightOptions extends EstimateContext {
   compactedToolCallIds?: ReadonlySet<string>;
   /** Where the compacted copies are kept (the same copy for the same result on the next call). */
   derive?: DerivationCache;
+  /** Which tools are compactable and the note's wording (default: the reference's, by name). */
+  rules?: ToolResultRules;
   /** Finds results by call id without reading the whole list (the Governor's index; default: a scan). */
   locate?: ToolResultLocator;
 }
@@ -63,9 +67,14 @@ function atLeastChars(text: string, n: number): boolean {
   return codePointLength(text) >= n;
 }
 
-/** `msg` with the compaction note as its content (one object per result and note, with a cache). */
-export function compacted(msg: Message, derive: DerivationCache = NO_CACHE): Message {
-  const text = compactionMessage(pythonTruthy(msg.name) ? pythonStr(msg.name) : 'tool');
+/**
+ * `msg` with the compaction note as its content (one object per result and note, with a cache):
+ * the reference's, or in the default mode one saying the call succeeded and how to see it again.
+ */
+export function compacted(msg: Message, derive: DerivationCache = NO_CACHE, rules: ToolResultRules = REFERENCE_RULES): Message {
+  const name = pythonTruthy(msg.name) ? pythonStr(msg.name) : 'tool';
+  const text = rules.reference ? compactionMessage(name)
+    : compactedNote(name, typeof msg.content === 'string' ? codePointLength(msg.content) : 0, rereadableOf(rules, msg.name));
   return derive.derive(msg, `compacted:${text}`, () => ({ ...msg, content: text }) as Message);
 }
 
@@ -90,6 +99,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   if (!(budget > 0)) return none;
   const recorded = options.compactedToolCallIds ?? new Set<string>();
   const derive = options.derive ?? NO_CACHE;
+  const rules = options.rules ?? REFERENCE_RULES;
 
   let updated: Message[] | null = null;
   const reapplied: string[] = [];
@@ -97,7 +107,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
     for (const i of (options.locate ?? scanToolResults(messages)).resultsOf(recorded)) {
       const msg = messages[i];
       const id = toolId(msg)!;
-      const next = compacted(msg, derive);
+      const next = compacted(msg, derive, rules);
       if (next.content === msg.content) continue;
       updated ??= messages.slice();
       updated[i] = next;
@@ -116,7 +126,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   const candidates: number[] = [];
   for (let i = start; i < base.length; i++) {
     const msg = base[i];
-    if (msg.role !== 'tool' || !COMPACTABLE_TOOLS.has(msg.name as string)) continue;
+    if (msg.role !== 'tool' || !isCompactable(rules, msg.name)) continue;
     const id = toolId(msg);
     if (id === null || recorded.has(id)) continue;
     if (typeof msg.content !== 'string' || !atLeastChars(msg.content, MICROCOMPACT_MIN_CHARS)) continue;
@@ -126,7 +136,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
 
   const build = (k: number): Message[] => {
     const out = base.slice();
-    for (let j = 0; j < k; j++) out[candidates[j]] = compacted(base[candidates[j]], derive);
+    for (let j = 0; j < k; j++) out[candidates[j]] = compacted(base[candidates[j]], derive, rules);
     return out;
   };
   // Reference rule on exact estimates f(k) (k results compacted): the first k >= 1 with
@@ -141,7 +151,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   let approx = before;
   for (let k = 1; k <= m; k++) {
     const i = candidates[k - 1];
-    approx += isolatedTokens(compacted(base[i], derive), options) - isolatedTokens(base[i], options);
+    approx += isolatedTokens(compacted(base[i], derive, rules), options) - isolatedTokens(base[i], options);
     if (decide(k, approx)) {
       guess = k;
       break;
@@ -180,7 +190,7 @@ export const compactInflightOverflowStep = defineStep({
  */
 export function compactInflightOutcome(list: readonly Message[], ctx: StepContext, locate: ToolResultLocator = scanToolResults(list)): StepOutcome {
   const c = compactInflightOverflow(list, {
-    ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive, locate,
+    ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive, locate, rules: toolResultRules(ctx.options),
   });
   const reported = [...c.reapplied, ...c.newlyCompacted];
   const name = reported.length === 0 ? () => 'tool' : namesFrom(list, locate.resultsOf(new Set(reported)));
