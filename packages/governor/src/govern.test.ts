@@ -69,7 +69,7 @@ describe('govern', () => {
     expect(backfill.tokensAfter!).toBeGreaterThan(backfill.tokensBefore!);
     expect(report.steps.map((s) => s.step)).toEqual([
       'stripPlaceholderAssistantMessages', 'stripMalformedToolCalls', 'repairToolCallIds', 'dropOrphanToolResults',
-      'regroupToolResults', 'backfillMissingToolResults', 'legalizeForTarget', 'applyToolResultBudget', 'compactInflightOverflow',
+      'regroupToolResults', 'backfillMissingToolResults', 'legalizeForTarget', 'applyToolResultBudget', 'compactInflightOverflow', 'shortenNewestResults',
       'snipHistory', 'dropOrphanToolResults', 'backfillMissingToolResults', 'enforceRoleAlternation',
     ]);
   });

@@ -14,6 +14,7 @@ import { estimatorFor } from './sizing/model-defaults.js';
 import { deepFreeze, jsonClean, loadCases, type ConformanceCase } from '@nanobot-internal/test-support';
 import { optionsFromConfig } from './test-support/governance-config.js';
 import { deviationReason, STRUCTURAL } from './test-support/deviations.js';
+import { pendingStep } from './steps/size/shorten-newest-results.js';
 
 
 const tally = { exact: 0, deviations: 0, stableCuts: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0, repairedInput: 0, illegalForTarget: 0, plainNotes: 0 } };
@@ -136,9 +137,13 @@ function checkStableCut(c: ConformanceCase, tightest: unknown): void {
   expect(checkLegality(stable).filter((v) => STRUCTURAL.has(v.rule))).toEqual([]);
   if (c.fn.endsWith('prepare_for_model')) expect(checkLegality(stable, { target: 'any' })).toEqual([]);
   const fit = (list: Message[]) => promptTokens(list, { tools: o.tools, estimator: referenceEstimator });
-  expect(fit(stable) <= budget || fit(stable) <= fit(tightest as Message[])).toBe(true);
-  // A cut, not a rewrite: every kept message comes from the tightest copy's input.
-  expect(stable.length).toBeLessThan((c.input.messages as Message[]).length);
+  // Issue 29, item 1: the step the model waits on is never cut; when it cannot fit beside the
+  // instructions and the user message, the copy keeps it over budget (and says so in report.fits).
+  const keptPending = pendingStep(stable) !== null;
+  expect(fit(stable) <= budget || fit(stable) <= fit(tightest as Message[]) || keptPending).toBe(true);
+  // A cut, not a rewrite: every kept message comes from the tightest copy's input (nothing may
+  // be left to cut when the copy is the pending step alone).
+  if (!keptPending) expect(stable.length).toBeLessThan((c.input.messages as Message[]).length);
 }
 
 describe('conformance microcompact/sequences.json', () => {
@@ -155,11 +160,15 @@ describe('conformance microcompact/sequences.json', () => {
         }
         // The default mode's notes differ in length, so its decisions may too; a compacted
         // result says the call succeeded, never "Error", and nothing else is rewritten.
-        expect(r.messages.length).toBe((c.expected.outputs[i] as Message[]).length);
-        r.messages.forEach((m, k) => {
+        // The result the model waits on is shortened, never compacted (issue 29, item 1), so
+        // older history may be cut where the reference compacted the newest result instead.
+        const known = [...(c.expected.outputs[i] as Message[]), ...turn].map((m) => JSON.stringify(jsonClean(m)));
+        r.messages.forEach((m) => {
           if (m.role === 'tool' && ids.has(m.tool_call_id as string)) expect(String(m.content)).toMatch(new RegExp(`^\\[${String(m.name)} ran successfully; its output \\(`));
-          else expect([jsonClean((c.expected.outputs[i] as Message[])[k]), jsonClean(turn[k])]).toContainEqual(jsonClean(m));
+          else if (m.role === 'tool' && String(m.content).startsWith('[output shortened to fit the context: ')) expect(String(m.content)).not.toMatch(/^Error/);
+          else expect(known).toContain(JSON.stringify(jsonClean(m)));
         });
+        expect(r.messages.at(-1)!.role).toBe((c.expected.outputs[i] as Message[]).at(-1)!.role);
       });
     }
   });

@@ -18,6 +18,7 @@ export type GovernStepName =
   | 'applyToolResultBudget'
   | 'microcompactKeepRecent'
   | 'compactInflightOverflow'
+  | 'shortenNewestResults'
   | 'snipHistory'
   | 'enforceRoleAlternation'
   | 'separateToolResultsFromUser'

@@ -5,6 +5,7 @@ import { resultId } from '../../internal/tool-calls.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep, type StepContext, type StepOutcome } from '../step.js';
 import { compactedNote } from './honest-notes.js';
+import { pendingStep } from './shorten-newest-results.js';
 import { isCompactable, REFERENCE_RULES, rereadableOf, toolResultRules, type ToolResultRules } from './tool-rules.js';
 
 /** Options of {@link compactInflightOverflow}. */
@@ -87,7 +88,8 @@ function toolId(msg: Message): string | null {
  * Under context pressure, replaces the oldest in-flight results of compactable tools
  * (`read_file`, `exec`, `grep`, … of at least 500 characters) with a note asking the model to
  * retry more narrowly, until the prompt is at or below 85 % of the budget (reference
- * `compact_inflight_overflow`). The newest candidate is kept when older ones made enough room.
+ * `compact_inflight_overflow`). The newest candidate is kept when older ones made enough room;
+ * in the default mode the results of the step the model waits on are never candidates.
  * Earlier decisions (`compactedToolCallIds`) are re-applied first. Unlike the reference, which
  * re-estimates the whole prompt after each compaction, the estimate is updated from each
  * message's own change and confirmed with exact estimates around the stopping point, so the
@@ -123,8 +125,12 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
 
   const target = Math.floor(budget * INFLIGHT_COMPACT_TARGET_RATIO);
   const start = Math.max(0, options.inflightStartIndex ?? 0);
+  // Default mode: the results the model waits on are never compacted (issue 29, item 1); they
+  // are shortened to fit by `shortenNewestResults` after the older ones went.
+  const pending = rules.reference ? null : pendingStep(base);
+  const end = pending === null ? base.length : pending.call;
   const candidates: number[] = [];
-  for (let i = start; i < base.length; i++) {
+  for (let i = start; i < end; i++) {
     const msg = base[i];
     if (msg.role !== 'tool' || !isCompactable(rules, msg.name)) continue;
     const id = toolId(msg);

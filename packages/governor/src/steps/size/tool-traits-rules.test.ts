@@ -27,9 +27,15 @@ describe('tool traits decide the size rules', () => {
     const tight = { contextWindowTokens: 4000, maxOutputTokens: 500, maxToolResultChars: 0, onOverflow: 'send' as const };
     expect(govern(history, tight).report.newlyCompactedToolCallIds).toEqual([]);
     expect(govern(history, { ...tight, compat: 'reference' }).report.newlyCompactedToolCallIds).toEqual(['a']);
-    const declared = govern(history, { ...tight, toolTraits: toolTraitsTable([['read_file', { compactable: true }]]) });
+    // Declared compactable: compacted while older in-flight results remain (the result the model
+    // waits on is shortened instead, issue 29 item 1), so a newer step follows it here.
+    const older = deepFreeze<Message[]>([...history, call('b', 'list_dir'), result('b', 'list_dir', 'a.txt b.txt')]);
+    const declared = govern(older, { ...tight, toolTraits: toolTraitsTable([['read_file', { compactable: true }]]) });
     expect(declared.report.newlyCompactedToolCallIds).toEqual(['a']);
     expect(String(declared.messages[2].content)).toMatch(/^\[read_file ran successfully; its output \(25,300 characters\) was left out of this request to fit the context/);
+    const newest = govern(history, { ...tight, toolTraits: toolTraitsTable([['read_file', { compactable: true }]]) });
+    expect(newest.report.newlyCompactedToolCallIds).toEqual([]);
+    expect(String(newest.messages[2].content)).toMatch(/^\[output shortened to fit the context: /);
   });
 
   it('a rereadable result is cut at a line with where to read on, never offloaded', () => {
