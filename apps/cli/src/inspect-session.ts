@@ -117,6 +117,7 @@ const STEP_MARK: Partial<Record<GovernStepName, { mark: TimelineMark; why: strin
   dropOrphanToolResults: { mark: 'stripped', why: 'orphan tool result: no assistant call asks for it' },
   snipHistory: { mark: 'snipped', why: 'older history cut to fit the budget' },
   compactInflightOverflow: { mark: 'compacted', why: 'replaced by a short marker to fit the budget' },
+  shortenNewestResults: { mark: 'truncated', why: 'a result the model waits on, shortened to fit (head and tail kept) rather than cut' },
   applyToolResultBudget: { mark: 'changed', why: 'tool result reshaped' },
   backfillMissingToolResults: { mark: 'backfilled', why: 'added: the call had no result (interrupted or lost)' },
   repairToolCallIds: { mark: 'renamed', why: 'tool-call id repaired' },

@@ -12,8 +12,8 @@ export { TARGET_PROFILES, MISTRAL_TOOL_ID_PATTERN } from './steps/target/profile
 export { stripPlaceholderAssistantMessages, stripMalformedToolCalls, repairToolCallIds, dropOrphanToolResults, regroupToolResults, backfillMissingToolResults } from './steps/repair/index.js';
 export { GOVERN_TARGETS, isInstructionRole, legalizeForTarget, instructionNoteHeader, ANTHROPIC_TOOL_ID_PATTERN, EMPTY_USER_CONTENT, enforceRoleAlternation, CONVERSATION_CONTINUED } from './steps/target/index.js';
 export type { GovernTarget, LegalizeForTargetResult, TargetChange, TargetChangeReason, RoleAlternationOptions } from './steps/target/index.js';
-export { applyToolResultBudget, applyToolResultBudgetDetailed, maybePersistToolResult, normalizeToolResult, normalizeToolResultDetailed, renderPersistedReference, ensureNonemptyToolResult, microcompactKeepRecent, compactInflightOverflow, shrinkToFit } from './steps/size/index.js';
-export type { ToolResultBudgetOptions, ToolResultChange, NormalizeToolResultOptions, NormalizedToolResult, MicrocompactKeepRecentOptions, CompactInflightOptions, CompactInflightResult, ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage } from './steps/size/index.js';
+export { applyToolResultBudget, applyToolResultBudgetDetailed, maybePersistToolResult, normalizeToolResult, normalizeToolResultDetailed, renderPersistedReference, ensureNonemptyToolResult, microcompactKeepRecent, compactInflightOverflow, shrinkToFit, shortenNewestResults, pendingStep } from './steps/size/index.js';
+export type { ToolResultBudgetOptions, ToolResultChange, NormalizeToolResultOptions, NormalizedToolResult, MicrocompactKeepRecentOptions, CompactInflightOptions, CompactInflightResult, ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage, PendingStep, ShortenNewestOptions, ShortenNewestResult } from './steps/size/index.js';
 export { snipHistory, DEFAULT_CUT_TARGET_RATIO, findLegalMessageStart } from './steps/cut/index.js';
 export type { SnipHistoryOptions, SnipHistoryResult, CutPlan, ReportedCut } from './steps/cut/index.js';
 export { safeFilename, FileArtifactStore, MemoryArtifactStore } from './offload/index.js';

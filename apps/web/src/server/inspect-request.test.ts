@@ -176,9 +176,11 @@ describe('inspectRequest', () => {
     const transcript: Message[] = [
       { role: 'system', content: 'You are a test.' },
       { role: 'user', content: 'read the three reports' },
-      { role: 'assistant', content: '', tool_calls: [call('r1', 'read_file', '{"path":"r1"}'), call('r2', 'read_file', '{"path":"r2"}'), call('r3', 'read_file', '{"path":"r3"}')] },
+      { role: 'assistant', content: '', tool_calls: [call('r1', 'read_file', '{"path":"r1"}'), call('r2', 'read_file', '{"path":"r2"}')] },
       { role: 'tool', tool_call_id: 'r1', name: 'read_file', content: `ONE ${filler('alpha')}` },
       { role: 'tool', tool_call_id: 'r2', name: 'read_file', content: `TWO ${filler('beta')}` },
+      // The step the model waits on: shortened if need be, never compacted (issue 29, item 1).
+      { role: 'assistant', content: '', tool_calls: [call('r3', 'read_file', '{"path":"r3"}')] },
       { role: 'tool', tool_call_id: 'r3', name: 'read_file', content: `THREE ${filler('gamma')}` },
     ];
     // The traits the built-in read_file declares (the runner hands them to the governor): only a
@@ -197,6 +199,8 @@ describe('inspectRequest', () => {
       expect(String(sent.content).length).toBeLessThan(String(stored.content).length);
     }
     expect(snapshot.actions).toContainEqual(expect.objectContaining({ action: 'compacted', count: compacted.length }));
+    expect(compacted.map((r) => r.toolCallId)).not.toContain('r3');
+    expect(result.messages.some((m) => m.tool_call_id === 'r3' && String(m.content).includes('THREE'))).toBe(true);
   });
 
   it('shows the given prompt sections with token counts, else the system prompt whole', () => {
