@@ -2,8 +2,10 @@
 // Builds the published package in the current directory (each package's `build` script runs it)
 // with tsdown: for every entry of its package.json `exports` (read from the `source` condition),
 // an ES module `dist/<entry>.js` with `dist/<entry>.d.ts` and a CommonJS `dist/<entry>.cjs` with
-// `dist/<entry>.d.cts`, code shared between entries split into chunks of each format (so a
-// subpath never holds a second copy of a class or a cache). tsdown empties `dist/` first, so no
+// `dist/<entry>.d.cts`. Every source module becomes a file of its own, mirroring src/ (tsdown's
+// unbundle mode): a subpath never holds a second copy of a class or a cache, and an app's bundler
+// drops the modules a program does not use (with `sideEffects` in package.json) — merged chunks
+// kept whatever a used chunk imported (ajv-formats came along with `govern`). tsdown empties `dist/` first, so no
 // stale file is ever packed. The package.json stays the one place that names the entry points
 // (tooling/repo-checks checks that its conditions point at these files), and after the build every
 // file it names must exist.
@@ -49,6 +51,9 @@ await build({
   format: ['esm', 'cjs'],
   outDir: 'dist',
   clean: true,
+  // One output file per source module (see above).
+  unbundle: true,
+  root: 'src',
   // `.js` + `.d.ts` for ESM (the packages are "type": "module"), `.cjs` + `.d.cts` for CommonJS.
   fixedExtension: false,
   platform: 'node',

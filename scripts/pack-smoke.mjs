@@ -26,7 +26,7 @@
 // to the version, applies `publishConfig.exports` and runs .pnpmfile.cjs's beforePacking.
 // Usage: node scripts/pack-smoke.mjs [--report file.json] [--keep]
 // Prints the footprints; with --report writes the checks as a vitest-shaped JSON report.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,15 +41,63 @@ const footprint = {};
 
 function check(name, fn) {
   const start = Date.now();
+  let failure;
   try {
     fn();
-    results.push({ fullName: name, status: 'passed', duration: Date.now() - start });
-    console.log(`  ✓ ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
   } catch (error) {
-    const message = String(error?.stderr ?? '') + String(error?.stdout ?? '') + String(error?.message ?? error);
-    results.push({ fullName: name, status: 'failed', duration: Date.now() - start, failureMessages: [message] });
-    console.log(`  ✗ ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)\n${message.split('\n').slice(0, 40).map((l) => `      ${l}`).join('\n')}`);
+    failure = { error };
   }
+  const { line, result } = outcome(name, start, failure?.error, failure !== undefined);
+  results.push(result);
+  console.log(line);
+}
+
+/** One check's outcome: the line printed and the result recorded (`failed` even for a thrown `undefined`). */
+function outcome(name, start, error, failed) {
+  if (!failed) return { line: `  ✓ ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)`, result: { fullName: name, status: 'passed', duration: Date.now() - start } };
+  const message = String(error?.stderr ?? '') + String(error?.stdout ?? '') + String(error?.message ?? error);
+  return {
+    line: `  ✗ ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)\n${message.split('\n').slice(0, 40).map((l) => `      ${l}`).join('\n')}`,
+    result: { fullName: name, status: 'failed', duration: Date.now() - start, failureMessages: [message] },
+  };
+}
+/**
+ * Runs independent async checks `width` at a time (the type-checks: one tsc per core instead of
+ * one after another), then records them in the order given, so the output reads as if sequential.
+ */
+async function checksInParallel(entries, width = 2) {
+  const done = new Array(entries.length);
+  let next = 0;
+  async function lane() {
+    while (next < entries.length) {
+      const i = next++;
+      const start = Date.now();
+      try {
+        await entries[i][1]();
+        done[i] = outcome(entries[i][0], start, undefined, false);
+      } catch (error) {
+        done[i] = outcome(entries[i][0], start, error, true);
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: width }, lane));
+  for (const { line, result } of done) {
+    results.push(result);
+    console.log(line);
+  }
+}
+
+/** `spawnSync`'s result shape, without blocking: parallel checks run their processes through this. */
+function spawnAsync(cmd, args, options) {
+  return new Promise((resolveRun, rejectRun) => {
+    const child = spawn(cmd, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.on('error', rejectRun);
+    child.on('close', (status) => resolveRun({ status, stdout, stderr }));
+  });
 }
 
 function sh(cmd, args, cwd, extraEnv = {}) {
@@ -307,11 +355,11 @@ const tscOf = (dir) => join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
  * an error in our `.d.ts`/`.d.cts` fails. Errors inside third-party declarations are theirs (e.g. @langchain/core's own `.d.cts`
  * imports the ESM-only js-tiktoken under node16): printed, not failed on.
  */
-function typecheck(dir, label, options, include, tsc = tscOf(fullDir)) {
+async function typecheck(dir, label, options, include, tsc = tscOf(fullDir)) {
   const config = join(dir, `tsconfig.${label.replace(/\W+/g, '-')}.json`);
   const compilerOptions = { target: 'es2022', lib: ['es2023', 'dom'], types: ['node'], strict: true, skipLibCheck: false, ...(options.outDir ? {} : { noEmit: true }), ...options };
   writeFileSync(config, JSON.stringify({ compilerOptions, include }, null, 2));
-  const res = spawnSync(process.execPath, [tsc, '-p', config], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const res = await spawnAsync(process.execPath, [tsc, '-p', config], { cwd: dir });
   if (res.status === 0) return;
   const errors = res.stdout.split('\n').filter((l) => /^\S.*\(\d+,\d+\): error TS/.test(l));
   const theirs = errors.filter((l) => /node_modules\//.test(l) && !/node_modules\/@nanobot\//.test(l));
@@ -346,17 +394,17 @@ const ESM = 'an ESM TypeScript consumer of every package and subpath';
 const EXAMPLES = `${examples.length} README examples`;
 // Every run also compiles the majors consumer (against openai 6 and ai 6 in this project).
 const BOTH = ['consumer.ts', 'majors-consumer.ts'];
-for (const [name, dir, label, options, include] of [
+await checksInParallel([
   [CJS, 'cjs', 'module node16', { module: 'node16', moduleResolution: 'node16', outDir: 'out-node16' }, BOTH],
   [CJS, 'cjs', 'module nodenext', { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true }, BOTH],
   [CJS, 'cjs', 'module commonjs', { module: 'commonjs', moduleResolution: 'bundler', skipLibCheck: true }, BOTH],
   [ESM, 'esm', 'module nodenext', { module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out-nodenext', skipLibCheck: true }, BOTH],
   [`${ESM} and ${EXAMPLES}`, '.', 'moduleResolution bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['esm/consumer.ts', 'esm/majors-consumer.ts', 'examples/*.ts']],
   [EXAMPLES, '.', 'module node16', { module: 'node16', moduleResolution: 'node16' }, ['examples/*.ts']],
-]) {
+].map(([name, dir, label, options, include]) => {
   const against = options.skipLibCheck ? '' : ' against the real SDK types (declarations checked)';
-  check(`${name} type-check${name.endsWith(EXAMPLES) ? '' : 's'} under --strict with ${label}${against}`, () => typecheck(join(fullDir, dir), label, options, include));
-}
+  return [`${name} type-check${name.endsWith(EXAMPLES) ? '' : 's'} under --strict with ${label}${against}`, () => typecheck(join(fullDir, dir), label, options, include)];
+}));
 check(`the compiled CommonJS consumer prints on Node ${[...nodes.keys()].join(', ')} (without require(esm)) what the ESM one prints`, () => {
   const esm = sh(process.execPath, [join(fullDir, 'esm', 'out-nodenext', 'consumer.js'), join(fullDir, 'transcript.json')], fullDir);
   const line = JSON.parse(esm);
@@ -416,7 +464,7 @@ check(`npm install @nanobot/ai-sdk and @nanobot/providers with ${current.join(',
 });
 const MAJORS_CJS = 'a CommonJS TypeScript consumer of openai 7, ai 7, @nanobot/ai-sdk and @nanobot/providers';
 const MAJORS_ESM = 'an ESM TypeScript consumer of openai 7, ai 7, @nanobot/ai-sdk and @nanobot/providers';
-for (const [name, dir, label, options] of [
+await checksInParallel([
   [MAJORS_CJS, 'cjs', 'module node16', { module: 'node16', moduleResolution: 'node16', outDir: 'out-node16' }],
   [MAJORS_CJS, 'cjs', 'module nodenext', { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true }],
   [MAJORS_CJS, 'cjs', 'module commonjs', { module: 'commonjs', moduleResolution: 'bundler', skipLibCheck: true }],
@@ -424,10 +472,10 @@ for (const [name, dir, label, options] of [
   // Declarations are checked once (node16, our .d.cts with ai 7's ESM-only types): the full check
   // costs ~3x a skipLibCheck run, and the .d.ts names ai's types with the same import.
   [MAJORS_ESM, 'esm', 'moduleResolution bundler', { module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true }],
-]) {
+].map(([name, dir, label, options]) => {
   const against = options.skipLibCheck ? '' : ' against the real SDK types (declarations checked)';
-  check(`${name} type-checks under --strict with ${label}${against}`, () => typecheck(join(majorsDir, dir), label, options, ['majors-consumer.ts'], tscOf(majorsDir)));
-}
+  return [`${name} type-checks under --strict with ${label}${against}`, () => typecheck(join(majorsDir, dir), label, options, ['majors-consumer.ts'], tscOf(majorsDir))];
+}));
 check('the majors consumer on openai 7 and ai 7: its ESM (Node 22) and CommonJS builds (Node 22, 24, no require(esm)) print the line openai 6 and ai 6 print', () => {
   const line7 = runMajorsConsumer(majorsDir, '22', ['22', '24']);
   if (line7 !== majorsLine6) throw new Error(`openai 7 / ai 7: ${line7}\nopenai 6 / ai 6: ${majorsLine6}`);

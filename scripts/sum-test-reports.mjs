@@ -3,18 +3,24 @@
 // `tests: N passed, N failed`, after listing every failing test by name.
 // Exits non-zero when anything failed or an expected report is missing.
 // Usage: node scripts/sum-test-reports.mjs [--variants node22,node24] [--extra dir]
-//   --variants: also expect `.vitest-report.<variant>.json` in every package (other Node versions),
-//     and for a variant `node<N>` with N >= 22 `.vitest-report.node<N>-majors.json` in every package
-//     with a `vitest.majors.config.ts` (its suite against the current peer majors; test-on-node.mjs)
+//   --variants: also expect the reports CI's plan for those Node majors produces
+//     (scripts/node-majors-plan.mjs): `.vitest-report.node<N>.json` in each package whose unit
+//     suite runs on N, `.vitest-report.node<N>-majors.json` in each package with a
+//     `vitest.majors.config.ts` (its suite against the current peer majors; test-on-node.mjs)
 //   --extra: also sum every *.json report in dir (the pack smoke test, release checks)
 //   --clean: delete all reports and exit (run before a test run so no stale report counts)
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { expectedVariants } from './node-majors-plan.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({ options: { variants: { type: 'string', default: '' }, extra: { type: 'string', multiple: true, default: [] }, clean: { type: 'boolean', default: false } } });
-const variants = ['', ...values.variants.split(',').filter(Boolean).map((v) => `.${v}`)];
+const majors = values.variants.split(',').filter(Boolean).map((v) => {
+  const n = /^node(\d+)$/.exec(v)?.[1];
+  if (n === undefined) throw new Error(`--variants takes node<N>,…; got ${v}`);
+  return Number(n);
+});
 
 const packageDirs = [];
 for (const group of ['packages', 'apps', 'tooling']) {
@@ -59,16 +65,12 @@ function add(file, label) {
 }
 
 for (const dir of packageDirs) {
-  const majors = existsSync(join(dir, 'vitest.majors.config.ts'));
-  for (const variant of variants) {
-    const expected = [variant];
-    if (majors && Number(/^\.node(\d+)$/.exec(variant)?.[1] ?? 0) >= 22) expected.push(`${variant}-majors`);
-    for (const v of expected) {
-      const file = join(dir, `.vitest-report${v}.json`);
-      const label = `${relative(root, dir)}${v ? ` (${v.slice(1)})` : ''}`;
-      if (existsSync(file)) add(file, label);
-      else missing.push(label);
-    }
+  const expected = ['', ...expectedVariants(relative(root, dir), existsSync(join(dir, 'vitest.majors.config.ts')), majors).map((v) => `.${v}`)];
+  for (const v of expected) {
+    const file = join(dir, `.vitest-report${v}.json`);
+    const label = `${relative(root, dir)}${v ? ` (${v.slice(1)})` : ''}`;
+    if (existsSync(file)) add(file, label);
+    else missing.push(label);
   }
 }
 for (const extra of values.extra) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs every package's unit tests on another Node major, with the binary from the npm registry's
-// `node` package (`npx -y node@<major>`), first on PATH so child processes use it too. Writes
-// `.vitest-report.node<major>.json` per package for scripts/sum-test-reports.mjs.
+// Runs unit suites on another Node major, with the binary from the npm registry's `node` package
+// (`npx -y node@<major>`), first on PATH so child processes use it too. Which suites: CI's plan in
+// scripts/node-majors-plan.mjs (why not all of them is explained there), or every package's with
+// --all. Writes `.vitest-report.node<major>.json` per package for scripts/sum-test-reports.mjs.
 // On Node 22 and later it also runs, in each package that has a `vitest.majors.config.ts`, the
 // suite against the current majors of its peer libraries (`openai` 7, `ai` 7, `@ai-sdk/*` 4:
 // they need Node 22, so they are never part of the Node 20 run), reported as
@@ -9,21 +10,25 @@
 // Browser tests (apps/web `*.browser.test.ts`) are left to the main run on Node 20: they exercise
 // Chromium, not Node, and leaving them out keeps CI under its time budget. bubblewrap, which the
 // exec sandbox tests need, is installed first when missing (scripts/provision-test-deps.mjs).
-// Usage: node scripts/test-on-node.mjs <major> [package-dir-substring]  (needs a prior build)
+// Usage: node scripts/test-on-node.mjs <major> [--all] [package-dir-substring]  (needs a prior build)
+//   --all: every package's unit suite (default: the plan's suites for this major)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { PEER_MAJORS_ON, SUITES_ON_MAJOR } from './node-majors-plan.mjs';
 import { provisionTestDeps, ProvisionError } from './provision-test-deps.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 /** A package's suite against the current majors of its peers (see vitest.shared.ts `peerMajorsConfig`). */
 const MAJORS_CONFIG = 'vitest.majors.config.ts';
-const major = process.argv[2];
-const filter = process.argv[3] ?? '';
+const all = process.argv.includes('--all');
+const [major, filter = ''] = process.argv.slice(2).filter((a) => a !== '--all');
 if (!/^\d+$/.test(major ?? '')) {
-  console.error('usage: node scripts/test-on-node.mjs <major> [filter]');
+  console.error('usage: node scripts/test-on-node.mjs <major> [--all] [filter]');
   process.exit(2);
 }
+const planned = SUITES_ON_MAJOR[major] ?? [];
+const peerMajors = PEER_MAJORS_ON.includes(Number(major)) || (all && Number(major) >= 22);
 const nodeBin = execFileSync('npx', ['-y', `node@${major}`, '-p', 'process.execPath'], { encoding: 'utf8' }).trim();
 const version = execFileSync(nodeBin, ['--version'], { encoding: 'utf8' }).trim();
 console.log(`::: unit tests on Node ${version} (${nodeBin})`);
@@ -35,7 +40,10 @@ for (const group of ['packages', 'apps', 'tooling']) {
     const dir = join(root, group, name);
     if (!existsSync(join(dir, 'package.json')) || !`${group}/${name}`.includes(filter)) continue;
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    if (manifest.scripts?.test) targets.push({ group, name, dir, packageName: manifest.name });
+    if (!manifest.scripts?.test) continue;
+    const unit = all || planned.includes(`${group}/${name}`);
+    const majors = peerMajors && existsSync(join(dir, MAJORS_CONFIG));
+    if (unit || majors) targets.push({ group, name, dir, packageName: manifest.name, unit, majors });
   }
 }
 try {
@@ -56,9 +64,9 @@ function runSuite(label, dir, report, extra = []) {
     console.log((res.stdout + res.stderr).replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => /FAIL|Error|×|✗/.test(l)).slice(0, 30).join('\n'));
   }
 }
-for (const { group, name, dir } of targets) {
-  runSuite(`${group}/${name}`, dir, `.vitest-report.node${major}.json`);
-  if (Number(major) >= 22 && existsSync(join(dir, MAJORS_CONFIG))) {
+for (const { group, name, dir, unit, majors } of targets) {
+  if (unit) runSuite(`${group}/${name}`, dir, `.vitest-report.node${major}.json`);
+  if (majors) {
     runSuite(`${group}/${name} (current peer majors)`, dir, `.vitest-report.node${major}-majors.json`, ['-c', MAJORS_CONFIG]);
   }
 }

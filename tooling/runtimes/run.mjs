@@ -64,10 +64,18 @@ mkdirSync(work, { recursive: true });
 
 const t0 = Date.now();
 const load = { average1m: Number(loadavg()[0].toFixed(1)), cpus: availableParallelism() };
-if (selected.some((r) => !r.id.startsWith('node') && !r.id.startsWith('chromium'))) ensureEngines();
+const phases = [];
+const phase = (name, fn) => {
+  const started = Date.now();
+  const value = fn();
+  phases.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return value;
+};
+if (selected.some((r) => !r.id.startsWith('node') && !r.id.startsWith('chromium'))) phase('engines', ensureEngines);
 log('packing @nanobot/schema, governor, ai-sdk, langchain, tools-core');
-const consumer = prepareConsumer(work, packPackages(work));
-const built = buildInputs();
+const tarballs = phase('build + pack', () => packPackages(work));
+const consumer = phase('consumer', () => prepareConsumer(work, tarballs));
+const built = phase('inputs', buildInputs);
 const inputsDir = join(work, 'inputs');
 mkdirSync(inputsDir, { recursive: true });
 const inputs = {};
@@ -76,9 +84,11 @@ for (const p of programs) {
   writeFileSync(join(inputsDir, `${p}.json`), built[p]);
 }
 // Fetch the Node binaries one at a time before the runtimes start in parallel.
-for (const major of [20, 22, 24]) if (selected.some((r) => r.id === `node${major}` || (major === 22 && r.id.startsWith('workerd')))) nodeBinary(major);
+phase('node binaries', () => {
+  for (const major of [20, 22, 24]) if (selected.some((r) => r.id === `node${major}` || (major === 22 && r.id.startsWith('workerd')))) nodeBinary(major);
+});
 const setupMs = Date.now() - t0;
-log(`set up in ${(setupMs / 1000).toFixed(1)} s: ${built.counts.cases} conformance cases, ${built.counts.sessions} sessions (${built.counts.dialectSessions} in the dialect test)`);
+log(`set up in ${(setupMs / 1000).toFixed(1)} s (${phases.join(', ')}): ${built.counts.cases} conformance cases, ${built.counts.sessions} sessions (${built.counts.dialectSessions} in the dialect test)`);
 
 const ctx = { consumer, inputsDir, inputs, programs, work, timeoutMs };
 const results = new Map();

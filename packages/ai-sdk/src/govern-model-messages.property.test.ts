@@ -7,7 +7,7 @@ import { governModelMessages } from './govern-model-messages.js';
 import type { AiMessage } from './internal/ai-message.js';
 import { fromGovernorView } from './internal/from-governor-messages.js';
 import { DialectMemo } from '@nanobot/governor/dialect';
-import { toGovernorView } from './internal/to-governor-messages.js';
+import { convertToGovernorView, recordPrompt, toGovernorView } from './internal/to-governor-messages.js';
 import { mockModel, noDownload } from './test-support/mock-model.js';
 import { damagedHistory, validHistory } from './test-support/arbitrary-model-messages.js';
 
@@ -81,7 +81,7 @@ describe('the write-back lookups kept per view', () => {
         fromGovernorView(first, firstView, firstView.messages.map((m) => ({ ...m })), 'model-messages', memo);
         // The next call: the prompt rebuilt again, its view made from the first one's.
         const second = rebuild();
-        const view = toGovernorView(second, 'test', memo, { source: first, view: firstView });
+        const view = toGovernorView(second, 'test', memo, recordPrompt(first, firstView, undefined, 0));
         const governed = view.messages.map((m) => ({ ...m }));
         const warm = fromGovernorView(second, view, governed, 'model-messages', memo);
         const cold = fromGovernorView(second, view, governed, 'model-messages', new DialectMemo());
@@ -93,5 +93,56 @@ describe('the write-back lookups kept per view', () => {
     );
     // Not vacuous: the second call found the lookups the first one kept for the same view arrays.
     expect(answered).toBeGreaterThan(0);
+  });
+
+  it('a write-back plan kept for a view writes a rebuilt prompt back as a fresh write-back does', () => {
+    let replayed = 0;
+    fc.assert(
+      fc.property(validHistory, fc.nat(), (history, pick) => {
+        const memo = new DialectMemo();
+        const rebuild = () => asAi(history).map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => ({ ...p })) } : { ...m })) as AiMessage[];
+        const first = rebuild();
+        const view = toGovernorView(first, 'test', memo);
+        // One governor message rewritten, the rest kept: what the governor hands back.
+        const governed = view.messages.map((m, i) => (view.messages.length > 0 && i === pick % view.messages.length ? { ...m } : m));
+        fromGovernorView(first, view, governed, 'model-messages', memo);
+        for (const source of [rebuild(), rebuild()]) {
+          const warm = fromGovernorView(source, { ...view, reused: true }, governed.slice(), 'model-messages', memo);
+          const cold = fromGovernorView(source, { ...view, reused: true }, governed.slice(), 'model-messages', new DialectMemo());
+          expect(warm).toEqual(cold);
+          warm.forEach((m, i) => expect(m === source[i]).toBe(cold[i] === source[i]));
+        }
+        if (memo.weak<object, unknown>('ai-sdk:plan:model-messages').has(view.messages)) replayed++;
+      }),
+      { numRuns: 200 },
+    );
+    expect(replayed).toBeGreaterThan(0);
+  });
+
+  it('a prompt rebuilt with a field changed is converted from its own content where it differs', () => {
+    let matched = 0;
+    fc.assert(
+      fc.property(validHistory, fc.nat(), (history, pick) => {
+        const memo = new DialectMemo();
+        const rebuild = () => asAi(history).map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => ({ ...p })) } : { ...m })) as AiMessage[];
+        const first = rebuild();
+        const record = recordPrompt(first, toGovernorView(first, 'test', memo), undefined, 0);
+        const second = rebuild();
+        if (second.length > 0) {
+          const at = pick % second.length;
+          const m = second[at];
+          second[at] = Array.isArray(m.content) && m.content.length > 0
+            ? { ...m, content: m.content.map((p, i) => (i === 0 ? { ...p, providerOptions: { test: { changed: true } } } : p)) }
+            : { ...m, providerOptions: { test: { changed: true } } };
+        }
+        const { view, shared } = convertToGovernorView(second, 'test', memo, record);
+        const fresh = toGovernorView(second, 'test', new DialectMemo());
+        expect(view.messages).toEqual(fresh.messages);
+        expect(fromGovernorView(second, view, view.messages.map((g) => ({ ...g })), 'model-messages', memo)).toEqual(fromGovernorView(second, fresh, fresh.messages.map((g) => ({ ...g })), 'model-messages', new DialectMemo()));
+        if (shared !== null && shared > 0) matched++;
+      }),
+      { numRuns: 200 },
+    );
+    expect(matched).toBeGreaterThan(0);
   });
 });

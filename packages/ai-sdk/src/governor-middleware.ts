@@ -9,7 +9,7 @@ import { ValidationError } from '@nanobot/schema';
 import type { LanguageModelMiddleware } from 'ai' with { 'resolution-mode': 'import' };
 import type { AiMessage } from './internal/ai-message.js';
 import { fromGovernorView } from './internal/from-governor-messages.js';
-import { toGovernorView, type PreviousView } from './internal/to-governor-messages.js';
+import { convertToGovernorView, recordPrompt, type PreviousView } from './internal/to-governor-messages.js';
 import { governorTargetFor } from './governor-target-for.js';
 
 type TransformParams = NonNullable<LanguageModelMiddleware['transformParams']>;
@@ -75,22 +75,22 @@ export function governorMiddleware(options: GovernorMiddlewareOptions = {}): Lan
   const governor = given ?? createGovernor(governOptions);
   if (given !== undefined) governor.govern([], governOptions);
   const memo = dialectMemoOf(governor);
-  // Recent prompts, to recognise the next one the SDK rebuilds from the same data.
-  const previous: PreviousView[] = [];
-  const pick = (prompt: readonly unknown[]): PreviousView | undefined => {
+  // Recent prompts (their records), to recognise the next one the SDK rebuilds from the same data.
+  const previous: { headRole: unknown; headContent: unknown; record: PreviousView }[] = [];
+  const pick = (prompt: readonly unknown[]): number => {
     const head = prompt[0] as { role?: unknown; content?: unknown } | undefined;
-    return previous.find((p) => {
-      const h = p.source[0] as { role?: unknown; content?: unknown } | undefined;
-      return h === head || (h !== undefined && head !== undefined && h.role === head.role && (h.content === head.content || JSON.stringify(h.content) === JSON.stringify(head.content)));
-    });
+    if (head === undefined || head === null || typeof head !== 'object') return -1;
+    return previous.findIndex((p) => p.headRole === head.role && (p.headContent === head.content || JSON.stringify(p.headContent) === JSON.stringify(head.content)));
   };
   return {
     specificationVersion: 'v3',
     transformParams: async ({ params, model }) => {
-      const prior = pick(params.prompt);
-      const view = toGovernorView(params.prompt, 'governorMiddleware', memo, prior);
-      if (prior !== undefined) previous.splice(previous.indexOf(prior), 1);
-      previous.unshift({ source: params.prompt, view });
+      const at = pick(params.prompt);
+      const prior = at >= 0 ? previous[at].record : undefined;
+      const { view, shared } = convertToGovernorView(params.prompt, 'governorMiddleware', memo, prior);
+      if (at >= 0) previous.splice(at, 1);
+      const head = params.prompt[0] as { role?: unknown; content?: unknown } | undefined;
+      if (head !== undefined) previous.unshift({ headRole: head.role, headContent: head.content, record: recordPrompt(params.prompt, view, prior, shared) });
       if (previous.length > PREVIOUS_KEPT) previous.pop();
       const callOptions: GovernOptions = { ...governOptions };
       // Without a target, the wrapped model's provider names the API the prompt goes to.

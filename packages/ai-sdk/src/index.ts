@@ -1,5 +1,6 @@
 export { governModelMessages } from './govern-model-messages.js';
 export type { GovernModelMessagesOptions, GovernModelMessagesResult } from './govern-model-messages.js';
+export { modelMessagesToGovernor } from './model-messages-to-governor.js';
 export { governorMiddleware } from './governor-middleware.js';
 export type { GovernorMiddlewareOptions, GovernedCallOptions, GovernedPrompt } from './governor-middleware.js';
 export { governorTargetFor } from './governor-target-for.js';

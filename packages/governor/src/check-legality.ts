@@ -8,6 +8,8 @@ import { isUnsignedReasoningOnly } from './steps/target/legalize-for-target.js';
 import { TARGET_PROFILES } from './steps/target/profiles/index.js';
 import { thoughtSignatureOf } from './steps/target/placeholder-thought-signatures.js';
 import type { TargetProfile } from './steps/target/target-profile.js';
+import { foreignArtifactsIn } from './steps/target/foreign-artifacts.js';
+import { carriesOwnReasoning, currentTurnRuleFor, removesEarlierReasoning } from './steps/target/current-turn-reasoning.js';
 import { estimatorFor, withModelDefaults, type ModelOptions } from './sizing/model-defaults.js';
 
 /** A rule a model request breaks. */
@@ -34,7 +36,11 @@ export type LegalityRule =
   | 'user-after-tool'
   | 'unsigned-reasoning-turn'
   | 'missing-reasoning-content'
-  | 'current-turn-signature';
+  | 'current-turn-signature'
+  | 'foreign-artifact'
+  | 'reasoning-summary-missing'
+  | 'current-turn-reasoning'
+  | 'earlier-reasoning';
 
 /** One broken rule, at a message index. */
 export interface LegalityViolation {
@@ -165,7 +171,7 @@ export function checkLegality(input: readonly MessageLike[], options: CheckLegal
   const profile = target === undefined ? undefined : TARGET_PROFILES[target];
   const strictOrder = profile?.roleOrder === 'strict';
   const objects = messages.every((m) => m !== null && typeof m === 'object');
-  if (profile !== undefined && objects) checkTarget(messages, profile, add);
+  if (profile !== undefined && objects) checkTarget(messages, profile, add, options.model ?? undefined);
   if ((options.request || target !== undefined) && objects) {
     const first = messages.findIndex((m) => !isInstructionRole(m.role));
     if (first >= 0 && messages[first].role !== 'user') add('first-not-user', first, 'the first message after the instructions is not a user message');
@@ -204,7 +210,7 @@ function hasCalls(msg: Message): boolean {
 }
 
 /** The per-message content and role rules of a target's profile. */
-function checkTarget(messages: readonly Message[], profile: TargetProfile, report: Add): void {
+function checkTarget(messages: readonly Message[], profile: TargetProfile, report: Add, model: string | undefined): void {
   const openai = profile.contentRequired;
   const anthropic = profile.strictContent;
   const pattern = profile.toolCallIdPattern;
@@ -216,11 +222,26 @@ function checkTarget(messages: readonly Message[], profile: TargetProfile, repor
     seen.add(key);
     report(rule, index, message);
   };
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
   if (profile.currentTurnSignaturePlaceholder !== undefined) {
-    const lastUser = messages.findLastIndex((m) => m.role === 'user');
     for (let i = lastUser + 1; i < messages.length; i++) {
       const calls = messages[i].role === 'assistant' ? messages[i].tool_calls : undefined;
       if (Array.isArray(calls) && calls.length > 0 && thoughtSignatureOf(calls[0]) === undefined) add('current-turn-signature', i, 'a current-turn function call without a thought signature (Gemini 3 rejects it)');
+    }
+  }
+  const turnRule = currentTurnRuleFor(profile, model);
+  if (turnRule !== undefined) {
+    for (let i = lastUser + 1; i < messages.length; i++) {
+      if (messages[i].role === 'assistant' && hasCalls(messages[i]) && !carriesOwnReasoning(messages[i], turnRule)) add('current-turn-reasoning', i, `a current-turn step without the reasoning ${String(model)} requires back (made by another model)`);
+    }
+  }
+  const earlierRemoved = removesEarlierReasoning(profile, model);
+  if (earlierRemoved) {
+    for (let i = 0; i < lastUser; i++) {
+      const m = messages[i];
+      if (m.role === 'assistant' && (typeof m.reasoning_content === 'string' || (Array.isArray(m.content) && m.content.some((p) => (p as { type?: unknown } | null)?.type === 'reasoning') && (hasCalls(m) || m.content.some((p) => (p as { type?: unknown } | null)?.type !== 'reasoning'))))) {
+        add('earlier-reasoning', i, `reasoning of an earlier turn sent to ${String(model)} (it takes none)`);
+      }
     }
   }
   if (profile.assistantBetweenToolAndUser) {
@@ -252,7 +273,10 @@ function checkTarget(messages: readonly Message[], profile: TargetProfile, repor
         if (typeof id === 'string' && id.length > 0 && !pattern.test(id)) add('invalid-tool-call-id', i, `tool call id ${id} does not match ${pattern.source}`);
       }
     }
-    if (profile.reasoningContentOnToolCalls && calls && typeof msg.reasoning_content !== 'string') {
+    for (const what of foreignArtifactsIn(msg, profile)) {
+      add(what === 'a reasoning item without summary' ? 'reasoning-summary-missing' : 'foreign-artifact', i, `${what} sent to ${profile.target}`);
+    }
+    if (profile.reasoningContentOnToolCalls && calls && typeof msg.reasoning_content !== 'string' && !(earlierRemoved && i < lastUser)) {
       add('missing-reasoning-content', i, 'a tool-calling assistant turn without reasoning_content (DeepSeek thinking mode requires it back)');
     }
     if (profile.dropUnsignedReasoningTurns && msg.role === 'assistant' && !calls && isUnsignedReasoningOnly(content)) {

@@ -104,6 +104,13 @@ export interface GovernOptions extends ModelOptions {
   cutPlan?: CutPlan | null;
   /** Share (0 < r <= 1) of the room behind the instructions a fresh stable cut fills (default 0.6). */
   cutTargetRatio?: number;
+  /**
+   * The server-side context management the request turns on (the `contextManagement` given to
+   * the provider: Anthropic `{ edits: [...] }`, OpenAI Responses `[{ type: 'compaction', … }]`).
+   * The governor does not apply it (the server does); the report says it is on
+   * (`report.serverEditing`).
+   */
+  serverContextManagement?: Readonly<Record<string, unknown>> | readonly Readonly<Record<string, unknown>>[] | null;
 }
 
 /** Result of {@link govern}. */

@@ -18,14 +18,34 @@ import { deepFreeze } from '@nanobot-internal/test-support';
 const TOOLS = [{ type: 'function' as const, function: { name: 'exec', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }];
 const call = (id: string, name = 'exec') => ({ id, type: 'function' as const, function: { name, arguments: '{}' } });
 
-/** Histories with the shapes the per-provider rules are about mixed in: reasoning-only turns, user after tool. */
+const result = (id: string): Message => ({ role: 'tool', tool_call_id: id, name: 'exec', content: 'ok' });
+/** A tool step each family makes, with its signed state (a model switch when mixed into another history). */
+const FOREIGN_STEPS = {
+  anthropic: (id: string): Message[] => [{ role: 'assistant', content: null, tool_calls: [call(id)], thinking_blocks: [{ type: 'thinking', thinking: 't', signature: `sig-${id}` }, { type: 'redacted_thinking', data: `data-${id}` }], reasoning_content: 't' } as Message, result(id)],
+  gemini: (id: string): Message[] => [{ role: 'assistant', content: null, tool_calls: [{ ...call(id), extra_content: { google: { thought_signature: `gsig-${id}` } } }] } as Message, result(id)],
+  responses: (id: string): Message[] => [{ role: 'assistant', content: null, tool_calls: [call(id)], thinking_blocks: [{ type: 'reasoning', id: `rs_${id}`, encrypted_content: `enc-${id}` }] } as unknown as Message, result(id)],
+  openrouter: (id: string): Message[] => [{ role: 'assistant', content: null, tool_calls: [call(id)], reasoning_details: [{ type: 'reasoning.encrypted', id, data: `ord-${id}`, format: 'google-gemini-v1', index: 0 }] } as Message, result(id)],
+  'server-tools': (id: string): Message[] => [{ role: 'assistant', content: [{ type: 'text', text: 'searching' }, { type: 'server_tool_use', id: `srvtoolu_${id}`, name: 'web_search', input: { query: 'q' } }, { type: 'web_search_tool_result', tool_use_id: `srvtoolu_${id}`, content: [{ type: 'web_search_result', url: 'https://e.x', title: 'E', encrypted_content: 'x' }] }], tool_calls: [call(id)] } as unknown as Message, result(id)],
+  deepseek: (id: string): Message[] => [{ role: 'assistant', content: null, tool_calls: [call(id)], reasoning_content: 'think' } as Message, result(id)],
+};
+
+/** The models a target has rules for (OpenRouter's Gemini 3 and Claude thinking, deepseek-reasoner), and none. */
+const MODELS: Readonly<Partial<Record<GovernTarget, readonly (string | undefined)[]>>> = {
+  openrouter: [undefined, 'google/gemini-3-pro-preview', 'anthropic/claude-sonnet-4.5:thinking'],
+  deepseek: [undefined, 'deepseek-reasoner'],
+};
+
+/** Histories with the shapes the per-provider rules are about mixed in: reasoning-only turns, user after tool, other families' steps. */
 const arbitraryProviderHistory: fc.Arbitrary<Message[]> = fc
-  .tuple(arbitraryHistory, fc.array(fc.record({ at: fc.nat(), kind: fc.constantFrom('unsigned', 'signed', 'user-after-tool') }), { maxLength: 3 }))
+  .tuple(arbitraryHistory, fc.array(fc.record({ at: fc.nat(), kind: fc.constantFrom('unsigned', 'signed', 'user-after-tool', 'anthropic', 'gemini', 'responses', 'openrouter', 'server-tools', 'deepseek') }), { maxLength: 4 }))
   .map(([history, inserts]) => {
     const out = [...history];
     for (const { at, kind } of inserts) {
       const i = out.length === 0 ? 0 : at % (out.length + 1);
-      if (kind === 'user-after-tool') {
+      const step = FOREIGN_STEPS[kind as keyof typeof FOREIGN_STEPS];
+      if (step !== undefined) {
+        out.splice(i, 0, ...step(`${kind}_${i}`));
+      } else if (kind === 'user-after-tool') {
         out.splice(i, 0, { role: 'assistant', content: null, tool_calls: [call(`toolu_${i}_x`)] }, { role: 'tool', tool_call_id: `toolu_${i}_x`, name: 'exec', content: 'ok' }, { role: 'user', content: 'that failed, retry' });
       } else {
         out.splice(i, 0, { role: 'assistant', content: [{ type: 'reasoning', text: 'thinking…', ...(kind === 'signed' ? { signature: 'sig' } : {}) }] } as unknown as Message);
@@ -37,17 +57,18 @@ const arbitraryProviderHistory: fc.Arbitrary<Message[]> = fc
 describe.each(GOVERN_TARGETS)('target %s', (target: GovernTarget) => {
   it('checkLegality(govern(h, { target }).messages, { target }) is empty for every generated history', () => {
     fc.assert(
-      fc.property(arbitraryProviderHistory, arbitraryBudget, (history, budget) => {
+      fc.property(arbitraryProviderHistory, arbitraryBudget, fc.constantFrom(...(MODELS[target] ?? [undefined])), (history, budget, model) => {
         const input = deepFreeze(history);
-        const { messages, report } = govern(input, { ...budget, target, tools: TOOLS });
-        expect(checkLegality(messages, { target })).toEqual([]);
+        const withModel = model === undefined ? {} : { model, contextWindowTokens: budget.contextWindowTokens ?? 0, tokenizer: 'cl100k_base' as const };
+        const { messages, report } = govern(input, { ...budget, target, tools: TOOLS, ...withModel });
+        expect(checkLegality(messages, { target, ...(model === undefined ? {} : { model }) })).toEqual([]);
         // Every rewrite of a target step is reported with a reason that names a declared rule.
         for (const s of report.steps) {
-          if (s.step !== 'legalizeForTarget' && s.step !== 'enforceRoleAlternation' && s.step !== 'separateToolResultsFromUser') continue;
+          if (s.step !== 'legalizeForTarget' && s.step !== 'enforceRoleAlternation' && s.step !== 'separateToolResultsFromUser' && s.step !== 'currentTurnReasoning') continue;
           for (const e of [...s.removed, ...s.added]) expect(ruleForReason(TARGET_PROFILES[target], e.reason!), `${target} ${s.step} ${e.reason}`).toBeDefined();
         }
         // The same history gives the same copy (ids included) on the next request.
-        expect(govern(input, { ...budget, target, tools: TOOLS }).messages).toEqual(messages);
+        expect(govern(input, { ...budget, target, tools: TOOLS, ...withModel }).messages).toEqual(messages);
       }),
       { numRuns: 60 },
     );

@@ -159,10 +159,20 @@ function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[],
   }
   if (replyReserve !== null) report.replyReserve = replyReserve;
   if (budget > 0) report.fits = overflow === undefined;
+  const editing = serverEdits(options.serverContextManagement);
+  if (editing !== undefined) report.serverEditing = editing;
   if (overflow !== undefined) report.overflow = overflow;
   if (reported !== undefined) report.cut = reported;
   const out = current === messages ? current
     : restore !== null ? current.map((m) => restore.get(m) ?? m)
       : memos !== null ? memos.clock.releasable(current) : current;
   return { messages: out, report, cutPlan: cut?.plan ?? null };
+}
+
+/** The edit types of a request's server-side context management (undefined when it has none). */
+function serverEdits(cm: GovernOptions['serverContextManagement']): { edits: string[] } | undefined {
+  if (cm === undefined || cm === null) return undefined;
+  const list = Array.isArray(cm) ? cm : Array.isArray((cm as { edits?: unknown }).edits) ? ((cm as { edits: unknown[] }).edits) : [];
+  const edits = list.map((e) => (e !== null && typeof e === 'object' && typeof (e as { type?: unknown }).type === 'string' ? String((e as { type: string }).type) : 'unknown'));
+  return edits.length > 0 ? { edits } : undefined;
 }

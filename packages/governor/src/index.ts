@@ -16,8 +16,9 @@ export { applyToolResultBudget, applyToolResultBudgetDetailed, maybePersistToolR
 export type { ToolResultBudgetOptions, ToolResultChange, NormalizeToolResultOptions, NormalizedToolResult, MicrocompactKeepRecentOptions, CompactInflightOptions, CompactInflightResult, ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage, PendingStep, ShortenNewestOptions, ShortenNewestResult } from './steps/size/index.js';
 export { snipHistory, DEFAULT_CUT_TARGET_RATIO, findLegalMessageStart } from './steps/cut/index.js';
 export type { SnipHistoryOptions, SnipHistoryResult, CutPlan, ReportedCut } from './steps/cut/index.js';
-export { safeFilename, FileArtifactStore, MemoryArtifactStore } from './offload/index.js';
-export type { ArtifactStore, ArtifactRequest, FileArtifactStoreOptions } from './offload/index.js';
+// FileArtifactStore (node:fs) is exported from `@nanobot/governor/node`: this entry runs everywhere.
+export { safeFilename, MemoryArtifactStore } from './offload/index.js';
+export type { ArtifactStore, ArtifactRequest } from './offload/index.js';
 export { inputBudget, replyReserve, windowReplyReserve, withModelDefaults, createUsageCalibrator, usageCalibratorFromJSON } from './sizing/index.js';
 export type { InputBudgetOptions, ReplyReserve, ReplyReserveSource, ModelOptions, TokenCalibration, UsageCalibrator, UsageCalibratorOptions, UsageCalibratorState, UsageObservation } from './sizing/index.js';
 export { cacheBoundaries } from './report/index.js';

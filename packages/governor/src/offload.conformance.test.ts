@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { checkLegality } from './check-legality.js';
 import * as g from './index.js';
+import { FileArtifactStore } from './node.js';
 import { deepFreeze, jsonClean, loadCases, type ConformanceCase } from '@nanobot-internal/test-support';
 import { deviationReason, STRUCTURAL } from './test-support/deviations.js';
 import { optionsFromConfig } from './test-support/governance-config.js';
@@ -74,7 +75,7 @@ function inTempDir<T>(c: ConformanceCase, fn: () => T): T {
 
 function run(c: ConformanceCase, compat: 'fixed' | 'reference'): unknown {
   const o = optionsFromConfig(c.config);
-  const store = new g.FileArtifactStore({ workspace: c.config.workspace });
+  const store = new FileArtifactStore({ workspace: c.config.workspace });
   const i = c.input;
   switch (c.fn.split('.').pop()) {
     case 'maybe_persist_tool_result':

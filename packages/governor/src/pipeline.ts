@@ -22,6 +22,7 @@ import type { GovernStep } from './steps/step.js';
 import { enforceRoleAlternationStep } from './steps/target/enforce-role-alternation.js';
 import { legalizeForTargetStep } from './steps/target/legalize-for-target.js';
 import { placeholderThoughtSignaturesStep } from './steps/target/placeholder-thought-signatures.js';
+import { currentTurnReasoningStep } from './steps/target/current-turn-reasoning.js';
 import { separateToolResultsFromUserStep } from './steps/target/separate-tool-results-from-user.js';
 import { userFirstStep } from './steps/target/user-first.js';
 
@@ -45,5 +46,6 @@ export const PIPELINE: readonly GovernStep[] = Object.freeze([
   userFirstStep,
   separateToolResultsFromUserStep,
   placeholderThoughtSignaturesStep,
+  currentTurnReasoningStep,
   shrinkToFitStep,
 ]);

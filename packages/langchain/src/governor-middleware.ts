@@ -7,6 +7,7 @@ import { createMiddleware } from 'langchain';
 import { fromGovernorView } from './internal/from-governor-messages.js';
 import { originOf, type MessageOrigin } from './internal/origin.js';
 import { toGovernorView } from './internal/to-governor-messages.js';
+import { governorTargetForChatModel } from './governor-target-for.js';
 
 /** What {@link GovernorMiddlewareOptions.sessionKey} is given to name a model call's conversation. */
 export interface GovernedModelRequest {
@@ -56,7 +57,8 @@ function originSource(message: unknown): unknown {
  * window with the agent's system message and tools counted. It keeps a Governor, so each
  * conversation's cut plan and compacted ids carry from call to call (stable cuts: the
  * provider's prompt cache keeps hitting). The agent's state (the stored history) is never
- * changed: only the request the model sees. Throws `ValidationError` (from `@nanobot/schema`)
+ * changed: only the request the model sees. Without `target`, each call is made legal for the
+ * chat model's API, inferred from its class ({@link governorTargetForChatModel}). Throws `ValidationError` (from `@nanobot/schema`)
  * at creation for bad options.
  */
 export function governorMiddleware(options: GovernorMiddlewareOptions = {}) {
@@ -76,6 +78,11 @@ export function governorMiddleware(options: GovernorMiddlewareOptions = {}) {
       const list = hasSystem ? [system, ...request.messages] : request.messages;
       const view = toGovernorView(list, 'governorMiddleware', memo);
       const callOptions: GovernOptions = { ...governOptions };
+      // Without a target, the chat model's class names the API the prompt goes to.
+      if (callOptions.target === undefined) {
+        const inferred = governorTargetForChatModel((request as { model?: unknown }).model);
+        if (inferred !== undefined) callOptions.target = inferred;
+      }
       if (callOptions.tools === undefined) callOptions.tools = toolDefinitions(request.tools);
       const thread = (request as GovernedModelRequest).runtime?.configurable?.thread_id;
       const key = typeof sessionKey === 'function' ? sessionKey(request as GovernedModelRequest) : sessionKey ?? (typeof thread === 'string' && thread.length > 0 ? thread : undefined);

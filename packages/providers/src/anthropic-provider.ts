@@ -3,7 +3,7 @@ import { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { LLMRequest, LLMResponse, LLMStreamEvent, ModelLimits, ModelLimitsRequest, TokenCount } from '@nanobot/schema';
 import { limitsFromAnthropicModel } from './model-limits/published-limits.js';
 import { ProviderError } from './provider-error.js';
-import { buildAnthropicParams } from './anthropic-request.js';
+import { anthropicBetas, buildAnthropicParams } from './anthropic-request.js';
 import type { AnthropicParamOptions } from './anthropic-request.js';
 import { AnthropicStreamAccumulator, parseAnthropicMessage } from './anthropic-response.js';
 import { BaseProvider } from './base-provider.js';
@@ -97,7 +97,7 @@ export class AnthropicProvider extends BaseProvider {
     const params = this.buildParams(request);
     let message: unknown;
     try {
-      message = await this.client.messages.create(params as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal: request.signal });
+      message = await this.client.messages.create(params as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal: request.signal, ...betaHeaders(params) });
     } catch (error) {
       // The SDK refuses some long non-streaming calls before sending; stream those instead.
       if (error instanceof Error && /streaming is required/i.test(error.message)) return this.collect(request);
@@ -133,7 +133,7 @@ export class AnthropicProvider extends BaseProvider {
     const model = request.model ?? this.defaultModel;
     const params = { ...this.buildParams(request), stream: true };
     const acc = new AnthropicStreamAccumulator(this.name);
-    const response = await this.client.messages.create(params as unknown as Anthropic.MessageCreateParamsStreaming, { signal }).asResponse();
+    const response = await this.client.messages.create(params as unknown as Anthropic.MessageCreateParamsStreaming, { signal, ...betaHeaders(params) }).asResponse();
     return {
       events: Stream.rawEvents(response, new AbortController()),
       push: (event, out) => {
@@ -156,4 +156,10 @@ function anthropicStreamError(data: string, headers: Headers): Error {
   }
   const type = (body as { error?: { type?: unknown } } | null)?.error?.type;
   return new Anthropic.APIError(undefined, body as object, undefined, headers, (typeof type === 'string' ? type : undefined) as ConstructorParameters<typeof Anthropic.APIError>[4]);
+}
+
+/** Request options carrying the beta header a body's server-side context management needs (none: nothing). */
+function betaHeaders(params: Record<string, unknown>): { headers?: Record<string, string> } {
+  const betas = anthropicBetas(params);
+  return betas.length > 0 ? { headers: { 'anthropic-beta': betas.join(',') } } : {};
 }

@@ -318,6 +318,22 @@ export function buildAnthropicParams(request: LLMRequest, model: string, options
     const existing = (params.output_config as Record<string, unknown> | undefined) ?? {};
     params.output_config = { ...existing, format: { type: 'json_schema', schema: request.responseFormat.schema } };
   }
+  // Server-side context editing and compaction, passed through as given (see anthropicBetas).
+  if (request.contextManagement !== undefined) params.context_management = request.contextManagement;
   if (request.extraBody) Object.assign(params, request.extraBody);
   return params;
+}
+
+/**
+ * The `anthropic-beta` features a request's body needs: `context-management-2025-06-27` for
+ * `context_management` edits (context editing), `compact-2026-01-12` for a `compact_…` edit
+ * (server-side compaction); empty when none.
+ */
+export function anthropicBetas(params: Record<string, unknown>): string[] {
+  const cm = params.context_management as { edits?: unknown } | undefined;
+  if (cm === undefined || cm === null) return [];
+  const edits = Array.isArray(cm.edits) ? (cm.edits as { type?: unknown }[]) : [];
+  const betas = ['context-management-2025-06-27'];
+  if (edits.some((e) => typeof e?.type === 'string' && e.type.startsWith('compact_'))) betas.push('compact-2026-01-12');
+  return betas;
 }

@@ -138,6 +138,8 @@ export function buildResponsesParams(request: LLMRequest, model: string, options
     // Only reasoning models have encrypted reasoning; asking others for it is a 400.
     if (effort || isOpenAIReasoningModel(model)) params.include = ['reasoning.encrypted_content'];
   }
+  // Server-side compaction (`[{ type: 'compaction', compact_threshold }]`), passed through as given.
+  if (request.contextManagement !== undefined) params.context_management = request.contextManagement;
   if (request.extraBody) Object.assign(params, request.extraBody);
   return params;
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { createUsageCalibrator, FileArtifactStore } from '@nanobot/governor';
+import { createUsageCalibrator } from '@nanobot/governor';
+import { FileArtifactStore } from '@nanobot/governor/node';
 import type { UsageCalibrator } from '@nanobot/governor';
 import { ConfigurationError } from '@nanobot/schema';
 import type { LLMProvider } from '@nanobot/schema';

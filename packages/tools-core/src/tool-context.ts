@@ -55,9 +55,20 @@ const NEVER_ABORTED = new AbortController().signal;
 const NO_EVENTS: ToolEventSink = () => {};
 
 /**
+ * The process's working directory where there is one (Node, Bun, Deno, Workers with
+ * nodejs_compat), else `/`: Workers without nodejs_compat, edge functions and browsers have no
+ * `process.cwd`, and a context must still be buildable there.
+ */
+function currentDirectory(): string {
+  const cwd = (globalThis as { process?: { cwd?: unknown } }).process?.cwd;
+  return typeof cwd === 'function' ? String(cwd.call(globalThis.process)) : '/';
+}
+
+/**
  * Builds a frozen {@link ToolContext} with defaults for what is not given: channel `cli`, chat
- * `direct`, session key `<channel>:<chatId>`, the process's working directory as workspace, a
- * signal that never aborts and a sink that drops events. Handy for using tools without a runner.
+ * `direct`, session key `<channel>:<chatId>`, the process's working directory as workspace (`/`
+ * in runtimes without one), a signal that never aborts and a sink that drops events. Handy for
+ * using tools without a runner.
  */
 export function createToolContext(init: ToolContextInit = {}): ToolContext {
   const channel = init.channel ?? 'cli';
@@ -68,7 +79,7 @@ export function createToolContext(init: ToolContextInit = {}): ToolContext {
     chatId,
     senderId: init.senderId,
     messageId: init.messageId,
-    workspace: init.workspace ?? process.cwd(),
+    workspace: init.workspace ?? currentDirectory(),
     signal: init.signal ?? NEVER_ABORTED,
     emit: init.emit ?? NO_EVENTS,
     toolCallId: init.toolCallId,

@@ -17,7 +17,7 @@ import {
   stripMalformedToolCalls,
   stripPlaceholderAssistantMessages,
 } from '@nanobot/governor';
-import { countWithEncoding, encodingLoaded, estimateMessageTokens, estimatePromptTokens, estimatePromptTokensChain, referenceEstimator, tokenizerLoaded } from '@nanobot/schema';
+import { countWithEncoding, encodingLoaded, estimateMessageTokens, estimatePromptTokens, estimatePromptTokensChain, loadTokenizer, referenceEstimator, tokenizerLoaded } from '@nanobot/schema';
 import { capture, resultsText, revive } from './encode.mjs';
 
 const num = (v) => (v === true ? 1 : v === false ? 0 : typeof v === 'number' ? v : null);
@@ -140,8 +140,12 @@ function runSession(name, history, config) {
  * `text` is compared byte for byte; `probe` (whether the tokenizer's ranks loaded) only explains
  * a difference.
  */
-export function run(inputText) {
+export async function run(inputText) {
   const input = JSON.parse(inputText, revive);
+  // What the schema's README asks of every runtime that cannot read the ranks synchronously
+  // (Workers, edge functions, browsers); in Node, Bun and Deno it changes nothing but the moment
+  // the ranks load. A count without it throws TokenizerNotLoadedError (never counts bytes).
+  await loadTokenizer(['cl100k_base', 'o200k_base']);
   const results = [];
   // Token counts first: when a runtime counts wrongly, the first differing case says so plainly.
   for (const s of input.sessions) {

@@ -7,6 +7,7 @@ import { governModelMessages } from '@nanobot/ai-sdk';
 import { governAnthropic } from '@nanobot/governor/anthropic';
 import { governResponses } from '@nanobot/governor/responses';
 import { governBaseMessages } from '@nanobot/langchain';
+import { loadTokenizer } from '@nanobot/schema';
 import { baseMessageView, toAnthropic, toBaseMessages, toModelMessages, toResponsesItems } from './dialect-inputs.mjs';
 import { capture, resultsText, revive } from './encode.mjs';
 
@@ -23,8 +24,10 @@ export const DIALECT_CONFIGS = {
 };
 
 /** Runs the smoke test on `inputText` (`{ sessions: [{ name, messages }] }`). */
-export function run(inputText) {
+export async function run(inputText) {
   const input = JSON.parse(inputText, revive);
+  // Both configurations count in cl100k (Claude: cl100k × 1.2); see the conformance program.
+  await loadTokenizer('cl100k_base');
   const results = [];
   for (const s of input.sessions) {
     for (const [label, config] of Object.entries(DIALECT_CONFIGS)) {

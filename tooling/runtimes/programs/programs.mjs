@@ -1,7 +1,7 @@
 // The programs by name, for the entry that runs several in one process (Node, Bun, Deno). Each
 // is imported on its first use, so a program whose imports fail to load in a runtime does not
-// take the others down with it. Bundled runtimes get one entry per program instead
-// (src/entries.mjs): a bundler would follow these dynamic imports into every bundle.
+// take the others down with it. Bundled runtimes get an entry of their own instead
+// (src/entries.mjs), which imports the selected programs statically: one bundle per runtime.
 // Runs in every runtime under test: plain ECMAScript, no runtime API.
 import { describeError, envelope } from './encode.mjs';
 

@@ -42,9 +42,13 @@ export const TARGETS = {
  * up, for an entry outside any project). Returns `{ ok: true, warnings }`, or
  * `{ ok: false, errors }` with esbuild's messages (`Could not resolve "node:fs"`): a failed
  * build is a result here, not an exception.
- * @param {{ entry: string, outdir: string, target: keyof typeof TARGETS, minify?: boolean, stubNode?: boolean, external?: string[], nodePaths?: string[] }} options
+ * With `metafile`, the result also has esbuild's metafile (which inputs went into which output);
+ * `conditions` come before the target's (`source`: the workspace's TypeScript, for a breakdown
+ * by source file).
+ * @param {{ entry: string, outdir: string, target: keyof typeof TARGETS, minify?: boolean, stubNode?: boolean, external?: string[], nodePaths?: string[], metafile?: boolean, conditions?: string[] }} options
+ * @returns {Promise<{ ok: true, warnings: { text: string, file: string | null }[], metafile?: esbuild.Metafile, errors?: undefined } | { ok: false, errors: { text: string, file: string | null }[], warnings?: undefined, metafile?: undefined }>}
  */
-export async function bundle({ entry, outdir, target, minify = false, stubNode = false, external = [], nodePaths = [] }) {
+export async function bundle({ entry, outdir, target, minify = false, stubNode = false, external = [], nodePaths = [], metafile = false, conditions = [] }) {
   const t = TARGETS[target];
   try {
     const result = await esbuild.build({
@@ -56,19 +60,20 @@ export async function bundle({ entry, outdir, target, minify = false, stubNode =
       platform: t.platform,
       format: t.format,
       splitting: t.splitting,
-      conditions: t.conditions,
+      conditions: [...conditions, ...t.conditions],
       target: 'es2022',
       external,
       nodePaths,
       logLevel: 'silent',
       legalComments: 'none',
       plugins: stubNode ? [stubNodeBuiltins] : [],
+      metafile,
     });
-    return { ok: true, warnings: result.warnings.map(formatMessage) };
+    return { ok: /** @type {const} */ (true), warnings: result.warnings.map(formatMessage), ...(metafile ? { metafile: result.metafile } : {}) };
   } catch (error) {
     const errors = /** @type {{ errors?: esbuild.Message[] }} */ (error).errors;
     if (!errors) throw error;
-    return { ok: false, errors: errors.map(formatMessage) };
+    return { ok: /** @type {const} */ (false), errors: errors.map(formatMessage) };
   }
 }
 
@@ -114,13 +119,18 @@ export function summarizeErrors(errors, limit = 4) {
  * Returns `{ raw, gzip }` (gzip -9) summed over every file that holds no rank data,
  * `inMain` (encodings inlined in `mainFile`, whose size then includes them) and `chunks`
  * (`{ file, encodings, raw, gzip }`: rank data in a chunk of its own, loaded when imported).
+ * Given the build's `metafile`, also `initial` (`{ raw, gzip }` of `mainFile` and the chunks it
+ * imports statically: what a page loads up front) and `lazy` (`{ file, raw, gzip }` of the other
+ * rank-free chunks: loaded on a dynamic import, e.g. the tokenizer on the first load).
  */
-export function bundleSizes(outdir, mainFile, markers) {
+export function bundleSizes(outdir, mainFile, markers, metafile) {
   const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
   let raw = 0;
   let gzip = 0;
   const inMain = [];
   const chunks = [];
+  /** Rank-free files: `{ raw, gzip }` by name. */
+  const sizes = new Map();
   for (const file of readdirSync(outdir).filter((f) => f.endsWith('.js')).sort()) {
     const bytes = readFileSync(join(outdir, file));
     const text = bytes.toString('utf8');
@@ -132,6 +142,43 @@ export function bundleSizes(outdir, mainFile, markers) {
     inMain.push(...encodings);
     raw += bytes.length;
     gzip += gz(bytes);
+    sizes.set(file, { raw: bytes.length, gzip: gz(bytes) });
   }
-  return { raw, gzip, inMain, chunks };
+  if (!metafile) return { raw, gzip, inMain, chunks };
+  // The main output and what it imports statically, transitively (esbuild names outputs by path).
+  const outputs = Object.entries(metafile.outputs).map(([path, output]) => ({ file: path.split('/').pop(), path, output }));
+  const initialFiles = new Set();
+  for (let todo = [mainFile]; todo.length; ) {
+    const file = /** @type {string} */ (todo.pop());
+    if (initialFiles.has(file)) continue;
+    initialFiles.add(file);
+    const found = outputs.find((o) => o.file === file);
+    for (const imp of found?.output.imports ?? []) if (imp.kind === 'import-statement' && !imp.external) todo.push(imp.path.split('/').pop());
+  }
+  const initial = { raw: 0, gzip: 0 };
+  const lazy = [];
+  for (const [file, size] of sizes) {
+    if (initialFiles.has(file)) {
+      initial.raw += size.raw;
+      initial.gzip += size.gzip;
+    } else lazy.push({ file, ...size });
+  }
+  return { raw, gzip, inMain, chunks, initial, lazy };
+}
+
+/**
+ * What went into `mainFile` (an output of a build with a metafile), grouped: a package under
+ * node_modules by name, a repository file by its first two folders under `src/`; largest first,
+ * as `[group, bytes in the minified output]`.
+ */
+export function largestInputs(metafile, mainFile) {
+  const output = Object.entries(metafile.outputs).find(([path]) => path.split('/').pop() === mainFile)?.[1];
+  const groups = new Map();
+  for (const [path, input] of Object.entries(output?.inputs ?? {})) {
+    const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(path);
+    const inRepo = /packages\/([^/]+)\/(?:src|dist)\/((?:[^/]+\/)?[^/]+)/.exec(path);
+    const group = pkg && !pkg[1].startsWith('@nanobot/') ? pkg[1] : inRepo ? `@nanobot/${inRepo[1]} ${inRepo[2].replace(/\.(ts|js)$/, '')}` : path;
+    groups.set(group, (groups.get(group) ?? 0) + input.bytesInOutput);
+  }
+  return [...groups].sort((a, b) => b[1] - a[1]);
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundle, bundleSizes, summarizeErrors } from './bundle.mjs';
+import { bundle, bundleSizes, largestInputs, summarizeErrors } from './bundle.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'nanobot-runtimes-bundle-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,6 +54,25 @@ describe('bundleSizes', () => {
     expect(s.raw).toBeGreaterThan(0);
     expect(s.raw).toBeLessThan(s.chunks[0].raw);
     expect(s.chunks[0].gzip).toBeLessThan(s.chunks[0].raw);
+  });
+
+  it('with the metafile, splits what loads up front from rank-free code loaded on a dynamic import', async () => {
+    const e = project('split', {
+      'ranks.mjs': `export default { bpe_ranks: ${JSON.stringify(MARKER.repeat(20))} };\n`,
+      'coder.mjs': `export const decode = (s) => s.split('').reverse().join('') + ${JSON.stringify('x'.repeat(300))};\n`,
+      'entry.mjs': "export async function count() { const [{ decode }, r] = await Promise.all([import('./coder.mjs'), import('./ranks.mjs')]); return decode(r.default.bpe_ranks).length; }\n",
+    });
+    const out = join(e, 'out');
+    const built = await bundle({ entry: join(e, 'entry.mjs'), outdir: out, target: 'browser', minify: true, metafile: true });
+    expect(built.ok).toBe(true);
+    const s = bundleSizes(out, 'entry.js', { cl100k_base: MARKER }, built.metafile);
+    expect(s.chunks.map((c) => c.encodings)).toEqual([['cl100k_base']]);
+    expect(s.lazy!.map((c) => c.file.replace(/-[A-Z0-9]+\.js$/, ''))).toEqual(['coder']);
+    expect(s.initial!.raw + s.lazy![0]!.raw).toBe(s.raw);
+    // Up front: the entry module only; the coder and the ranks are in their chunks.
+    const inputs = largestInputs(built.metafile, 'entry.js');
+    expect(inputs.map(([group]) => group.split('/').pop())).toEqual(['entry.mjs']);
+    expect(inputs[0]![1]).toBeGreaterThan(0);
   });
 
   it('finds rank data imported statically inside the main bundle', async () => {

@@ -8,7 +8,11 @@ export const runtimesDir = resolve(import.meta.dirname, '..');
 export const repoRoot = resolve(runtimesDir, '..', '..');
 /** The recorded fixtures (conformance cases, sessions). */
 export const fixturesDir = process.env.NANOBOT_FIXTURES_DIR ?? join(repoRoot, 'fixtures');
-/** Default work directory: outside the repository, kept between runs so installs are reused. */
+/**
+ * Default work directory: outside the repository, kept between runs so installs are reused. Not
+ * under the repository's node_modules/.cache: a consumer there would resolve a package it lacks
+ * from the repository's node_modules (lookups walk up), which no user's project can.
+ */
 export const defaultWorkDir = join(tmpdir(), `nanobot-runtimes-${process.getuid?.() ?? 'user'}`);
 
 /** Writes one progress line to stderr. */

@@ -98,7 +98,8 @@ const capnpString = (s) => JSON.stringify(s);
 /**
  * A Worker: wrangler builds it (`wrangler deploy --dry-run --outdir`: the artefact a deploy
  * uploads) and the workerd binary serves it with the given compatibility flags at the newest
- * compatibility date this workerd supports (what a new Worker gets).
+ * compatibility date this workerd supports (what a new Worker gets). One Worker holds every
+ * program (one build, one server); each program is one request.
  */
 const workerdRunner = ({ id, label, flags }) => ({
   id,
@@ -107,30 +108,27 @@ const workerdRunner = ({ id, label, flags }) => ({
   async run(ctx) {
     const w = engines.workerd();
     const node22 = nodeBinary(22); // wrangler needs Node >= 22.12
-    const programs = {};
-    for (const program of ctx.programs) {
-      const started = Date.now();
-      const dir = join(ctx.work, id, program);
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
-      const main = writeEntry(ctx.consumer, 'workerd', program);
-      writeFileSync(join(dir, 'wrangler.json'), JSON.stringify({ name: 'nanobot-runtimes', main, compatibility_date: w.compatibilityDate, compatibility_flags: flags }, null, 2));
-      const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', XDG_CONFIG_HOME: join(ctx.work, 'xdg-config'), NO_COLOR: '1' };
-      const built = await run(node22, [engines.wrangler(), 'deploy', '--dry-run', '--outdir', 'out', '--config', 'wrangler.json'], { cwd: dir, env, timeoutMs: ctx.timeoutMs });
-      const outFiles = built.code === 0 ? readdirSync(join(dir, 'out')).filter((f) => /\.(m?js|wasm)$/.test(f)) : [];
-      const mainFile = outFiles.find((f) => f.startsWith(`entry-workerd-${program}.`));
-      if (!mainFile) {
-        programs[program] = { ok: false, stage: 'bundle', error: `wrangler: ${tail(built.stdout + built.stderr)}`, ms: Date.now() - started };
-        continue;
-      }
-      const warnings = (built.stdout + built.stderr).split('\n').filter((l) => /▲|\[WARNING\]/.test(l));
-      const port = await freePort();
-      const modules = [mainFile, ...outFiles.filter((f) => f !== mainFile)]
-        .map((f) => `(name = ${capnpString(f)}, ${f.endsWith('.wasm') ? 'wasm' : 'esModule'} = embed ${capnpString(`out/${f}`)})`)
-        .join(', ');
-      writeFileSync(
-        join(dir, 'config.capnp'),
-        `using Workerd = import "/workerd/workerd.capnp";
+    const version = `workerd ${w.version} (compatibility date ${w.compatibilityDate}), wrangler ${engines.wranglerVersion()}`;
+    const started = Date.now();
+    const every = (envelope) => Object.fromEntries(ctx.programs.map((p) => [p, { ...envelope, ms: Date.now() - started }]));
+    const dir = join(ctx.work, id);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const main = writeEntry(ctx.consumer, 'workerd', ctx.programs);
+    writeFileSync(join(dir, 'wrangler.json'), JSON.stringify({ name: 'nanobot-runtimes', main, compatibility_date: w.compatibilityDate, compatibility_flags: flags }, null, 2));
+    const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', XDG_CONFIG_HOME: join(ctx.work, 'xdg-config'), NO_COLOR: '1' };
+    const built = await run(node22, [engines.wrangler(), 'deploy', '--dry-run', '--outdir', 'out', '--config', 'wrangler.json'], { cwd: dir, env, timeoutMs: ctx.timeoutMs });
+    const outFiles = built.code === 0 ? readdirSync(join(dir, 'out')).filter((f) => /\.(m?js|wasm)$/.test(f)) : [];
+    const mainFile = outFiles.find((f) => f.startsWith('entry-workerd.'));
+    if (!mainFile) return { version, programs: every({ ok: false, stage: 'bundle', error: `wrangler: ${tail(built.stdout + built.stderr)}` }) };
+    const warnings = (built.stdout + built.stderr).split('\n').filter((l) => /▲|\[WARNING\]/.test(l));
+    const port = await freePort();
+    const modules = [mainFile, ...outFiles.filter((f) => f !== mainFile)]
+      .map((f) => `(name = ${capnpString(f)}, ${f.endsWith('.wasm') ? 'wasm' : 'esModule'} = embed ${capnpString(`out/${f}`)})`)
+      .join(', ');
+    writeFileSync(
+      join(dir, 'config.capnp'),
+      `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .worker) ],
   sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
@@ -141,14 +139,14 @@ const worker :Workerd.Worker = (
   compatibilityFlags = [ ${flags.map(capnpString).join(', ')} ],
 );
 `,
-      );
-      const server = start(w.binary, ['serve', 'config.capnp'], { cwd: dir });
-      try {
-        if (!(await waitForServer(port, server.exited, 60_000))) {
-          programs[program] = { ok: false, stage: 'load', error: `workerd: ${tail(server.output(), 3)}`, ms: Date.now() - started };
-          continue;
-        }
-        const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: ctx.inputs[program], signal: AbortSignal.timeout(ctx.timeoutMs) });
+    );
+    const server = start(w.binary, ['serve', 'config.capnp'], { cwd: dir });
+    try {
+      if (!(await waitForServer(port, server.exited, 60_000))) return { version, programs: every({ ok: false, stage: 'load', error: `workerd: ${tail(server.output(), 3)}` }) };
+      const programs = {};
+      for (const program of ctx.programs) {
+        const begun = Date.now();
+        const res = await fetch(`http://127.0.0.1:${port}/${program}`, { method: 'POST', body: ctx.inputs[program], signal: AbortSignal.timeout(ctx.timeoutMs) });
         const body = await res.text();
         let envelope;
         try {
@@ -156,40 +154,35 @@ const worker :Workerd.Worker = (
         } catch {
           envelope = { ok: false, stage: 'run', error: `HTTP ${res.status}: ${body.slice(0, 300)} ${tail(server.output(), 3)}` };
         }
-        programs[program] = { ...envelope, ...(warnings.length ? { bundleWarnings: warnings } : {}), ms: Date.now() - started };
-      } finally {
-        killGroup(server.child);
-        await server.exited;
+        programs[program] = { ...envelope, ...(warnings.length ? { bundleWarnings: warnings } : {}), ms: Date.now() - begun };
       }
+      return { version, programs };
+    } finally {
+      killGroup(server.child);
+      await server.exited;
     }
-    return { version: `workerd ${w.version} (compatibility date ${w.compatibilityDate}), wrangler ${engines.wranglerVersion()}`, programs };
   },
 });
 
-/** Bundles each program with esbuild for `target`, then runs the bundle with `host`. */
+/**
+ * Bundles every program into one entry with esbuild for `target`, then runs the bundle once with
+ * `host(dir, file)`, which answers `{ <program>: envelope & { ms } }` as JSON on stdout.
+ */
 async function bundledPrograms(ctx, { id, kind, target, stubNode, host }) {
-  const programs = {};
-  for (const program of ctx.programs) {
-    const started = Date.now();
-    const dir = join(ctx.work, id, program);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const entry = writeEntry(ctx.consumer, kind, program);
-    const built = await bundle({ entry, outdir: dir, target, stubNode });
-    if (!built.ok) {
-      programs[program] = { ok: false, stage: 'bundle', error: `esbuild: ${summarizeErrors(built.errors)}`, ms: Date.now() - started };
-      continue;
-    }
-    const res = await host(dir, `entry-${kind}-${program}.js`, program);
-    let envelope;
-    try {
-      envelope = JSON.parse(res.stdout);
-    } catch {
-      envelope = { ok: false, stage: 'crash', error: res.timedOut ? 'timed out' : `exit ${res.code}: ${tail(res.stderr)}` };
-    }
-    programs[program] = { ...envelope, ms: Date.now() - started };
+  const started = Date.now();
+  const every = (envelope) => Object.fromEntries(ctx.programs.map((p) => [p, { ...envelope, ms: Date.now() - started }]));
+  const dir = join(ctx.work, id);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const entry = writeEntry(ctx.consumer, kind, ctx.programs);
+  const built = await bundle({ entry, outdir: dir, target, stubNode });
+  if (!built.ok) return every({ ok: false, stage: 'bundle', error: `esbuild: ${summarizeErrors(built.errors)}` });
+  const res = await host(dir, `entry-${kind}.js`);
+  try {
+    return JSON.parse(res.stdout);
+  } catch {
+    return every({ ok: false, stage: 'crash', error: res.timedOut ? 'timed out' : `exit ${res.code}: ${tail(res.stderr)}` });
   }
-  return programs;
 }
 
 const edgeRunner = ({ stubNode = false } = {}) => ({
@@ -204,8 +197,7 @@ const edgeRunner = ({ stubNode = false } = {}) => ({
       kind: 'edge',
       target: 'edge',
       stubNode,
-      host: (dir, file, program) =>
-        run(process.execPath, [join(runtimesDir, 'src', 'hosts', 'edge-host.mjs'), entry, join(dir, file), join(ctx.inputsDir, `${program}.json`)], { timeoutMs: ctx.timeoutMs }),
+      host: (dir, file) => run(process.execPath, [join(runtimesDir, 'src', 'hosts', 'edge-host.mjs'), entry, join(dir, file), ctx.inputsDir, ...ctx.programs], { timeoutMs: ctx.timeoutMs }),
     });
     return { version: `edge-runtime ${engines.edgeRuntimeVersion()} on Node ${process.versions.node}`, programs };
   },
@@ -223,16 +215,17 @@ const chromiumRunner = ({ stubNode = false } = {}) => ({
       kind: 'browser',
       target: 'browser',
       stubNode,
-      host: async (dir, file, program) => {
+      host: async (dir, file) => {
         writeFileSync(join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><title>nanobot runtimes</title><script type="module" src="./${file}"></script>\n`);
-        writeFileSync(join(dir, 'input.json'), ctx.inputs[program]);
-        const res = await run(process.execPath, [join(runtimesDir, 'src', 'hosts', 'browser-host.mjs'), dir], { timeoutMs: ctx.timeoutMs });
+        for (const program of ctx.programs) writeFileSync(join(dir, `${program}.json`), ctx.inputs[program]);
+        const res = await run(process.execPath, [join(runtimesDir, 'src', 'hosts', 'browser-host.mjs'), dir, ...ctx.programs], { timeoutMs: ctx.timeoutMs });
         try {
-          userAgent = JSON.parse(res.stdout).userAgent ?? userAgent;
+          const parsed = JSON.parse(res.stdout);
+          userAgent = parsed.userAgent ?? userAgent;
+          return { ...res, stdout: JSON.stringify(parsed.programs) };
         } catch {
-          // reported by bundledPrograms
+          return res; // reported by bundledPrograms
         }
-        return res;
       },
     });
     const installed = async () => (await versionOf(process.env.NANOBOT_CHROMIUM ?? '/usr/bin/chromium')).split(' ').slice(0, 2).join(' ');

@@ -1,7 +1,7 @@
 // Issue 25's measurement: every history at its request points, at each budget, governed with
 // today's governor (`target: 'any'`), sent through each route to its stand-in; counts what the
 // stand-ins reject, per route and per rule, and checks that each client saw the server's verdict.
-import { govern } from '@nanobot/governor';
+import { govern, TARGET_PROFILES } from '@nanobot/governor';
 import type { GovernOptions, GovernTarget } from '@nanobot/governor';
 import { governModelMessages } from '@nanobot/ai-sdk';
 import type { WireServer } from '@nanobot-internal/provider-wire';
@@ -140,19 +140,26 @@ export async function measureProviderRules(options: MeasureOptions = {}): Promis
       const tools = toolDefinitions(names);
       const modelPrefix = toModelMessages(prefix);
       for (const budget of budgets) {
-        // One governed copy per target (and per dialect), shared by the routes that use it.
-        const copies = new Map<GovernTarget, Parameters<Route['send']>[1]>();
-        const copyFor = (target: GovernTarget) => {
-          let input = copies.get(target);
+        // One governed copy per target (and per dialect), shared by the routes that use it; per
+        // model too where the target's profile has rules for particular models (OpenRouter's
+        // Gemini 3 and Claude thinking, deepseek-reasoner), as a runner passes its model.
+        const copies = new Map<string, Parameters<Route['send']>[1]>();
+        const copyFor = (target: GovernTarget, model: string) => {
+          const profile = TARGET_PROFILES[target];
+          const byModel = profile.currentTurnReasoning !== undefined || profile.earlierReasoningRemovedFor !== undefined;
+          const key = byModel ? `${target}|${model}` : target;
+          let input = copies.get(key);
           if (input === undefined) {
-            const opts: GovernOptions = { target, ...budgetOptions(budget.tokens), tools, ...options.governOptions };
+            // The model's rules only: the window stays the budget's (none: 0) and the count cl100k.
+            const modelOptions: GovernOptions = byModel ? { model, tokenizer: 'cl100k_base', ...(budget.tokens === null ? { contextWindowTokens: 0 } : {}) } : {};
+            const opts: GovernOptions = { target, ...budgetOptions(budget.tokens), ...modelOptions, tools, ...options.governOptions };
             input = { messages: govern(prefix, opts).messages, modelMessages: governModelMessages(modelPrefix, opts).messages, toolNames: names };
-            copies.set(target, input);
+            copies.set(key, input);
           }
           return input;
         };
         await Promise.all(routes.map((r, i) => {
-          const input = copyFor(options.target === 'route' ? r.target : 'any');
+          const input = options.target === 'route' ? copyFor(r.target, r.model) : copyFor('any', r.model);
           if (!keepsNewestUser(prefix, input.messages)) tallies[i]!.newestUserLost.push(`${h.name}[:${end}] @${budget.label}`);
           return sendOne(r, servers[i]!, tallies[i]!, input, { history: h, end, budget: budget.label });
         }));

@@ -9,7 +9,8 @@ const SEGMENTS: { key: 'system' | 'tools' | 'history' | 'current' | 'headroom'; 
   { key: 'headroom', label: 'Headroom' },
 ];
 
-const MARK_LABEL: Record<string, string> = {
+/** Short labels of the governance marks and removal reasons (the inspector's and the playground's). */
+export const MARK_LABEL: Record<string, string> = {
   backfilled: 'backfilled',
   offloaded: 'offloaded',
   truncated: 'truncated',

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ContextBuilder, RUNTIME_CONTEXT_HEADER, detachRuntimeContext } from '@nanobot/context-builder';
 import type { PromptSection, RuntimeContextMarker } from '@nanobot/context-builder';
-import { FileArtifactStore, withModelDefaults } from '@nanobot/governor';
+import { withModelDefaults } from '@nanobot/governor';
+import { FileArtifactStore } from '@nanobot/governor/node';
 import type { ArtifactStore, GovernReport, ModelOptions } from '@nanobot/governor';
 import { createAgent, defaultArtifactsDir } from '@nanobot/runner';
 import type { ToolRegistry } from '@nanobot/registry';

@@ -275,7 +275,7 @@ export function inspectRequest(input: InspectInput): InspectorSnapshot {
     while (next < sortedRemovals.length && sortedRemovals[next].origin < anchor) pushRemoval(sortedRemovals[next++]);
     const zone = index < systemEnd ? 'system' : index >= currentStart ? 'current' : 'history';
     const calls = Array.isArray(message.tool_calls) ? message.tool_calls.map((c) => ({ id: String(c?.id ?? ''), name: String(c?.function?.name ?? '?') })) : [];
-    rows.push({ kind: 'message', index, zone, marks: slot.marks, ...summarizeMessage(message, estimator), ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+    rows.push({ kind: 'message', index, zone, marks: slot.marks, ...(slot.origin !== null ? { origin: slot.origin } : {}), ...summarizeMessage(message, estimator), ...(calls.length > 0 ? { toolCalls: calls } : {}) });
   });
   while (next < sortedRemovals.length) pushRemoval(sortedRemovals[next++]);
   const timeline = rows;

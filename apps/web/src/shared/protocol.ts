@@ -52,6 +52,8 @@ export type TimelineRow =
       kind: 'message';
       /** Position in the request actually sent. */
       index: number;
+      /** Position in the transcript of the message this one was sent as (absent: the governor added it). */
+      origin?: number;
       zone: 'system' | 'history' | 'current';
       toolCalls?: { id: string; name: string }[];
       marks: Mark[];

@@ -190,6 +190,67 @@ function rebuilt(g: Message, dialect: AiDialect, memo: DialectMemo): AiMessage {
  */
 export function fromGovernorView(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect, memo: DialectMemo): AiMessage[] {
   if (governed === view.messages) return source as AiMessage[];
+  const plans = memo.weak<readonly Message[], WritePlan>(`ai-sdk:plan:${dialect}`);
+  const known = plans.get(view.messages);
+  if (known !== undefined && known.parts === view.parts && known.owner === view.owner && known.reused === (view.reused === true) && known.sourceLength === source.length && samePointers(known.governed, governed)) {
+    return replay(known.ops, source);
+  }
+  const ops: WriteOp[] = [];
+  const out = writeBack(source, view, governed, dialect, memo, ops);
+  // Only where every source message has a view message: the source index of a rewritten
+  // message (found through its origin) then decides nothing, and the plan is the same for every
+  // source this view stands for.
+  if (!hasEmptyParts(view.parts, memo)) {
+    plans.set(view.messages, { parts: view.parts, owner: view.owner, reused: view.reused === true, sourceLength: source.length, governed: governed.slice(), ops });
+  }
+  return out;
+}
+
+/** One slot of a written-back prompt: the source message at an index, or a message made for it. */
+type WriteOp = number | AiMessage;
+
+/**
+ * How the governor's output for a view was written back (see fromGovernorView): the same output
+ * for the same view — the usual next step, or a prompt the SDK rebuilt from the same data —
+ * is written back the same way, without reading a message.
+ */
+interface WritePlan {
+  parts: GovernorView['parts'];
+  owner: GovernorView['owner'];
+  reused: boolean;
+  sourceLength: number;
+  /** The governor's output it was made for (its slots, compared by identity). */
+  governed: readonly Message[];
+  ops: WriteOp[];
+}
+
+function samePointers(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function replay(ops: readonly WriteOp[], source: readonly AiMessage[]): AiMessage[] {
+  const out = new Array<AiMessage>(ops.length);
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
+    out[i] = typeof op === 'number' ? source[op] : op;
+  }
+  return out;
+}
+
+function hasEmptyParts(parts: readonly (readonly Message[])[], memo: DialectMemo): boolean {
+  const cache = memo.weak<readonly (readonly Message[])[], boolean>('ai-sdk:empty-parts');
+  let hit = cache.get(parts);
+  if (hit === undefined) {
+    hit = parts.some((p) => p.length === 0);
+    cache.set(parts, hit);
+  }
+  return hit;
+}
+
+/** fromGovernorView's plain write-back; `ops` records each output slot (see {@link WriteOp}). */
+function writeBack(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect, memo: DialectMemo, ops: WriteOp[]): AiMessage[] {
   // The governor keeps order and shares structure: an output message is mostly the view message
   // after the previous one (a pointer comparison); only the others need the lookup.
   const vm = view.messages;
@@ -213,10 +274,16 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
   const followers = (si: number) => {
     if (si < 0 || followed.has(si)) return;
     followed.add(si);
-    for (let j = si + 1; j < source.length && view.parts[j].length === 0; j++) out.push(source[j]);
+    for (let j = si + 1; j < source.length && view.parts[j].length === 0; j++) {
+      out.push(source[j]);
+      ops.push(j);
+    }
   };
   if (governed.length > 0 && governed[0] === view.messages[0]) {
-    for (let j = 0; j < source.length && view.parts[j].length === 0; j++) out.push(source[j]);
+    for (let j = 0; j < source.length && view.parts[j].length === 0; j++) {
+      out.push(source[j]);
+      ops.push(j);
+    }
   }
   for (let k = 0; k < governed.length;) {
     const g = governed[k];
@@ -230,6 +297,7 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
       const own = view.parts[si];
       if (own[0] === g && sameRun(own, governed, k)) {
         out.push(source[si]);
+        ops.push(si);
         followers(si);
         open = -1;
         k += own.length;
@@ -245,8 +313,10 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
     if (next.role === 'tool' && last !== undefined && last === lastBuilt && last.role === 'tool' && Array.isArray(last.content)
       && (origin === undefined || origin === lastSource)) {
       out[out.length - 1] = lastBuilt = { ...last, content: [...last.content, ...(next.content as AiPart[])] };
+      ops[ops.length - 1] = lastBuilt;
     } else {
       out.push(next);
+      ops.push(next);
       lastBuilt = next;
       lastSource = origin;
     }

@@ -22,10 +22,29 @@ export interface GovernorView {
   reused?: boolean;
 }
 
-/** A list and its view, kept to reuse the view of equal messages of a rebuilt list. */
-export interface PreviousView {
+/** A list and its view, kept to reuse the view of the same list grown (by identity). */
+interface KnownView {
   source: readonly unknown[];
   view: GovernorView;
+}
+
+/**
+ * An earlier list of a conversation and its view, kept to reuse the view of equal messages of a
+ * rebuilt list. The list is kept as the values of its messages' fields (see {@link recordPrompt}),
+ * not as its objects: the AI SDK builds each step's prompt anew, and keeping the last one alive
+ * until the next step would carry all its message and part objects into the old generation.
+ */
+export interface PreviousView {
+  /** The fields of every message, in order (see writeSignature). */
+  sig: unknown[];
+  /** Where each message's fields start in `sig` (one more entry: the end). */
+  at: number[];
+  view: GovernorView;
+  /**
+   * A list (a snapshot) whose signature is written only if a later list needs it: a list the
+   * caller handed again by identity is recognised without one.
+   */
+  pending: readonly unknown[] | null;
 }
 
 
@@ -86,6 +105,14 @@ function reasoningSignature(part: AiPart): string | undefined {
   return undefined;
 }
 
+/** Which provider ran a provider-executed tool part: its provider options' namespace, else its id's form. */
+function serverToolProducer(part: AiPart): 'anthropic' | 'responses' {
+  const options = isRecord(part.providerOptions) ? part.providerOptions : {};
+  if ('openai' in options || 'azure' in options) return 'responses';
+  if ('anthropic' in options) return 'anthropic';
+  return /^(ws|ci|fs|ig|mcp|lsh|ctc)_/.test(String(part.toolCallId ?? '')) ? 'responses' : 'anthropic';
+}
+
 function contentPart(part: AiPart, at: number, source: AiMessage): ContentPart {
   if (part.type === 'text' && typeof part.text === 'string') {
     return withOrigin({ type: 'text', text: part.text }, { part, at, made: part.text, source });
@@ -96,6 +123,11 @@ function contentPart(part: AiPart, at: number, source: AiMessage): ContentPart {
     // aborted turn of unsigned reasoning only); not enumerable, so counts and output do not change.
     const signature = reasoningSignature(part);
     if (signature !== undefined) Object.defineProperty(copy, 'signature', { value: signature, enumerable: false });
+  } else if ((part.type === 'tool-call' && part.providerExecuted === true) || (part.type === 'tool-result' && source.role === 'assistant')) {
+    // A provider-executed tool (Anthropic web search, OpenAI web_search_call): marked for the
+    // governor's model-switch rule (only its producer's API takes it back; others get text).
+    Object.defineProperty(copy, 'providerExecuted', { value: true, enumerable: false });
+    Object.defineProperty(copy, 'producer', { value: serverToolProducer(part), enumerable: false });
   }
   return withOrigin(copy, { part, at, made: undefined, source });
 }
@@ -166,37 +198,150 @@ function convertOne(msg: AiMessage, index: number, where: string, awaiting?: Rea
   return out;
 }
 
+// Markers in a signature (never field values: module-private objects).
+const PARTS = Object.freeze({ parts: true });
+const PART = Object.freeze({ part: true });
+
 /**
- * How far `messages` repeats `previous.source` (equal messages, same or rebuilt objects): the
- * length of the shared prefix, and whether any of it was rebuilt.
+ * Appends the signature of `msg` to `sig`: its field count, then each field name and value in
+ * order; a content list as its length and each part's fields (a part that is not an object as
+ * itself). Values are compared by identity, so a rebuilt message whose fields hold the same
+ * strings, inputs and outputs (as the AI SDK rebuilds them) matches.
  */
-function sharedWith(previous: PreviousView, messages: readonly unknown[]): { length: number; rebuilt: boolean } {
-  const source = previous.source;
-  const n = Math.min(source.length, messages.length);
-  let rebuilt = false;
-  let i = 0;
-  for (; i < n; i++) {
-    const a = messages[i];
-    const b = source[i];
-    if (a === b) continue;
-    if (!isRecord(a) || !shallowEqualMessage(a, b)) break;
-    rebuilt = true;
+function writeSignature(msg: Record<string, unknown>, sig: unknown[]): void {
+  const count = sig.length;
+  sig.push(0);
+  let n = 0;
+  for (const k in msg) {
+    const v = msg[k];
+    sig.push(k);
+    n++;
+    if (k !== 'content' || !Array.isArray(v)) {
+      sig.push(v);
+      continue;
+    }
+    sig.push(PARTS, v.length);
+    for (const p of v as unknown[]) {
+      if (!isRecord(p)) {
+        sig.push(p);
+        continue;
+      }
+      const pc = sig.length + 1;
+      sig.push(PART, 0);
+      let m = 0;
+      for (const pk in p) {
+        sig.push(pk, p[pk]);
+        m++;
+      }
+      sig[pc] = m;
+    }
   }
-  return { length: i, rebuilt };
+  sig[count] = n;
+}
+
+/** Whether `msg` has exactly the signature at `sig[from..]` (see {@link writeSignature}). */
+function matchesSignature(msg: unknown, sig: readonly unknown[], from: number): boolean {
+  if (!isRecord(msg)) return false;
+  let j = from + 1;
+  let n = 0;
+  for (const k in msg) {
+    if (sig[j] !== k) return false;
+    const v = msg[k];
+    n++;
+    if (k !== 'content' || !Array.isArray(v)) {
+      if (sig[j + 1] !== v) return false;
+      j += 2;
+      continue;
+    }
+    if (sig[j + 1] !== PARTS || sig[j + 2] !== v.length) return false;
+    j += 3;
+    for (const p of v as unknown[]) {
+      if (!isRecord(p)) {
+        if (sig[j] !== p) return false;
+        j++;
+        continue;
+      }
+      if (sig[j] !== PART) return false;
+      const count = sig[j + 1] as number;
+      j += 2;
+      let m = 0;
+      for (const pk in p) {
+        if (m === count || sig[j] !== pk || sig[j + 1] !== p[pk]) return false;
+        j += 2;
+        m++;
+      }
+      if (m !== count) return false;
+    }
+  }
+  return n === sig[from];
+}
+
+/** Writes the signature of `messages[from..]` after the first `from` of `sig`/`at`. */
+function writeFrom(messages: readonly unknown[], from: number, sig: unknown[], at: number[]): void {
+  sig.length = at[from];
+  at.length = from + 1;
+  for (let i = from; i < messages.length; i++) {
+    const m = messages[i];
+    if (isRecord(m)) writeSignature(m, sig);
+    else sig.push(0, m);
+    at.push(sig.length);
+  }
+}
+
+/** Writes a pending record's signature (see {@link PreviousView.pending}). */
+function complete(record: PreviousView): void {
+  if (record.pending === null) return;
+  writeFrom(record.pending, 0, record.sig, record.at);
+  record.pending = null;
+}
+
+/** How many messages a record stands for. */
+function recordLength(record: PreviousView): number {
+  return record.pending !== null ? record.pending.length : record.at.length - 1;
+}
+
+/**
+ * The record of `messages` (governed as `view`) for the next call: `prior`'s arrays taken over
+ * (the caller drops `prior`) and brought up to date past the `shared` messages they match, as
+ * {@link convertToGovernorView} found them; `shared` null: the list was recognised by identity,
+ * and its signature is written only if a later list needs it.
+ */
+export function recordPrompt(messages: readonly unknown[], view: GovernorView, prior: PreviousView | undefined, shared: number | null): PreviousView {
+  if (shared === null) return { sig: prior?.sig ?? [], at: prior?.at ?? [0], view, pending: messages.slice() };
+  const record: PreviousView = prior !== undefined && prior.pending === null ? { sig: prior.sig, at: prior.at, view, pending: null } : { sig: [], at: [0], view, pending: null };
+  writeFrom(messages, Math.min(prior !== undefined && prior.pending === null ? shared : 0, record.at.length - 1), record.sig, record.at);
+  return record;
+}
+
+/** How many leading messages of `messages` match `previous` (equal fields, same or rebuilt objects). */
+function sharedWith(previous: PreviousView, messages: readonly unknown[]): number {
+  complete(previous);
+  const n = Math.min(previous.at.length - 1, messages.length);
+  let i = 0;
+  while (i < n && matchesSignature(messages[i], previous.sig, previous.at[i])) i++;
+  return i;
 }
 
 /**
  * Converts a list in either AI SDK dialect to the governor's view. Conversions are kept in
- * `memo` (a Governor's, see dialectMemoOf) per message object; `previous` (the view of an
- * earlier list of the same conversation) lets a list the SDK rebuilt from the same data reuse
- * that view, so the governor sees the same objects and its memos stay warm. Throws
- * {@link ValidationError} (naming the index) for anything that is not a message of those shapes
- * (before anything is governed).
+ * `memo` (a Governor's, see dialectMemoOf) per message object; `previous` (the record of an
+ * earlier list of the same conversation, see {@link recordPrompt}) lets a list the SDK rebuilt
+ * from the same data reuse that view, so the governor sees the same objects and its memos stay
+ * warm. Throws {@link ValidationError} (naming the index) for anything that is not a message of
+ * those shapes (before anything is governed).
  */
 export function toGovernorView(messages: readonly unknown[], where: string, memo: DialectMemo, previous?: PreviousView): GovernorView {
+  return convertToGovernorView(messages, where, memo, previous).view;
+}
+
+/**
+ * {@link toGovernorView}, and how many leading messages matched `previous` (what
+ * {@link recordPrompt} needs to bring the record up to date without reading them again).
+ */
+export function convertToGovernorView(messages: readonly unknown[], where: string, memo: DialectMemo, previous?: PreviousView): { view: GovernorView; shared: number | null } {
   if (!Array.isArray(messages)) throw new ValidationError(`${where}: messages must be an array`);
   const cache = memo.weak<object, Message[]>('ai-sdk:message');
-  const views = memo.weak<object, PreviousView>('ai-sdk:view');
+  const views = memo.weak<object, KnownView>('ai-sdk:view');
   const first = messages[0] as unknown;
   const last = messages[messages.length - 1] as unknown;
   const approvalTail = isRecord(last) && last.role === 'tool' && Array.isArray(last.content)
@@ -205,35 +350,40 @@ export function toGovernorView(messages: readonly unknown[], where: string, memo
   // the governor then gets the same list, or a list with the same prefix, and stays warm. A list
   // rebuilt from the same data (the AI SDK builds each call's prompt anew, sharing the strings,
   // inputs and outputs) reuses the view of the earlier list it repeats.
-  let prior = isRecord(first) && !approvalTail ? views.get(first) : undefined;
+  const known = isRecord(first) && !approvalTail ? views.get(first) : undefined;
+  let base: GovernorView | undefined;
   let from = 0;
   let reused = false;
-  if (prior !== undefined && prior.source.length <= messages.length && samePrefix(prior.source, messages)) {
-    if (prior.source.length === messages.length) return prior.view;
-    from = prior.source.length;
+  let matched: number | null = null;
+  if (known !== undefined && known.source.length <= messages.length && samePrefix(known.source, messages)) {
+    if (known.source.length === messages.length) return { view: known.view, shared: null };
+    base = known.view;
+    from = known.source.length;
   } else if (previous !== undefined && !approvalTail) {
-    const shared = sharedWith(previous, messages);
-    if (shared.length > 0 && shared.length === previous.source.length) {
-      if (shared.length === messages.length && !shared.rebuilt) return previous.view;
-      prior = previous;
-      from = shared.length;
-      reused = shared.rebuilt || previous.view.reused === true;
+    matched = sharedWith(previous, messages);
+    const length = recordLength(previous);
+    if (matched > 0 && matched === length) {
+      base = previous.view;
+      from = matched;
+      // Equal messages, not (as far as this knows) the same objects: the view's origins name
+      // the earlier ones.
+      reused = true;
       if (from === messages.length) {
         const view: GovernorView = { ...previous.view, reused };
         if (isRecord(first)) views.set(first, { source: messages.slice(), view });
-        return view;
+        return { view, shared: matched };
       }
     }
   }
-  const out: Message[] = from > 0 ? prior!.view.messages.slice() : [];
-  const owner: number[] = from > 0 ? prior!.view.owner.slice() : [];
-  const parts: Message[][] = from > 0 ? prior!.view.parts.slice() : [];
+  const out: Message[] = from > 0 ? base!.messages.slice() : [];
+  const owner: number[] = from > 0 ? base!.owner.slice() : [];
+  const parts: Message[][] = from > 0 ? base!.parts.slice() : [];
+  const previousLength = previous === undefined || approvalTail ? 0 : recordLength(previous);
   for (let i = from; i < messages.length; i++) {
     const msg = messages[i] as unknown;
     if (!isRecord(msg)) throw new ValidationError(`${where}: messages[${i}] must be an object`, [i]);
     let converted = cache.get(msg);
-    const old = previous !== undefined && converted === undefined && !approvalTail ? previous.source[i] : undefined;
-    if (old !== undefined && previous!.view.parts[i] !== undefined && shallowEqualMessage(msg, old)) {
+    if (converted === undefined && i < previousLength && previous!.view.parts[i] !== undefined && (complete(previous!), matchesSignature(msg, previous!.sig, previous!.at[i]))) {
       converted = previous!.view.parts[i];
       reused = true;
     }
@@ -251,43 +401,12 @@ export function toGovernorView(messages: readonly unknown[], where: string, memo
     }
   }
   if (approvalTail && hideAwaitingCalls(messages as readonly AiMessage[], parts, where)) {
-    return { messages: parts.flat(), owner: parts.flatMap((p, i) => p.map(() => i)), parts };
+    return { view: { messages: parts.flat(), owner: parts.flatMap((p, i) => p.map(() => i)), parts }, shared: matched };
   }
   const view: GovernorView = reused ? { messages: out, owner, parts, reused } : { messages: out, owner, parts };
   // A snapshot, not the array: callers may push to their array between calls.
   if (isRecord(first)) views.set(first, { source: messages.slice(), view });
-  return view;
-}
-
-function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  let n = 0;
-  for (const k in a) {
-    if (a[k] !== b[k]) return false;
-    n++;
-  }
-  for (const _ in b) n--;
-  return n === 0;
-}
-
-/** Same role, same fields, and content parts whose fields are the same values. */
-function shallowEqualMessage(a: Record<string, unknown>, b: unknown): boolean {
-  if (!isRecord(b) || a.role !== b.role) return false;
-  const ca = a.content;
-  const cb = b.content;
-  if (ca === cb) return sameKeys(a, b);
-  if (!Array.isArray(ca) || !Array.isArray(cb) || ca.length !== cb.length) return false;
-  for (let i = 0; i < ca.length; i++) {
-    const pa: unknown = ca[i];
-    const pb: unknown = cb[i];
-    if (pa !== pb && (!isRecord(pa) || !isRecord(pb) || !sameKeys(pa, pb))) return false;
-  }
-  let n = 0;
-  for (const k in a) {
-    if (k !== 'content' && a[k] !== b[k]) return false;
-    n++;
-  }
-  for (const _ in b) n--;
-  return n === 0;
+  return { view, shared: matched };
 }
 
 function samePrefix(prefix: readonly unknown[], list: readonly unknown[]): boolean {

@@ -1,9 +1,17 @@
 // The last prompt estimates per history (keyed by its first message): a govern call estimates
-// its input and a copy or two (backfilled, merged turns, the cut copy), and the next call the
-// same lists again. Recognising a list by a pass over two pointer arrays is cheaper than the
-// schema's walk memo, which also holds each message's fields. Used only without an exact counter
-// (whose answers are not ours to keep).
-import type { Message, TokenEstimator } from '@nanobot/schema';
+// its input and a copy or two (backfilled, merged turns, compacted results, the cut copy), and
+// the next call the same lists again. Recognising a list by a pass over two pointer arrays is
+// cheaper than the schema's walk memo, which also holds each message's fields. Used only
+// without an exact counter (whose answers are not ours to keep).
+//
+// The schema's own provider estimators are additive (a prompt is a constant for the reply
+// priming and the tools, plus each message's count), so a list the memo has not seen is
+// estimated from the known list it shares the longest prefix with — its estimate, minus the
+// counts of the messages after the prefix, plus the new ones — or, when that is longer, from
+// the constant and its own messages. A 100,000-message history whose in-flight results were
+// compacted then costs what changed, not a walk of the history (or the schema memo's copy of
+// it). Counts per message come from the estimator, cached per object there.
+import { createEstimator, type Message, type TokenEstimator } from '@nanobot/schema';
 import type { EstimateMemo } from '../sizing/estimate.js';
 import type { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
@@ -16,12 +24,21 @@ interface KnownEstimate {
   tokens: number;
 }
 
-const KNOWN_PER_HEAD = 3;
+const KNOWN_PER_HEAD = 4;
 
 function sameTools(entry: KnownEstimate, tools: readonly object[] | null, estimator: TokenEstimator | null): boolean {
   if (entry.tools !== tools || entry.estimator !== estimator) return false;
   if (tools === null) return true;
   return tools.length === entry.toolItems.length && tools.every((t, i) => t === entry.toolItems[i]);
+}
+
+/**
+ * Whether `estimator` is one of the schema's provider estimators, whose prompt estimate is
+ * exactly `promptTokens([m], tools) − messageTokens(m) + Σ messageTokens` for a non-empty list.
+ * An estimator of the caller's own is never assumed to be.
+ */
+function additive(estimator: TokenEstimator | null): estimator is TokenEstimator {
+  return estimator !== null && estimator.mode === 'provider' && estimator === createEstimator({ tokenizer: estimator.tokenizer });
 }
 
 /** One Governor's known estimates (see the file comment). */
@@ -48,7 +65,7 @@ export class KnownEstimates implements EstimateMemo {
         return e.tokens;
       }
     }
-    const tokens = compute();
+    const tokens = additive(estimator) ? this.#fromKnown(entries, messages, tools, estimator) : compute();
     // A grown list replaces the entry of the list it grew from (only the new slots are copied).
     let slot = -1;
     for (let i = 0; i < entries.length; i++) if (entries[i].list.mayPrefix(messages) && (slot < 0 || entries[i].list.length > entries[slot].list.length)) slot = i;
@@ -57,6 +74,39 @@ export class KnownEstimates implements EstimateMemo {
     reused.update(messages, reused.commonPrefix(messages));
     entries.unshift({ list: reused, estimator, tools, toolItems: tools === null ? [] : [...tools], tokens });
     return tokens;
+  }
+
+  /** The additive estimate of `messages` (non-empty), resumed from the closest known list when that is cheaper. */
+  #fromKnown(entries: readonly KnownEstimate[], messages: readonly Message[], tools: readonly object[] | null, estimator: TokenEstimator): number {
+    const n = messages.length;
+    let best: KnownEstimate | null = null;
+    let bestCost = n;
+    let bestPrefix = 0;
+    for (const e of entries) {
+      if (!sameTools(e, tools, estimator)) continue;
+      // Cheap rejection first: a list that diverges early is not worth a pass.
+      if (e.list.length - n >= bestCost) continue;
+      const k = e.list.commonPrefix(messages);
+      const cost = (e.list.length - k) + (n - k);
+      if (cost < bestCost) {
+        best = e;
+        bestCost = cost;
+        bestPrefix = k;
+      }
+    }
+    let total: number;
+    let from: number;
+    if (best === null) {
+      const first = messages[0];
+      total = estimator.promptTokens([first], tools)[0] - estimator.messageTokens(first);
+      from = 0;
+    } else {
+      total = best.tokens;
+      for (let i = bestPrefix; i < best.list.length; i++) total -= estimator.messageTokens(best.list.at(i));
+      from = bestPrefix;
+    }
+    for (let i = from; i < n; i++) total += estimator.messageTokens(messages[i]);
+    return total;
   }
 
   /** Drops what is kept for the history starting with `head`. */

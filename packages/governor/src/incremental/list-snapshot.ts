@@ -61,8 +61,14 @@ export class ListSnapshot {
   /** Makes the copy equal to `list`, keeping the first `shared` slots (a known common prefix). */
   update(list: readonly Message[], shared: number): void {
     const items = this.#items;
-    items.length = shared;
-    for (let i = shared; i < list.length; i++) items.push(list[i]);
+    const n = list.length;
+    // Overwrite in place, then append, then trim: cutting the length first would let the engine
+    // shrink the backing store and grow it again slot by slot (a 100,000-slot copy costs
+    // allocations in the large-object space, far more than the pass itself).
+    const overlap = Math.min(items.length, n);
+    for (let i = shared; i < overlap; i++) items[i] = list[i];
+    for (let i = Math.max(shared, overlap); i < n; i++) items.push(list[i]);
+    if (items.length > n) items.length = n;
     this.#from = list;
     this.#fromCall = this.#clock.active;
   }

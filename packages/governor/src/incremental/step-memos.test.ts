@@ -5,7 +5,7 @@
 // exactly what one without returns, call by call.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '@nanobot/schema';
+import { createEstimator, type Message, type TokenEstimator, type TokenizerName } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
 import { govern, governWith } from '../govern.js';
 import type { GovernOptions, GovernResult } from '../govern-options.js';
@@ -18,6 +18,7 @@ import type { GovernTarget } from '../steps/target/govern-target.js';
 import { legalizeWithEntries } from '../steps/target/legalize-for-target.js';
 import { arbitraryBudget, arbitraryCleanHistory, arbitraryHistory } from '../test-support/arbitrary-history.js';
 import { CallClock } from './call-clock.js';
+import { KnownEstimates } from './estimate-memo.js';
 import { ListSnapshot } from './list-snapshot.js';
 import { GovernorMemos } from './memo-store.js';
 import { backfillOpenTail } from './tail-backfill.js';
@@ -141,6 +142,37 @@ describe('per-history step memos', () => {
     );
   });
 
+  it('an unseen list is estimated from the closest known one (schema provider estimators) as a fresh estimate would', () => {
+    let resumed = 0;
+    fc.assert(
+      fc.property(sessions, fc.constantFrom<TokenizerName>('cl100k_base', 'o200k_base', 'claude'), fc.boolean(), ({ history, steps }, tokenizer, withTools) => {
+        const estimator = createEstimator({ tokenizer });
+        const tools = withTools ? [{ type: 'function', function: { name: 'exec', description: 'run', parameters: { type: 'object', properties: {} } } }] : null;
+        const known = new KnownEstimates(new CallClock());
+        const all = lists(deepFreeze(history), steps);
+        // The copies a govern call estimates besides its input: one result rewritten, the cut
+        // copy (the first message and a tail), the list cut short.
+        for (const list of all.flatMap((l) => [l, l.map((m, i) => (i === l.length - 1 && m.role === 'tool' ? { ...m, content: 'compacted' } : m)), [l[0], ...l.slice(Math.floor(l.length / 2))], l.slice(0, -1)])) {
+          if (list.length === 0) continue;
+          let computed = false;
+          const want = estimator.promptTokens(list, tools)[0];
+          expect(known.estimate(list, tools, estimator, () => { computed = true; return want; })).toBe(want);
+          if (!computed) resumed++;
+        }
+        // An estimator of the caller's own is never assumed additive: its lists are computed.
+        const own: TokenEstimator = { mode: 'provider', tokenizer, promptTokens: (m, t) => estimator.promptTokens(m, t), messageTokens: (m) => estimator.messageTokens(m), toolsTokens: (t) => estimator.toolsTokens(t) };
+        const fresh = all.find((l) => l.length > 0);
+        if (fresh !== undefined) {
+          let computed = false;
+          known.estimate([...fresh, { role: 'user', content: 'new' }], tools, own, () => { computed = true; return 0; });
+          expect(computed).toBe(true);
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(resumed).toBeGreaterThan(0);
+  });
+
   it('a growing history of merged turns and an opener resumes with the same result', () => {
     const history: Message[] = deepFreeze([
       { role: 'system', content: 'sys' },
@@ -260,6 +292,23 @@ describe('ListSnapshot', () => {
     snap.update(list, 2);
     expect(snap.equals(list)).toBe(true);
     expect(snap.commonPrefix([a, { ...b }])).toBe(1);
+  });
+
+  it('updated with shorter, longer and partly shared lists, holds exactly the last one', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.nat(6), { maxLength: 12 }), { minLength: 1, maxLength: 8 }), (shapes) => {
+        const pool = Array.from({ length: 7 }, (_, i) => ({ role: 'user', content: String(i) }) as Message);
+        const snap = new ListSnapshot(new CallClock());
+        for (const shape of shapes) {
+          const list = shape.map((i) => pool[i]);
+          snap.update(list, snap.commonPrefix(list));
+          expect(snap.length).toBe(list.length);
+          expect(snap.equals(list)).toBe(true);
+          for (let i = 0; i < list.length; i++) expect(snap.at(i)).toBe(list[i]);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -87,6 +87,26 @@ describe('MemoryArtifactStore', () => {
     expect([store.read(a), store.read(b)]).toEqual(['A', 'B']);
     expect(store.entries().size).toBe(2);
   });
+
+  it('names a reused id\'s second body by its SHA-256 prefix, as the file store does (no node:crypto)', () => {
+    const memory = new MemoryArtifactStore({ root: ws });
+    const files = new FileArtifactStore({ workspace: ws });
+    for (const store of [memory, files]) store.persist(req('id', 'first'));
+    const second = [memory.persist(req('id', 'second')), files.persist(req('id', 'second'))];
+    expect(second[0]).toBe(second[1]);
+    expect(second[0]).toBe(join(ws, '.nanobot/tool-results/cli_direct/id-16367aacb67a.txt'));
+  });
+
+  it('loses no body when another id already holds the hashed name: counts on', () => {
+    const store = new MemoryArtifactStore({ root: '/ws' });
+    store.persist(req('id', 'first', null));
+    // The id `id-<hash of "second">` already holds other text under the name "second" would get.
+    const squatter = store.persist(req('id-16367aacb67a', 'squatter', null));
+    const second = store.persist(req('id', 'second', null));
+    expect(second).toBe('/ws/.nanobot/tool-results/default/id-16367aacb67a-2.txt');
+    expect([store.read(squatter), store.read(second)]).toEqual(['squatter', 'second']);
+    expect(store.persist(req('id', 'second', null))).toBe(second);
+  });
 });
 
 describe('normalizeToolResult', () => {

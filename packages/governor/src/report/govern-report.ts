@@ -23,6 +23,7 @@ export type GovernStepName =
   | 'enforceRoleAlternation'
   | 'separateToolResultsFromUser'
   | 'placeholderThoughtSignatures'
+  | 'currentTurnReasoning'
   | 'shrinkToFit';
 
 /** Why {@link legalizeForTarget} (or a later target step of {@link govern}) changed a message. */
@@ -39,7 +40,12 @@ export type TargetChangeReason =
   | 'tool-call-id-mapped'
   | 'unsigned-reasoning-only'
   | 'reasoning-content-added'
-  | 'thought-signature-placeholder';
+  | 'thought-signature-placeholder'
+  | 'foreign-reasoning-removed'
+  | 'server-tool-as-text'
+  | 'reasoning-summary-added'
+  | 'current-turn-steps-as-text'
+  | 'earlier-reasoning-removed';
 
 /** The cut a governed copy was made with, as the report shows it. Plain JSON data. */
 export interface ReportedCut {
@@ -167,4 +173,11 @@ export interface GovernReport {
   cacheBoundaries: CacheBreakpoints;
   /** Where the history was cut (present whenever there is a budget; `removed: 0` when not cut). */
   cut?: ReportedCut;
+  /**
+   * Present when the request turns on server-side context editing (`serverContextManagement`):
+   * the server may still clear or compact what this copy holds, so the copy is not exactly
+   * what the model will read. `edits`: the edit types (`clear_tool_uses_20250919`,
+   * `compact_20260112`, `compaction`, …).
+   */
+  serverEditing?: { edits: string[] };
 }

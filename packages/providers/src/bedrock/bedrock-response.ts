@@ -42,9 +42,10 @@ function base64(bytes: unknown): string | undefined {
 /** A Converse `reasoningContent` block → the thinking block we store (signature byte-exact). */
 function thinkingBlock(reasoning: Json): ThinkingBlock | undefined {
   const text = reasoning.reasoningText;
-  if (text && typeof text.text === 'string') return { type: 'thinking', thinking: text.text, signature: typeof text.signature === 'string' ? text.signature : '' };
+  // Marked as Bedrock's: the governor sends signed reasoning back only to the API that signed it.
+  if (text && typeof text.text === 'string') return { type: 'thinking', thinking: text.text, signature: typeof text.signature === 'string' ? text.signature : '', producer: 'bedrock' };
   const redacted = base64(reasoning.redactedContent);
-  return redacted !== undefined ? { type: 'redacted_thinking', redactedContentBase64: redacted } : undefined;
+  return redacted !== undefined ? { type: 'redacted_thinking', redactedContentBase64: redacted, producer: 'bedrock' } : undefined;
 }
 
 /** A Converse answer (`ConverseCommandOutput`) → `LLMResponse`. */
@@ -150,8 +151,8 @@ export class BedrockStreamAccumulator {
     if (state.tool) this.calls.push({ index, id: state.tool.id, name: state.tool.name, arguments: state.tool.input.join('') });
     if (state.reasoning) {
       const text = state.reasoning.text.join('');
-      if (text !== '') this.thinking.push({ type: 'thinking', thinking: text, signature: state.reasoning.signature ?? '' });
-      else if (state.reasoning.redacted) this.thinking.push({ type: 'redacted_thinking', redactedContentBase64: Buffer.concat(state.reasoning.redacted).toString('base64') });
+      if (text !== '') this.thinking.push({ type: 'thinking', thinking: text, signature: state.reasoning.signature ?? '', producer: 'bedrock' });
+      else if (state.reasoning.redacted) this.thinking.push({ type: 'redacted_thinking', redactedContentBase64: Buffer.concat(state.reasoning.redacted).toString('base64'), producer: 'bedrock' });
     }
   }
 

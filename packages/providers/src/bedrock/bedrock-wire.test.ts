@@ -50,7 +50,7 @@ describe('Bedrock Converse', () => {
       const first = await ask([{ role: 'system', content: 'Be brief.' }, user]);
       expect(first).toMatchObject({ finishReason: 'tool_calls', reasoningContent: 'Look it up.', provider: 'bedrock' });
       expect(first.toolCalls).toMatchObject([{ name: 'weather', arguments: { city: 'Paris' } }]);
-      expect(first.thinkingBlocks).toEqual([{ type: 'thinking', thinking: 'Look it up.', signature: wireSignature('bedrock-reasoning', 'Look it up.') }]);
+      expect(first.thinkingBlocks).toEqual([{ type: 'thinking', thinking: 'Look it up.', signature: wireSignature('bedrock-reasoning', 'Look it up.'), producer: 'bedrock' }]);
       const second = await ask([{ role: 'system', content: 'Be brief.' }, user, stored(first), { role: 'tool', tool_call_id: first.toolCalls[0].id, content: 'sunny' }]);
       expect(second).toMatchObject({ content: 'Sunny in Paris.', finishReason: 'stop' });
       expect(second.usage.inputTokens).toBeGreaterThan(0);

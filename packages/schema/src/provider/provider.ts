@@ -117,6 +117,14 @@ export interface LLMRequest {
   toolChoice?: 'auto' | 'none' | 'required' | { name: string };
   /** Provider-specific request fields merged into the request body last (OpenAI-compatible `extra_body`). */
   extraBody?: Record<string, unknown>;
+  /**
+   * Server-side context management, sent as the API's `context_management` unchanged: Anthropic
+   * `{ edits: [...] }` (context editing `clear_tool_uses_…` / `clear_thinking_…`, compaction
+   * `compact_…`; the provider adds their beta headers), OpenAI Responses
+   * `[{ type: 'compaction', compact_threshold }]`. Tell the governor too (its `serverContextManagement`
+   * option), so its report says the server edits the context.
+   */
+  contextManagement?: Readonly<Record<string, unknown>> | readonly Readonly<Record<string, unknown>>[];
   /** Structured output: the answer must be JSON matching this schema. */
   responseFormat?: ResponseFormat;
   /**

@@ -1,20 +1,32 @@
 // Runs one edge bundle in Vercel's edge-runtime, as `edge-runtime` serves an edge function:
-// `node edge-host.mjs <edge-runtime entry> <bundle.js> <input.json>` evaluates the bundle in a
-// fresh EdgeVM (Web APIs only, no code generation), POSTs the input to its fetch listener and
-// prints the program's envelope as JSON. A bundle that throws while loading gives
-// `{ ok: false, stage: 'load' }`.
+// `node edge-host.mjs <edge-runtime entry> <bundle.js> <input dir> <program>...` evaluates the
+// bundle in a fresh EdgeVM (Web APIs only, no code generation), POSTs each program's input to its
+// fetch listener (`/<program>`) and prints `{ <program>: envelope & { ms } }` as JSON. A bundle
+// that throws while loading gives every program `{ ok: false, stage: 'load' }`.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-const [edgeRuntimeEntry, bundleFile, inputFile] = process.argv.slice(2);
+const [edgeRuntimeEntry, bundleFile, inputDir, ...programs] = process.argv.slice(2);
 const { EdgeRuntime } = await import(edgeRuntimeEntry);
+const out = {};
 let runtime;
 try {
   runtime = new EdgeRuntime({ initialCode: readFileSync(bundleFile, 'utf8') });
 } catch (caught) {
   const error = /** @type {any} */ (caught);
-  process.stdout.write(JSON.stringify({ ok: false, stage: 'load', error: `${error?.name ?? 'Error'}: ${error?.message ?? error}` }));
+  for (const p of programs) out[p] = { ok: false, stage: 'load', error: `${error?.name ?? 'Error'}: ${error?.message ?? error}` };
+  process.stdout.write(JSON.stringify(out));
   process.exit(0);
 }
-const response = await runtime.dispatchFetch('http://127.0.0.1/', { method: 'POST', body: readFileSync(inputFile, 'utf8') });
-await response.waitUntil();
-process.stdout.write(await response.text());
+for (const p of programs) {
+  const started = Date.now();
+  const response = await runtime.dispatchFetch(`http://127.0.0.1/${p}`, { method: 'POST', body: readFileSync(join(inputDir, `${p}.json`), 'utf8') });
+  await response.waitUntil();
+  const text = await response.text();
+  try {
+    out[p] = { ...JSON.parse(text), ms: Date.now() - started };
+  } catch {
+    out[p] = { ok: false, stage: 'run', error: `HTTP ${response.status}: ${text.slice(0, 300)}`, ms: Date.now() - started };
+  }
+}
+process.stdout.write(JSON.stringify(out));

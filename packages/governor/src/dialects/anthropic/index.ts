@@ -1,4 +1,6 @@
 export { governAnthropic } from './govern-anthropic.js';
+// The governor's view of a native history: what the report's message indices refer to.
+export { anthropicToModel } from './anthropic-to-model.js';
 export type { GovernAnthropicInput, GovernAnthropicOptions, GovernAnthropicResult } from './govern-anthropic.js';
 export type {
   AnthropicBlockLike,

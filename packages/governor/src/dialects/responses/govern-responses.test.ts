@@ -109,4 +109,22 @@ describe('governResponses', () => {
     const input = deepFreeze([ref]);
     expect(governResponses(input).input).toEqual(input);
   });
+
+  it('gives a reasoning item without summary an empty one (the API requires it), the rest byte-exact, and passes server items (compaction) through in place', () => {
+    const reasoning = { type: 'reasoning', id: 'rs_1', encrypted_content: 'ENC' };
+    const compaction = { type: 'compaction', id: 'cmp_1', encrypted_content: 'CMP' };
+    const input = deepFreeze([
+      compaction,
+      { role: 'user', content: 'q' },
+      reasoning,
+      { type: 'function_call', call_id: 'c1', name: 'exec', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'c1', output: 'ok' },
+    ] as unknown as ResponsesItemLike[]);
+    const out = governResponses(input).input;
+    expect(out).toEqual([compaction, input[1], { ...reasoning, summary: [] }, input[3], input[4]]);
+    expect(out[0]).toBe(compaction);
+    expect(out[3]).toBe(input[3]);
+    const withSummary = deepFreeze([input[0], input[1], { ...reasoning, summary: [] }, input[3], input[4]] as unknown as ResponsesItemLike[]);
+    expect(governResponses(withSummary).input[2]).toBe(withSummary[2]);
+  });
 });

@@ -41,6 +41,12 @@ const isAssistantMessageItem = (it: ResponsesItemLike | undefined): boolean => {
   return item !== undefined && item.role === 'assistant' && (item.type === 'message' || item.type === undefined || item.type === null);
 };
 
+/** A reasoning item without its required `summary` list. */
+function needsSummary(it: ResponsesItemLike): boolean {
+  const item = it as Item;
+  return item.type === 'reasoning' && !Array.isArray(item.summary);
+}
+
 function callItems(call: ToolCall, out: ResponsesItemLike[]): void {
   const co = originOf<ResponsesCallOrigin>(call);
   if (co !== undefined && co.call === call) {
@@ -93,7 +99,11 @@ export function modelToResponses(messages: readonly Message[], model: readonly M
   const blank: number[] = memo !== undefined ? memo.blank.filter((i) => i < p) : [];
   const ends: number[] = memo !== undefined ? memo.ends.slice(0, p) : [];
   for (let index = p; index < messages.length; index++) {
+    const from = out.length;
     convertOne(messages[index], index, rescued, out, blank);
+    // The API requires `summary` on a reasoning input item, an empty list when there is none
+    // ("Missing required parameter: 'input[N].summary'"); the rest of the item stays as it was.
+    for (let k = from; k < out.length; k++) if (needsSummary(out[k])) out[k] = { ...out[k], summary: [] } as ResponsesItemLike;
     ends.push(out.length);
   }
   const rest = rescued.get(null);

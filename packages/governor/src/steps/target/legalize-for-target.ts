@@ -10,6 +10,7 @@ import type { ReportedMessage } from '../../report/govern-report.js';
 import { ref } from '../../report/reported-message.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
+import { convertForeignArtifacts } from './foreign-artifacts.js';
 
 /** Content given to a user message that has none (the reference providers' placeholder). */
 export const EMPTY_USER_CONTENT = '(empty)';
@@ -79,7 +80,7 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
  * the same ids on every request. New names avoid every id the list keeps and each other; a
  * clash (never seen in practice) takes the next candidate, in order of first appearance.
  */
-function renameIds(messages: readonly Message[], bad: Set<string>, how: 'sanitize' | 'short-id', changes: TargetChange[]): Message[] {
+function renameIds(messages: readonly Message[], bad: Set<string>, how: 'sanitize' | 'short-id', changes: TargetChange[], derive: DerivationCache): Message[] {
   const taken = new Set<string>();
   for (const m of messages) for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
     const id = (call as { id?: unknown } | null)?.id;
@@ -100,14 +101,19 @@ function renameIds(messages: readonly Message[], bad: Set<string>, how: 'sanitiz
     renamed.set(id, next);
   }
   const reason: TargetChangeReason = how === 'short-id' ? 'tool-call-id-mapped' : 'tool-call-id-sanitized';
+  // With a cache, a message renamed the same way is the same object on every request, so what
+  // later steps derived from it (estimates, verdicts) is found again.
   return messages.map((m, i) => {
     if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.some((c) => renamed.has(c.id))) {
       changes.push({ index: i, to: i, reason });
-      return { ...m, tool_calls: m.tool_calls.map((c) => (renamed.has(c.id) ? { ...c, id: renamed.get(c.id)! } : c)) };
+      const calls = m.tool_calls;
+      const key = `rename:${calls.map((c) => renamed.get(c.id) ?? c.id).join('\u0000')}`;
+      return derive.derive(m, key, (): Message => ({ ...m, tool_calls: calls.map((c) => (renamed.has(c.id) ? { ...c, id: renamed.get(c.id)! } : c)) }));
     }
     if (m.role === 'tool' && typeof m.tool_call_id === 'string' && renamed.has(m.tool_call_id)) {
       changes.push({ index: i, to: i, reason });
-      return { ...m, tool_call_id: renamed.get(m.tool_call_id)! };
+      const id = renamed.get(m.tool_call_id)!;
+      return derive.derive(m, `rename:${id}`, (): Message => ({ ...m, tool_call_id: id }));
     }
     return m;
   });
@@ -170,6 +176,16 @@ export function isUnsignedReasoningOnly(content: unknown): boolean {
 }
 
 function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
+  // A model switch first (another family's signed reasoning removed, its server tool blocks as
+  // text), then the content rules on what the target will actually get.
+  const converted = convertForeignArtifacts(msg, TARGET_PROFILES[target]);
+  if (converted === null) return judgeMessage(msg, target, started);
+  const v = judgeMessage(converted.out, target, started);
+  if (v.reason === null) return { out: converted.out, reason: converted.reason };
+  return v.out === null ? v : { out: v.out, reason: converted.reason };
+}
+
+function judgeMessage(msg: Message, target: GovernTarget, started: boolean): Verdict {
   const v = judgeContent(msg, target, started);
   if (!TARGET_PROFILES[target].reasoningContentOnToolCalls || msg.role !== 'assistant' || (v.out === null && v.reason !== null) || !hasToolCallsValue(msg)) return v;
   const base = v.out ?? msg;
@@ -253,22 +269,25 @@ export function legalizeForTarget(input: readonly Message[], options: { target: 
   const pattern = profile.toolCallIdPattern;
   const bad = pattern === null ? null : badIds(input, pattern, derive);
   const idChanges: TargetChange[] = [];
-  const messages = bad === null ? input : renameIds(input, bad, profile.toolCallIdRename, idChanges);
+  const messages = bad === null ? input : renameIds(input, bad, profile.toolCallIdRename, idChanges, derive);
   const first = legalizeContent(messages, target, derive);
   if (bad === null) return first;
-  // Renaming keeps positions, so content changes re-index from the renamed list.
-  const contentAt = new Map(first.changes.map((c) => [c.index, c]));
-  const changes: TargetChange[] = [...first.changes];
-  for (const c of idChanges) if (!contentAt.has(c.index)) changes.push({ index: c.index, to: outIndex(first.changes, c.index), reason: c.reason });
-  changes.sort((a, b) => a.index - b.index);
-  return { messages: first.messages, changes };
-}
-
-/** Output index of input `index` (kept) given the drops in `changes`. */
-function outIndex(changes: readonly TargetChange[], index: number): number {
+  // Renaming keeps positions, so content changes re-index from the renamed list. Both lists are
+  // in input order: one merge pass (a lookup per id change was quadratic on long histories).
+  const content = first.changes;
+  const changes: TargetChange[] = [];
+  let k = 0;
   let dropped = 0;
-  for (const c of changes) if (c.index < index && c.to === null) dropped++;
-  return index - dropped;
+  for (const c of idChanges) {
+    while (k < content.length && content[k].index < c.index) {
+      if (content[k].to === null) dropped++;
+      changes.push(content[k++]);
+    }
+    if (k < content.length && content[k].index === c.index) continue;
+    changes.push({ index: c.index, to: c.index - dropped, reason: c.reason });
+  }
+  while (k < content.length) changes.push(content[k++]);
+  return { messages: first.messages, changes };
 }
 
 function legalizeContent(messages: readonly Message[], target: GovernTarget, derive: DerivationCache): LegalizeForTargetResult {

@@ -3,6 +3,24 @@
 // target steps and checkLegality read the profile, never the target's name.
 import type { ReportedChangeReason } from '../../report/govern-report.js';
 import type { GovernTarget } from './govern-target.js';
+import type { ArtifactFamily } from './foreign-artifacts.js';
+
+/**
+ * A model behind a target that wants each step of the current turn (after the last user
+ * message) sent back with the reasoning it produced (OpenRouter's Gemini 3 and Claude with
+ * reasoning on): a step made by another model has none, and its calls and results are sent as
+ * plain text instead.
+ */
+export interface CurrentTurnReasoningRule {
+  /** The models (the `model` option) the rule applies to. */
+  readonly model: RegExp;
+  /**
+   * What a step must carry: `'call-signature'` a `reasoning.encrypted` detail whose `id` is the
+   * step's first call (Gemini 3 through OpenRouter); `'signed-reasoning'` a signed
+   * `reasoning.text` or an encrypted detail (Claude through OpenRouter).
+   */
+  readonly needs: 'call-signature' | 'signed-reasoning';
+}
 
 /** One rule of a target, with where the provider states it and what the governor does. */
 export interface TargetRule {
@@ -63,6 +81,22 @@ export interface TargetProfile {
    * documented placeholder. Signatures that exist are never touched.
    */
   readonly currentTurnSignaturePlaceholder?: string;
+  /**
+   * The provider families whose artifacts (signed reasoning, thought signatures, provider-executed
+   * tool blocks) this API takes back byte-exact; another family's are removed (reasoning) or sent
+   * as text (server tool blocks). See `foreign-artifacts.ts`.
+   */
+  readonly keepsArtifactsOf: readonly ArtifactFamily[];
+  /** Responses reasoning items must carry `summary` (an empty list when there is none). */
+  readonly reasoningSummaryRequired?: boolean;
+  /** Models that want the current turn's steps back with their own reasoning (else as text). */
+  readonly currentTurnReasoning?: readonly CurrentTurnReasoningRule[];
+  /**
+   * Models that must not receive reasoning of earlier turns (`deepseek-reasoner`: "the CoT from
+   * previous rounds is not concatenated into the context"): `reasoning_content` before the last
+   * user message is removed; the current tool loop keeps it.
+   */
+  readonly earlierReasoningRemovedFor?: RegExp;
 }
 
 /** The rule of `profile` whose rewrites carry `reason` (what a report entry's reason means for that target). */

@@ -1,5 +1,5 @@
 import type { TargetProfile } from '../target-profile.js';
-import { PLAIN_ROLES, ruleList, strictRules, toolPairingRules } from './shared-rules.js';
+import { PLAIN_ROLES, modelSwitchRules, ruleList, strictRules, toolPairingRules } from './shared-rules.js';
 
 const SOURCE = 'https://docs.anthropic.com/en/api/messages';
 
@@ -25,6 +25,7 @@ export const ANTHROPIC_PROFILE: TargetProfile = Object.freeze({
       does: 'drops an assistant turn that holds only unsigned reasoning (an aborted turn), which the AI SDK would send as `content: []`',
       reasons: ['unsigned-reasoning-only'],
     },
+    ...modelSwitchRules(['anthropic']),
   ]),
   roles: PLAIN_ROLES,
   contentRequired: false,
@@ -34,4 +35,5 @@ export const ANTHROPIC_PROFILE: TargetProfile = Object.freeze({
   roleOrder: 'strict',
   assistantBetweenToolAndUser: false,
   dropUnsignedReasoningTurns: true,
+  keepsArtifactsOf: ['anthropic'],
 } as const);

@@ -1,5 +1,6 @@
 import type { TargetProfile } from '../target-profile.js';
-import { ruleList } from './shared-rules.js';
+import { modelSwitchRules, ruleList } from './shared-rules.js';
+import { ARTIFACT_FAMILIES } from '../foreign-artifacts.js';
 import { ANTHROPIC_PROFILE } from './anthropic.js';
 import { OPENAI_PROFILE } from './openai.js';
 
@@ -9,7 +10,7 @@ import { OPENAI_PROFILE } from './openai.js';
  */
 export const ANY_PROFILE: TargetProfile = Object.freeze({
   target: 'any',
-  rules: ruleList([...OPENAI_PROFILE.rules, ...ANTHROPIC_PROFILE.rules.filter((r) => !OPENAI_PROFILE.rules.some((o) => o.id === r.id) && r.id !== 'unsigned-reasoning-turn')]),
+  rules: ruleList([...OPENAI_PROFILE.rules.filter((r) => !r.id.startsWith('foreign-')), ...ANTHROPIC_PROFILE.rules.filter((r) => !OPENAI_PROFILE.rules.some((o) => o.id === r.id) && r.id !== 'unsigned-reasoning-turn'), ...modelSwitchRules(ARTIFACT_FAMILIES)]),
   roles: ANTHROPIC_PROFILE.roles,
   contentRequired: true,
   strictContent: true,
@@ -18,4 +19,6 @@ export const ANY_PROFILE: TargetProfile = Object.freeze({
   roleOrder: 'strict',
   assistantBetweenToolAndUser: false,
   dropUnsignedReasoningTurns: false,
+  // Every family's artifacts pass (today's default output; choose a provider's target to convert them).
+  keepsArtifactsOf: ARTIFACT_FAMILIES,
 } as const);

@@ -1,5 +1,5 @@
 import type { TargetProfile } from '../target-profile.js';
-import { PLAIN_ROLES, ruleList, strictRules, toolPairingRules } from './shared-rules.js';
+import { PLAIN_ROLES, modelSwitchRules, ruleList, strictRules, toolPairingRules } from './shared-rules.js';
 import { ANTHROPIC_TOOL_ID_PATTERN } from './anthropic.js';
 
 const CONVERSE_GUIDE = 'https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-call.html';
@@ -18,6 +18,7 @@ export const BEDROCK_PROFILE: TargetProfile = Object.freeze({
     }),
     { id: 'invalid-tool-call-id', requires: 'toolUseId matches ^[a-zA-Z0-9_-]+$', source: 'https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolUseBlock.html', does: 'renames other ids, call and results alike', reasons: ['tool-call-id-sanitized'] },
     { id: 'unsigned-reasoning-turn', requires: '"You must submit the signature in subsequent Converse requests" (unsigned reasoning is not sent back)', source: REASONING, does: 'drops an assistant turn that holds only unsigned reasoning; signed reasoning is kept byte-exact', reasons: ['unsigned-reasoning-only'] },
+    ...modelSwitchRules(['bedrock']),
   ]),
   roles: PLAIN_ROLES,
   contentRequired: false,
@@ -27,4 +28,5 @@ export const BEDROCK_PROFILE: TargetProfile = Object.freeze({
   roleOrder: 'strict',
   assistantBetweenToolAndUser: false,
   dropUnsignedReasoningTurns: true,
+  keepsArtifactsOf: ['bedrock'],
 } as const);

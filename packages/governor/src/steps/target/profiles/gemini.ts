@@ -1,5 +1,5 @@
 import type { TargetProfile } from '../target-profile.js';
-import { PLAIN_ROLES, ruleList, strictRules, toolPairingRules } from './shared-rules.js';
+import { PLAIN_ROLES, modelSwitchRules, ruleList, strictRules, toolPairingRules } from './shared-rules.js';
 import { ANTHROPIC_TOOL_ID_PATTERN } from './anthropic.js';
 
 const FUNCTION_CALLING = 'https://ai.google.dev/gemini-api/docs/function-calling';
@@ -37,6 +37,7 @@ export const GEMINI_PROFILE: TargetProfile = Object.freeze({
       does: 'gives such a call without a signature the placeholder `skip_thought_signature_validator` (OpenAI-compatible form; `@ai-sdk/google` does it itself)',
       reasons: ['thought-signature-placeholder'],
     },
+    ...modelSwitchRules(['gemini']),
   ]),
   roles: PLAIN_ROLES,
   contentRequired: true,
@@ -47,4 +48,5 @@ export const GEMINI_PROFILE: TargetProfile = Object.freeze({
   assistantBetweenToolAndUser: true,
   dropUnsignedReasoningTurns: false,
   currentTurnSignaturePlaceholder: 'skip_thought_signature_validator',
+  keepsArtifactsOf: ['gemini'],
 } as const);

@@ -1,5 +1,5 @@
 import type { TargetProfile } from '../target-profile.js';
-import { PLAIN_ROLES, ruleList, strictRules, toolPairingRules } from './shared-rules.js';
+import { PLAIN_ROLES, modelSwitchRules, ruleList, strictRules, toolPairingRules } from './shared-rules.js';
 
 const VALIDATOR = 'https://github.com/mistralai/mistral-common/blob/main/src/mistral_common/protocol/instruct/validator.py';
 
@@ -35,6 +35,7 @@ export const MISTRAL_PROFILE: TargetProfile = Object.freeze({
       does: 'maps every other id to 9 alphanumerics derived from it (the same id gives the same short id on every request, so the prompt cache holds; collisions resolved in order of appearance), call and results alike',
       reasons: ['tool-call-id-mapped'],
     },
+    ...modelSwitchRules([]),
   ]),
   roles: PLAIN_ROLES,
   contentRequired: true,
@@ -44,4 +45,5 @@ export const MISTRAL_PROFILE: TargetProfile = Object.freeze({
   roleOrder: 'strict',
   assistantBetweenToolAndUser: true,
   dropUnsignedReasoningTurns: false,
+  keepsArtifactsOf: [],
 } as const);

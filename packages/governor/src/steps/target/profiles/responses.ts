@@ -1,5 +1,5 @@
 import type { TargetProfile } from '../target-profile.js';
-import { OPENAI_CHAT_SHAPE, chatContentRules, ruleList, toolPairingRules } from './shared-rules.js';
+import { OPENAI_CHAT_SHAPE, chatContentRules, modelSwitchRules, ruleList, toolPairingRules } from './shared-rules.js';
 
 const FUNCTION_CALLING = 'https://platform.openai.com/docs/guides/function-calling';
 
@@ -19,6 +19,16 @@ export const RESPONSES_PROFILE: TargetProfile = Object.freeze({
       source: 'https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context',
       does: 'keeps reasoning on the turn it belongs to; a turn is dropped or kept whole',
     },
+    ...modelSwitchRules(['responses']),
+    {
+      id: 'reasoning-summary-missing',
+      requires: 'a reasoning input item carries `summary` (an empty list when there is none: "Missing required parameter: \'input[N].summary\'")',
+      source: 'https://platform.openai.com/docs/api-reference/responses/create#responses-create-input',
+      does: 'gives a Responses reasoning item without `summary` an empty one (`summary: []`); everything else in the item stays byte-exact',
+      reasons: ['reasoning-summary-added'],
+    },
   ]),
   ...OPENAI_CHAT_SHAPE,
+  keepsArtifactsOf: ['responses'],
+  reasoningSummaryRequired: true,
 } as const);

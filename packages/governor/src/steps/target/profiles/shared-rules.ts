@@ -1,6 +1,7 @@
 // Rules several OpenAI-shaped chat APIs state alike (each profile lists the ones it enforces,
 // with its own source where the provider states them itself).
 import type { TargetProfile, TargetRule } from '../target-profile.js';
+import type { ArtifactFamily } from '../foreign-artifacts.js';
 
 /** The roles OpenAI Chat Completions accepts. */
 export const CHAT_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
@@ -21,6 +22,7 @@ export const OPENAI_CHAT_SHAPE: Omit<TargetProfile, 'target' | 'rules'> = Object
   roleOrder: 'user-first',
   assistantBetweenToolAndUser: false,
   dropUnsignedReasoningTurns: false,
+  keepsArtifactsOf: Object.freeze([]),
 });
 
 /** Every call answered right after its turn, no result without its call (the repair steps). */
@@ -61,4 +63,40 @@ export function strictRules(source: string, wording: { blank: string; alternate:
 /** A profile's rule list, frozen (typed, so each rule's `reasons` are checked). */
 export function ruleList(list: TargetRule[]): readonly TargetRule[] {
   return Object.freeze(list);
+}
+
+const FAMILY_NAMES: Readonly<Record<ArtifactFamily, string>> = {
+  anthropic: 'Anthropic thinking / redacted_thinking blocks and server tool blocks',
+  bedrock: "Bedrock's signed reasoning",
+  gemini: 'Gemini thought signatures',
+  responses: 'Responses encrypted reasoning items',
+  openrouter: 'OpenRouter reasoning_details',
+};
+
+/**
+ * The model-switch rules of a target (issue 25 item 3): what it takes back byte-exact (`keeps`,
+ * its own family's artifacts) and what happens to every other family's.
+ */
+export function modelSwitchRules(keeps: readonly ArtifactFamily[]): TargetRule[] {
+  const kept = keeps.length === 0 ? 'nothing signed by a provider' : keeps.map((f) => FAMILY_NAMES[f]).join('; ');
+  return [
+    {
+      id: 'foreign-artifact',
+      requires: 'signed reasoning goes back only to the API that signed it, unmodified (Anthropic: "thinking blocks ... must be passed back ... unmodified"; Google: thought signatures "never ... invented ... or moved"; OpenRouter: "reasoning_details ... unmodified"; OpenAI: encrypted reasoning items only to the Responses API); other APIs reject or cannot verify it',
+      source: 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks',
+      does: `keeps ${kept} byte-exact on the turn they came with; removes another family's signed reasoning (thinking_blocks entries, signed thinking parts, reasoning_details, thought signatures on calls); AI SDK reasoning parts stay with their namespaced providerOptions, which each @ai-sdk provider reads for itself only`,
+      reasons: ['foreign-reasoning-removed'],
+    },
+    {
+      id: 'foreign-server-tool-block',
+      requires: keeps.includes('anthropic')
+        ? 'provider-executed tool blocks (server_tool_use, web_search_tool_result, …) come back as they were returned'
+        : 'only the API that ran a provider-executed tool reads its blocks back ("Invalid value: \'server_tool_use\'. Supported values are: \'text\' and \'refusal\'")',
+      source: 'https://docs.claude.com/en/docs/agents-and-tools/tool-use/web-search-tool',
+      does: keeps.includes('anthropic')
+        ? 'keeps Anthropic server tool blocks byte-exact and in place'
+        : "turns another provider's server tool blocks into text parts in their place (`[web_search (run by the provider) called with …]`, the results' titles and URLs; encrypted content left out)",
+      reasons: keeps.includes('anthropic') ? [] : ['server-tool-as-text'],
+    },
+  ];
 }
