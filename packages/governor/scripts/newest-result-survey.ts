@@ -4,7 +4,6 @@
 // and does its text read as an error? Prints counts; changes nothing.
 //
 //   NANOBOT_FIXTURES_DIR=fixtures node --conditions=source --import tsx packages/governor/scripts/newest-result-survey.ts
-import type { Message } from '@nanobot/schema';
 import { govern } from '../src/govern.js';
 import { MemoryArtifactStore } from '../src/offload/memory-artifact-store.js';
 import { loadTranscript, transcriptFiles } from '../src/test-support/transcripts.js';
