@@ -35,7 +35,9 @@ describe('nanobot inspect governs as run does', () => {
     const result = await runCli(['inspect', 'fixture', '--json', '--context-window', '20000'], { env: withModel });
     expect(result.code).toBe(0);
     const x = JSON.parse(result.stdout) as SessionInspection;
-    expect(x.budget).toMatchObject({ model: 'gpt-4o', tokenizer: 'o200k_base', inputBudget: 20_000 - 4096 - 1024, fits: true });
+    expect(x.budget).toMatchObject({ model: 'gpt-4o', tokenizer: 'o200k_base', inputBudget: 20_000 - 2560 - 1024, fits: true });
+    // No maxTokens: the reply reserve is the governor's (an eighth of the window), shown as such.
+    expect(x.budget).toMatchObject({ maxOutputTokens: 2560, replyReserveSource: 'window' });
     expect(x.budget.tokensEstimated).toBe(x.budget.tokensAfter);
     // The calibration says gpt-4o bills 1.4× the estimate: the request is sized by that.
     expect(x.budget.tokensCalibrated!).toBeGreaterThan(x.budget.tokensAfter * 1.3);
@@ -43,14 +45,14 @@ describe('nanobot inspect governs as run does', () => {
     expect(x.budget.budget).toBeLessThan(x.budget.inputBudget!);
 
     const plain = JSON.parse((await runCli(['inspect', 'fixture', '--json', '--context-window', '20000'], { env })).stdout) as SessionInspection;
-    expect(plain.budget).toMatchObject({ model: null, tokenizer: 'cl100k_base', budget: 14_880 });
+    expect(plain.budget).toMatchObject({ model: null, tokenizer: 'cl100k_base', budget: 16_416 });
     expect(plain.budget.tokensCalibrated).toBeUndefined();
     expect(plain.budget.tokensBefore).not.toBe(x.budget.tokensBefore);
 
     const text = await runCli(['inspect', 'fixture', '--context-window', '20000'], { env: withModel });
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^model {4}gpt-4o; tokens counted with o200k_base$/m);
-    expect(unwrap(text.stdout)).toMatch(/^budget {3}14,880 tokens for the request: the 20,000-token window less 4,096 for the reply and a 1,024-token safety margin the provider has billed about [\d.]+ tokens for each token we count, so that is [\d,]+ of ours$/m);
+    expect(unwrap(text.stdout)).toMatch(/^budget {3}16,416 tokens for the request: the 20,000-token window less 2,560 for the reply \(an eighth of the window: no maxTokens set\) and a 1,024-token safety margin the provider has billed about [\d.]+ tokens for each token we count, so that is [\d,]+ of ours$/m);
     expect(unwrap(text.stdout)).toMatch(/^request {2}[\d,]+ tokens, about [\d,]+ billed/m);
     for (const line of text.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(readFileSync(calibration, 'utf8')).toBe(saved);
@@ -68,7 +70,7 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     expect(x.file).toBe(file);
     expect(x.counts).toMatchObject({ stripped: 5, backfilled: 1, offloaded: 1, compacted: 3, 'not-replayed': 4 });
     expect(x.counts.snipped).toBeGreaterThan(0);
-    expect(x.budget).toMatchObject({ contextWindowTokens: 20_000, budget: 20_000 - 4096 - 1024, fits: true });
+    expect(x.budget).toMatchObject({ contextWindowTokens: 20_000, budget: 20_000 - 2560 - 1024, fits: true });
     expect(x.budget.tokensAfter).toBeLessThan(x.budget.tokensBefore);
     expect(x.systemPrompt.sections.map((s) => s.name)).toEqual(expect.arrayContaining(['identity', 'tool_contract']));
     expect(x.tools.count).toBeGreaterThan(5);
@@ -104,7 +106,7 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     expect(result.code).toBe(0);
     for (const mark of ['STRIPPED', 'BACKFILLED', 'OFFLOADED', 'COMPACTED', 'SNIPPED', 'NOT-REPLAYED']) expect(result.stdout).toContain(mark);
     expect(result.stdout).toMatch(/^session {2}fixture/m);
-    expect(unwrap(result.stdout)).toMatch(/budget {3}14,880 tokens for the request: the 20,000-token window less 4,096 for the reply and a 1,024-token safety margin/);
+    expect(unwrap(result.stdout)).toMatch(/budget {3}16,416 tokens for the request: the 20,000-token window less 2,560 for the reply \(an eighth of the window: no maxTokens set\) and a 1,024-token safety margin/);
     expect(unwrap(result.stdout)).toMatch(/^summary {2}.*\d+ snipped.*5 stripped/m);
     // Piped: laid out for 80 columns.
     for (const line of result.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
@@ -144,16 +146,17 @@ describe('nanobot inspect on a session with orphans and oversized results', () =
     expect(result.stdout).toMatch(/tool list_dir/);
   });
 
-  it('--context-window 4096 says the window is smaller than the reply reserve, never "fits"', async () => {
+  it('--context-window 1536 says the window is not larger than the reply reserve and the margin, never "fits"', async () => {
     const { env } = setup();
-    const result = await runCli(['inspect', '--context-window', '4096'], { env });
+    // The smallest default reserve is 512 tokens: 512 + the 1,024 margin leave nothing of 1,536.
+    const result = await runCli(['inspect', '--context-window', '1536'], { env });
     expect(result.code).toBe(0);
-    expect(unwrap(result.stdout)).toMatch(/^budget {3}none: the 4,096-token window is not larger than the 4,096 tokens kept for the reply plus the 1,024-token safety margin/m);
+    expect(unwrap(result.stdout)).toMatch(/^budget {3}none: the 1,536-token window is not larger than the 512 tokens kept for the reply \(an eighth of the window: no maxTokens set\) plus the 1,024-token safety margin/m);
     expect(result.stdout).toMatch(/^request .*NO BUDGET/m);
     expect(result.stdout).not.toMatch(/\bfits\b/);
     // Every mark the timeline can show is explained, IN-FLIGHT included (the fixture's last turn is unfinished).
     expect(unwrap(result.stdout)).toMatch(/^Timeline: .*IN-FLIGHT: part of the unfinished latest turn/m);
-    const json = JSON.parse((await runCli(['inspect', '--json', '--context-window', '4096'], { env })).stdout) as SessionInspection;
-    expect(json.budget).toMatchObject({ budget: 0, windowTooSmall: true, fits: false });
+    const json = JSON.parse((await runCli(['inspect', '--json', '--context-window', '1536'], { env })).stdout) as SessionInspection;
+    expect(json.budget).toMatchObject({ budget: 0, maxOutputTokens: 512, windowTooSmall: true, fits: false });
   });
 });

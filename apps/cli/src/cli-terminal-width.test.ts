@@ -74,7 +74,7 @@ describe.each([60, 80, 120])('at %i columns', (cols) => {
     expect(await inspect.exited).toBe(0);
     const screen = await expectFits(inspect);
     for (const mark of ['STRIPPED', 'BACKFILLED', 'OFFLOADED', 'COMPACTED', 'SNIPPED']) expect(screen.join('\n')).toContain(mark);
-    expect(screen.join('\n')).toMatch(/^budget {3}14,880 tokens for the request/m);
+    expect(screen.join('\n')).toMatch(/^budget {3}16,416 tokens for the request/m);
     const tools = new PtyProcess(cli('tools'), { cols, env, cwd: workspace });
     expect(await tools.exited).toBe(0);
     const listed = await expectFits(tools);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryArtifactStore, createUsageCalibrator, govern } from '@nanobot/governor';
-import { LEGACY_FAILURE_TEXTS, createEstimator, estimatePromptTokens, toolFailureRow, turnFailureRow } from '@nanobot/schema';
+import { LEGACY_FAILURE_TEXTS, createEstimator, estimatePromptTokens, toolFailureRow, toolTraitsTable, turnFailureRow } from '@nanobot/schema';
 import type { Message } from '@nanobot/schema';
 import { getHistory } from '@nanobot/session';
 import { inspectSession } from './inspect-session.js';
@@ -16,7 +16,10 @@ function deepFreeze<T>(value: T): T {
 
 const tools = deepFreeze([{ type: 'function' as const, function: { name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }]);
 
-function inspect(messages: Message[], contextWindowTokens: number, toolDefs: typeof tools = tools) {
+/** read_file's traits as the built-in declares them (the CLI passes the registry's `toolTraits()`). */
+const toolTraits = toolTraitsTable([['read_file', { readOnly: true, compactable: true, rereadable: true }]]);
+
+function inspect(messages: Message[], contextWindowTokens: number, toolDefs: typeof tools = tools, maxOutputTokens?: number) {
   const stored = deepFreeze(messages);
   const history = deepFreeze(getHistory({ messages: stored, lastConsolidated: 0 }));
   return inspectSession({
@@ -27,7 +30,9 @@ function inspect(messages: Message[], contextWindowTokens: number, toolDefs: typ
     sections: deepFreeze([{ name: 'identity', text: '# nanobot' }, { name: 'tool_contract', text: 'Use tools.' }]),
     separator: '\n\n---\n\n',
     tools: toolDefs,
+    toolTraits,
     contextWindowTokens,
+    ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     artifactStore: new MemoryArtifactStore({ root: '/ws' }),
   });
 }
@@ -43,8 +48,9 @@ describe('inspectSession', () => {
     expect(storedSeen).toEqual(messages.map((_, i) => i));
     expect(new Set(storedSeen).size).toBe(storedSeen.length);
     expect(x.timeline[0]).toMatchObject({ index: 0, role: 'system', sent: true });
-    expect(x.budget.budget).toBe(14_000 - 4096 - 1024);
-    expect(x.budget.fits).toBe(true);
+    // No maxTokens: the governor reserves an eighth of the window (rounded up to 256) for the
+    // reply, and the inspection shows that number, not a fixed 4,096.
+    expect(x.budget).toMatchObject({ maxOutputTokens: 1792, replyReserveSource: 'window', budget: 14_000 - 1792 - 1024, fits: true });
   });
 
   it('a clean history is sent as stored; a finished turn is history, not in flight', () => {
@@ -79,14 +85,19 @@ describe('inspectSession', () => {
   });
 
   it('a window no larger than the reply reserve has no budget and never "fits"', () => {
-    for (const window of [1024, 4096, 4096 + 1024]) {
+    // The default reserve (no maxTokens) is at least 512 tokens; with the 1,024 margin a window of
+    // 1,536 or less has no room for a request.
+    for (const window of [1024, 1536]) {
       const x = inspect([{ role: 'user', content: 'hi' }], window);
-      expect(x.budget.budget).toBe(0);
-      expect(x.budget.windowTooSmall).toBe(true);
-      expect(x.budget.fits).toBe(false);
+      expect(x.budget).toMatchObject({ budget: 0, maxOutputTokens: 512, replyReserveSource: 'window', windowTooSmall: true, fits: false });
     }
-    const roomy = inspect([{ role: 'user', content: 'hi' }], 4096 + 1024 + 500);
-    expect(roomy.budget).toMatchObject({ budget: 500, windowTooSmall: false });
+    expect(inspect([{ role: 'user', content: 'hi' }], 1536 + 500).budget).toMatchObject({ budget: 500, windowTooSmall: false });
+    // A configured reply size is the reserve, whatever the window.
+    for (const window of [4096, 4096 + 1024]) {
+      const x = inspect([{ role: 'user', content: 'hi' }], window, tools, 4096);
+      expect(x.budget).toMatchObject({ budget: 0, maxOutputTokens: 4096, replyReserveSource: 'maxOutputTokens', windowTooSmall: true, fits: false });
+    }
+    expect(inspect([{ role: 'user', content: 'hi' }], 4096 + 1024 + 500, tools, 4096).budget).toMatchObject({ budget: 500, windowTooSmall: false });
   });
 
   it('says when the tool definitions alone take more than a quarter of the budget, naming where they come from and the fix for each', () => {
@@ -114,7 +125,7 @@ describe('inspectSession', () => {
     expect(tight.tools.tokens).toBeGreaterThan(tight.budget.budget / 4);
     // From an MCP server: that server's enabledTools.
     const mcp = withServers(() => 'fs');
-    expect(mcp).toMatch(/^the 48 tool definitions of MCP server "fs" take [\d,]+ tokens, \d+% of the 6,880-token budget, on every request; /);
+    expect(mcp).toMatch(/^the 48 tool definitions of MCP server "fs" take [\d,]+ tokens, \d+% of the 9,440-token budget, on every request; /);
     expect(mcp).toContain('"enabledTools" in the entry "fs" of "mcpServers" in /ws/.nanobot/config.json');
     expect(mcp).not.toContain('"tools"');
     // Built in: how to turn their groups off in the config file; no MCP server to point at.
@@ -179,7 +190,10 @@ describe('inspectSession', () => {
       model: 'gpt-4o',
       calibrator,
     }).report;
-    expect(x.budget).toMatchObject({ model: 'gpt-4o', tokenizer: 'o200k_base', tokensAfter: run.tokensAfter, tokensEstimated: run.tokensEstimated, tokensCalibrated: run.tokensCalibrated, inputBudget: 20_000 - 4096 - 1024, budget: run.budget });
+    expect(x.budget).toMatchObject({ model: 'gpt-4o', tokenizer: 'o200k_base', tokensAfter: run.tokensAfter, tokensEstimated: run.tokensEstimated, tokensCalibrated: run.tokensCalibrated, inputBudget: run.inputBudget, budget: run.budget });
+    // The reply reserve shown is the one the governor sized with: an eighth of 20,000, rounded up to 256.
+    expect(run.replyReserve).toEqual({ tokens: 2560, source: 'window' });
+    expect(x.budget).toMatchObject({ maxOutputTokens: 2560, replyReserveSource: 'window', inputBudget: 20_000 - 2560 - 1024 });
     expect(x.budget.tokensCalibrated!).toBeGreaterThan(x.budget.tokensAfter);
     // Counted in o200k as the provider sees it, not with the reference's cl100k estimate.
     const o200k = createEstimator({ tokenizer: 'o200k_base' });

@@ -1,7 +1,7 @@
 import { BACKFILL_CONTENT, govern, withModelDefaults } from '@nanobot/governor';
-import type { ArtifactStore, GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult, ModelOptions, TokenCalibration } from '@nanobot/governor';
+import type { ArtifactStore, GovernReport, GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult, ModelOptions, ReplyReserveSource, TokenCalibration } from '@nanobot/governor';
 import { createEstimator, failureReplayRow, isFailureNote } from '@nanobot/schema';
-import type { Message, TokenEstimator, TokenizerName, ToolDefinition } from '@nanobot/schema';
+import type { Message, TokenEstimator, TokenizerName, ToolDefinition, ToolTraitsByName } from '@nanobot/schema';
 import { toolsBudgetWarning } from './tools-budget-warning.js';
 
 /** What happened to one message on its way to the model. */
@@ -47,7 +47,10 @@ export interface SessionInspection {
   tools: { count: number; tokens: number };
   budget: {
     contextWindowTokens: number;
+    /** The tokens the governor kept for the reply (its `report.replyReserve`): the number `run` governs with. */
     maxOutputTokens: number;
+    /** Where that reserve came from (`report.replyReserve.source`): the configured maxTokens, the model table, or the window. */
+    replyReserveSource: ReplyReserveSource | null;
     /** Input budget the governor enforces (0: off); with a calibration, in estimate units (see `inputBudget`). */
     budget: number;
     /** The model the request is governed for (null: the offline model, unknown to the model table). */
@@ -91,6 +94,8 @@ export interface InspectSessionInput {
   sections: readonly { name: string; text: string }[];
   separator: string;
   tools: readonly ToolDefinition[];
+  /** The tools' declared traits, as the runner passes them (`registry.toolTraits()`); without them no tool is compactable. */
+  toolTraits?: ToolTraitsByName;
   contextWindowTokens: number;
   maxOutputTokens?: number;
   maxToolResultChars?: number;
@@ -112,6 +117,7 @@ const STEP_MARK: Partial<Record<GovernStepName, { mark: TimelineMark; why: strin
   dropOrphanToolResults: { mark: 'stripped', why: 'orphan tool result: no assistant call asks for it' },
   snipHistory: { mark: 'snipped', why: 'older history cut to fit the budget' },
   compactInflightOverflow: { mark: 'compacted', why: 'replaced by a short marker to fit the budget' },
+  shortenNewestResults: { mark: 'truncated', why: 'a result the model waits on, shortened to fit (head and tail kept) rather than cut' },
   applyToolResultBudget: { mark: 'changed', why: 'tool result reshaped' },
   backfillMissingToolResults: { mark: 'backfilled', why: 'added: the call had no result (interrupted or lost)' },
   repairToolCallIds: { mark: 'renamed', why: 'tool-call id repaired' },
@@ -214,7 +220,6 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
     contextWindowTokens: input.contextWindowTokens,
     ...(input.maxOutputTokens !== undefined ? { maxOutputTokens: input.maxOutputTokens } : {}),
   });
-  const maxOutputTokens = modelOptions.maxOutputTokens ?? 4096;
   const tokenizer: TokenizerName = modelOptions.tokenizer ?? 'cl100k_base';
   // The governor's own estimator (govern picks the same for this tokenizer): every count below agrees with its sizing.
   const estimator = createEstimator({ tokenizer });
@@ -233,11 +238,15 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
     inflightStartIndex,
     compactedToolCallIds: new Set<string>(),
     tools: input.tools,
+    ...(input.toolTraits ? { toolTraits: input.toolTraits } : {}),
     artifactStore: input.artifactStore,
     sessionKey: input.key,
     estimateTokens: true,
   });
   const report = governed.report;
+  // The reserve the governor sized with (the caller's maxTokens, the model table's or the
+  // window-scaled default): what `run` reserves too, since it governs with the same options.
+  const maxOutputTokens = report.replyReserve?.tokens ?? modelOptions.maxOutputTokens ?? 0;
   const sent = governed.messages.filter((m) => m !== next);
   const replayedFrom = matchReplayed(input.storedMessages, input.history);
   const timeline = withStoredOnly(buildTimeline(messages, sent, report, inflightStartIndex, estimator), input, replayedFrom, estimator);
@@ -274,6 +283,7 @@ export function inspectSession(input: InspectSessionInput): SessionInspection {
     budget: {
       contextWindowTokens: input.contextWindowTokens,
       maxOutputTokens,
+      replyReserveSource: report.replyReserve?.source ?? null,
       budget: report.budget,
       model: input.model ?? null,
       tokenizer,

@@ -131,6 +131,12 @@ describe('the web demo in Chromium', { timeout: 120_000 }, () => {
     await send('Check the logs');
     await page.waitForSelector('[data-kind=tool][data-tool=grep][data-status=ok]');
     await waitTurnDone();
+    // The answer comes from the log lines the model was shown, not from a note about them.
+    const answer = (await page.locator('[data-kind=assistant]').last().textContent()) ?? '';
+    expect(answer).toMatch(/found \d+ log lines/);
+    expect(answer).toMatch(/\d+ ERROR, \d+ WARN, \d+ INFO/);
+    expect(answer).toMatch(/ERROR step \d+/);
+    expect(answer).not.toMatch(/failed|compacted/);
     const link = page.locator('[data-testid=timeline] [data-testid=artifact-link]').first();
     const href = await link.getAttribute('href');
     expect(href).toMatch(/^\/api\/artifacts\/[a-f0-9]{24}$/);

@@ -1,6 +1,6 @@
 import { deepFreeze } from '@nanobot-internal/test-support';
 import { BACKFILL_CONTENT, MemoryArtifactStore } from '@nanobot/governor';
-import { NanobotError } from '@nanobot/schema';
+import { NanobotError, toolTraitsTable } from '@nanobot/schema';
 import { generateText, MissingToolResultsError, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { governModelMessages } from './govern-model-messages.js';
@@ -80,7 +80,8 @@ describe('governModelMessages', () => {
     expect(tool.providerOptions).toBe(options);
     const [first, second] = tool.content as Extract<ModelMessage, { role: 'tool' }>['content'];
     expect(first).toMatchObject({ type: 'tool-result', toolCallId: 'c1', toolName: 'exec', providerOptions: options });
-    expect(first.type === 'tool-result' && first.output.type === 'text' && first.output.value).toMatch(/^\[tool output persisted\]|persisted/i);
+    // Says what happened and where the rest is (the default mode's wording; never "Error").
+    expect(first.type === 'tool-result' && first.output.type === 'text' && first.output.value).toMatch(/^\[output shortened to fit the context: 1,200 of 25,000 characters shown; the full output is at memory:/);
     expect(second).toBe((history[2].content as unknown[])[1]);
     const offload = report.steps.find((s) => s.step === 'applyToolResultBudget');
     expect(offload?.toolResults).toEqual([expect.objectContaining({ toolCallId: 'c1', action: 'offloaded' })]);
@@ -96,7 +97,8 @@ describe('governModelMessages', () => {
     }
     history.push({ role: 'user', content: 'and now?' });
     deepFreeze(history);
-    const { messages, report } = governModelMessages(history, { contextWindowTokens: 8000, maxOutputTokens: 1000 });
+    // exec declares itself compactable (as the built-in does): only declared tools are compacted.
+    const { messages, report } = governModelMessages(history, { contextWindowTokens: 8000, maxOutputTokens: 1000, toolTraits: toolTraitsTable([['exec', { compactable: true }]]) });
     expect(messages.length).toBeLessThan(history.length);
     expect(messages[0]).toBe(history[0]);
     expect(messages[messages.length - 1]).toBe(history[history.length - 1]);

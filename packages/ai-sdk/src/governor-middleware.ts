@@ -1,3 +1,4 @@
+import { aiSdkToolTraits } from './tool-traits.js';
 import { createGovernor, type GovernOptions, type GovernReport, type Governor } from '@nanobot/governor';
 import { dialectMemoOf } from '@nanobot/governor/dialect';
 import type { ToolDefinition } from '@nanobot/schema';
@@ -98,6 +99,8 @@ export function governorMiddleware(options: GovernorMiddlewareOptions = {}): Lan
         if (inferred !== undefined) callOptions.target = inferred;
       }
       if (callOptions.tools === undefined) callOptions.tools = toolDefinitions(params.tools);
+      // Traits the call's tools declare (`providerOptions: nanobotToolTraits(…)`) decide the size rules.
+      if (callOptions.toolTraits === undefined) callOptions.toolTraits = aiSdkToolTraits(params.tools as Parameters<typeof aiSdkToolTraits>[0]);
       if (callOptions.maxOutputTokens === undefined && params.maxOutputTokens !== undefined) callOptions.maxOutputTokens = params.maxOutputTokens;
       const key = callKey(params) ?? (typeof sessionKey === 'function' ? sessionKey(params) : sessionKey ?? undefined);
       if (key !== undefined && key !== null) callOptions.sessionKey = key;

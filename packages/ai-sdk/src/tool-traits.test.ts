@@ -2,7 +2,7 @@ import { generateText, jsonSchema, tool, wrapLanguageModel, type LanguageModelMi
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigurationError, DEFAULT_REREADABLE_OUTPUT } from '@nanobot/schema';
-import { aiSdkToolTraits, nanobotToolTraits } from './index.js';
+import { aiSdkToolTraits, governorMiddleware, nanobotToolTraits } from './index.js';
 import { mockModel } from './test-support/mock-model.js';
 
 const tools = {
@@ -53,5 +53,33 @@ describe('declaring traits on AI SDK tools', () => {
   it('nanobotToolTraits returns JSON only, without the fields left out', () => {
     const options = nanobotToolTraits({ compactable: true, rereadable: { offsetParam: 'from', limitParam: 'n' } });
     expect(JSON.parse(JSON.stringify(options))).toEqual({ nanobot: { compactable: true, rereadable: { offsetParam: 'from', limitParam: 'n' } } });
+  });
+
+  it('governorMiddleware sizes results by the declared traits, not by the name (issue 29)', async () => {
+    const big = 'a line of a long tool result\n'.repeat(900);
+    const prompt = [
+      { role: 'user' as const, content: [{ type: 'text' as const, text: 'read' }] },
+      { role: 'assistant' as const, content: [{ type: 'tool-call' as const, toolCallId: 'c1', toolName: 'read_file', input: { path: 'x' } }, { type: 'tool-call' as const, toolCallId: 'c2', toolName: 'read_log', input: { offset: 10, limit: 500 } }] },
+      { role: 'tool' as const, content: [
+        { type: 'tool-result' as const, toolCallId: 'c1', toolName: 'read_file', output: { type: 'text' as const, value: big } },
+        { type: 'tool-result' as const, toolCallId: 'c2', toolName: 'read_log', output: { type: 'text' as const, value: big } },
+      ] },
+    ];
+    let sent: unknown;
+    const model = mockModel();
+    const doGenerate = model.doGenerate.bind(model);
+    model.doGenerate = async (options) => {
+      sent = options.prompt;
+      return doGenerate(options);
+    };
+    await generateText({ model: wrapLanguageModel({ model, middleware: governorMiddleware({ maxToolResultChars: 2000 }) }), messages: prompt, tools });
+    const results = (sent as { role: string; content: { output?: { value?: string } }[] }[]).find((m) => m.role === 'tool')!.content.map((p) => String(p.output?.value));
+    // The user's own read_file is shortened like any tool (the reference would exempt it by name).
+    expect(results[0].length).toBeLessThan(2300);
+    expect(results[0]).toContain('[output shortened to fit the context: 2,000 of 26,100 characters shown');
+    // The declared rereadable tool is cut at a line with where to read on.
+    expect(results[1]).toMatch(/\[output shortened to fit the context: lines 10\u2013\d+ shown \(/);
+    expect(results[1]).toMatch(/to read on, call read_log with offset=\d+ and limit=\d+\]$/);
+    for (const r of results) expect(r.startsWith('Error')).toBe(false);
   });
 });

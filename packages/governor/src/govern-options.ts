@@ -1,6 +1,6 @@
 // What govern takes besides the history: its options, checked once per call before anything
 // runs (wrong types would otherwise be coerced or silently ignored), and what it returns.
-import type { Message, TokenCounter } from '@nanobot/schema';
+import type { Message, TokenCounter, ToolTraitsByName } from '@nanobot/schema';
 import { ValidationError } from '@nanobot/schema';
 import type { ArtifactStore } from './offload/artifact-store.js';
 import type { GovernReport } from './report/govern-report.js';
@@ -39,6 +39,14 @@ export interface GovernOptions extends ModelOptions {
    * `ToolDefinition`s); their JSON counts against the budget.
    */
   tools?: readonly object[] | null;
+  /**
+   * The tools' declared traits by name (the registry's `toolTraits()`, `aiSdkToolTraits(tools)`).
+   * In the default mode they alone decide: `compactable` results may be replaced by a note under
+   * pressure, `rereadable` results are cut with a continuation hint instead of offloaded;
+   * `readOnly` changes nothing here. A tool not listed gets no special treatment, whatever its
+   * name. Ignored with `compat: 'reference'`, where the reference's name lists decide.
+   */
+  toolTraits?: ToolTraitsByName | null;
   /**
    * The API the copy is sent to (default `'any'`: legal for both OpenAI and Anthropic). The copy
    * is then directly acceptable to it: empty assistant turns dropped, blank text removed or
@@ -157,6 +165,11 @@ export function checkOptions(options: unknown): asserts options is GovernOptions
   }
   if (o.tools !== undefined && o.tools !== null && !Array.isArray(o.tools)) {
     throw new ValidationError('govern: options.tools must be an array of tool definitions', ['tools']);
+  }
+  const traits = o.toolTraits;
+  if (traits !== undefined && traits !== null && (typeof traits !== 'object' || Array.isArray(traits)
+    || Object.values(traits as object).some((t) => t === null || typeof t !== 'object' || typeof (t as { compactable?: unknown }).compactable !== 'boolean'))) {
+    throw new ValidationError('govern: options.toolTraits must map tool names to resolved traits (toolTraitsTable / registry.toolTraits())', ['toolTraits']);
   }
   const store = o.artifactStore as { persist?: unknown; read?: unknown } | null | undefined;
   if (store !== undefined && store !== null && (typeof store !== 'object' || typeof store.persist !== 'function' || typeof store.read !== 'function')) {

@@ -81,7 +81,11 @@ describe('govern on random corrupted histories', () => {
           history.push({ role: 'tool', tool_call_id: `t${i}`, name, content: `out${i} `.repeat(words) });
         });
         deepFreeze(history);
-        const floor = promptTokens([history[0], history[start]], { tools: TOOLS, estimator: estimatorFor({}) });
+        // The budget holds the instructions, the user message and the newest call with a short
+        // preview of its result (issue 29: that step is never cut while a preview fits).
+        const last = history[history.length - 1];
+        const preview = { ...last, content: `${String(last.content).slice(0, 200)} ${'note '.repeat(90)}` };
+        const floor = promptTokens([history[0], history[start], history[history.length - 2], preview], { tools: TOOLS, estimator: estimatorFor({}) });
         const total = promptTokens(history, { tools: TOOLS, estimator: estimatorFor({}) });
         const budget = Math.floor(floor + share * (total - floor));
         const options = { contextBlockLimit: budget, contextWindowTokens: 1_000_000, tools: TOOLS, inflightStartIndex: inflight ? start : history.length, compactedToolCallIds: new Set<string>() };

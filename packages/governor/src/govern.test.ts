@@ -6,6 +6,7 @@ import { backfillMissingToolResults } from './steps/repair/backfill-missing-tool
 import { govern } from './govern.js';
 import { MemoryArtifactStore } from './offload/memory-artifact-store.js';
 import { deepFreeze } from '@nanobot-internal/test-support';
+import { REFERENCE_BUILTIN_TRAITS as toolTraits } from './test-support/governance-config.js';
 
 const call = (id: string, name = 'exec') => ({ id, type: 'function' as const, function: { name, arguments: '{}' } });
 const asst = (...ids: string[]): Message => ({ role: 'assistant', content: '', tool_calls: ids.map((id) => call(id)) });
@@ -68,7 +69,7 @@ describe('govern', () => {
     expect(backfill.tokensAfter!).toBeGreaterThan(backfill.tokensBefore!);
     expect(report.steps.map((s) => s.step)).toEqual([
       'stripPlaceholderAssistantMessages', 'stripMalformedToolCalls', 'repairToolCallIds', 'dropOrphanToolResults',
-      'regroupToolResults', 'backfillMissingToolResults', 'legalizeForTarget', 'applyToolResultBudget', 'compactInflightOverflow',
+      'regroupToolResults', 'backfillMissingToolResults', 'legalizeForTarget', 'applyToolResultBudget', 'compactInflightOverflow', 'shortenNewestResults',
       'snipHistory', 'dropOrphanToolResults', 'backfillMissingToolResults', 'enforceRoleAlternation',
     ]);
   });
@@ -81,7 +82,7 @@ describe('govern', () => {
     history.push(asst('lost'));
     const { report } = govern(deepFreeze(history), {
       contextWindowTokens: 3000, maxOutputTokens: 500, maxToolResultChars: 4000, inflightStartIndex: 13,
-      artifactStore: new MemoryArtifactStore(), sessionKey: 'ui', compactedToolCallIds: new Set<string>(),
+      artifactStore: new MemoryArtifactStore(), sessionKey: 'ui', compactedToolCallIds: new Set<string>(), toolTraits,
     });
     const changed = report.steps.filter((st) => st.changed).map((st) => st.step);
     expect(changed).toEqual(expect.arrayContaining(['repairToolCallIds', 'dropOrphanToolResults', 'backfillMissingToolResults', 'applyToolResultBudget', 'compactInflightOverflow', 'snipHistory']));
@@ -198,7 +199,7 @@ describe('govern', () => {
     for (let i = 0; i < 6; i++) history.push(asst(`r${i}`), result(`r${i}`, `line ${i} of the file\n`.repeat(60), 'read_file'));
     deepFreeze(history);
     const ids = new Set<string>();
-    const options = { contextWindowTokens: 3000, maxOutputTokens: 0, compactedToolCallIds: ids };
+    const options = { contextWindowTokens: 3000, maxOutputTokens: 0, compactedToolCallIds: ids, toolTraits };
     const first = govern(history, options);
     expect(ids.size).toBeGreaterThan(0);
     expect([...ids]).toEqual(first.report.newlyCompactedToolCallIds);
@@ -220,7 +221,7 @@ describe('govern', () => {
       },
     };
     const ids = new Set<string>();
-    const { messages } = govern(deepFreeze(history), { contextWindowTokens: 30000, maxOutputTokens: 0, tokenCounter: counter, compactedToolCallIds: ids });
+    const { messages } = govern(deepFreeze(history), { contextWindowTokens: 30000, maxOutputTokens: 0, tokenCounter: counter, compactedToolCallIds: ids, toolTraits });
     expect(ids.size).toBeGreaterThan(100);
     expect(calls).toBeLessThan(20);
     expect(checkLegality(messages, { budget: 30000 - 1024 })).toEqual([]);
@@ -285,17 +286,20 @@ describe('govern', () => {
     const { messages, report } = govern(history, { artifactStore: store, sessionKey: 'cli:direct', maxToolResultChars: 2000 });
     const step = report.steps.find((s) => s.step === 'applyToolResultBudget')!;
     expect(step.toolResults).toEqual([{ toolCallId: 'a', name: 'exec', action: 'offloaded', location: 'memory:/.nanobot/tool-results/cli_direct/a.txt', originalChars: 5000 }]);
-    expect(String(messages[2].content)).toContain('Full output saved to: memory:/.nanobot/tool-results/cli_direct/a.txt');
+    // Default mode: says what happened and where the rest is, never as an error.
+    expect(String(messages[2].content)).toMatch(/^\[output shortened to fit the context: 1,200 of 5,000 characters shown; the full output is at memory:\/\.nanobot\/tool-results\/cli_direct\/a\.txt/);
     expect(store.read('memory:/.nanobot/tool-results/cli_direct/a.txt')).toBe(big);
     // The same stored message gives the same model-copy object next time (warm caches).
     expect(govern(history, { artifactStore: store, sessionKey: 'cli:direct', maxToolResultChars: 2000 }).messages[2]).toBe(messages[2]);
+    expect(String(govern(history, { artifactStore: new MemoryArtifactStore(), sessionKey: 'cli:direct', maxToolResultChars: 2000, compat: 'reference' }).messages[2].content)).toContain('Full output saved to: memory:/.nanobot/tool-results/cli_direct/a.txt');
   });
 
   it('keeps a result inline (truncated) when the store fails, and says so', () => {
     const store = { persist() { throw new Error('disk full'); }, read: () => undefined };
     const history = deepFreeze<Message[]>([{ role: 'user', content: 'go' }, asst('a'), result('a', 'y'.repeat(3000))]);
     const { messages, report } = govern(history, { artifactStore: store, maxToolResultChars: 100 });
-    expect(String(messages[2].content)).toBe(`${'y'.repeat(100)}\n... (truncated)`);
+    expect(String(messages[2].content)).toBe(`${'y'.repeat(100)}\n\n[output shortened to fit the context: 100 of 3,000 characters shown; the rest was not kept — call the tool again with a narrower query or range for it]`);
+    expect(String(govern(history, { artifactStore: store, maxToolResultChars: 100, compat: 'reference' }).messages[2].content)).toBe(`${'y'.repeat(100)}\n... (truncated)`);
     expect(report.steps.find((s) => s.step === 'applyToolResultBudget')!.toolResults.map((t) => t.action)).toEqual(['offload-failed', 'truncated']);
   });
 
@@ -304,8 +308,12 @@ describe('govern', () => {
     for (let i = 0; i < 5; i++) history.push(asst(`e${i}`), result(`e${i}`, 'z'.repeat(600)));
     deepFreeze(history);
     expect(govern(history).messages).toBe(history);
-    const { messages } = govern(history, { keepRecentCompactableResults: 2 });
-    const compacted = messages.filter((m) => String(m.content).startsWith('Error: The previous exec result was compacted'));
+    const { messages } = govern(history, { keepRecentCompactableResults: 2, toolTraits });
+    const compacted = messages.filter((m) => String(m.content).startsWith('[exec ran successfully; its output (600 characters) was left out of this request'));
     expect(compacted.map((m) => m.tool_call_id)).toEqual(['e0', 'e1', 'e2']);
+    // Without a declaration nothing is compactable in the default mode, whatever the name.
+    expect(govern(history, { keepRecentCompactableResults: 2 }).messages).toBe(history);
+    const reference = govern(history, { keepRecentCompactableResults: 2, compat: 'reference' }).messages;
+    expect(reference.filter((m) => String(m.content).startsWith('Error: The previous exec result was compacted')).map((m) => m.tool_call_id)).toEqual(['e0', 'e1', 'e2']);
   });
 });

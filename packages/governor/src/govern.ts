@@ -81,7 +81,7 @@ export function governWith<M extends MessageLike>(
 
 /** Runs the pipeline on `messages` (checked), with the memos when given. */
 function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[], restore: Map<Message, Message> | null, given: GovernOptions): GovernResult {
-  const { ctx, fullBudget, calibration, tokenCache } = resolveCall(messages, given, memos?.derive, memos?.estimates ?? null);
+  const { ctx, fullBudget, calibration, tokenCache, replyReserve } = resolveCall(messages, given, memos?.derive, memos?.estimates ?? null);
   const { options, budget, target } = ctx;
   const wantTokens = budget > 0 || options.estimateTokens === true;
   const tokens = (list: readonly Message[]): number | undefined => (wantTokens ? tokenCache.get(list) ?? promptTokens(list, ctx.estimate) : undefined);
@@ -157,6 +157,7 @@ function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[],
     report.tokensCalibrated = calibratedTokens(calibration.calibrator, calibration.model, report.tokensAfter);
     report.inputBudget = fullBudget;
   }
+  if (replyReserve !== null) report.replyReserve = replyReserve;
   if (budget > 0) report.fits = overflow === undefined;
   const editing = serverEdits(options.serverContextManagement);
   if (editing !== undefined) report.serverEditing = editing;

@@ -14,9 +14,10 @@ import { estimatorFor } from './sizing/model-defaults.js';
 import { deepFreeze, jsonClean, loadCases, type ConformanceCase } from '@nanobot-internal/test-support';
 import { optionsFromConfig } from './test-support/governance-config.js';
 import { deviationReason, STRUCTURAL } from './test-support/deviations.js';
+import { pendingStep } from './steps/size/shorten-newest-results.js';
 
 
-const tally = { exact: 0, deviations: 0, stableCuts: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0, repairedInput: 0, illegalForTarget: 0 } };
+const tally = { exact: 0, deviations: 0, stableCuts: 0, byReason: { overBudget: 0, illegal: 0, noUser: 0, repairedInput: 0, illegalForTarget: 0, plainNotes: 0 } };
 
 // The fixed pipeline is compared with the reference on the reference's token count (the
 // default count differs by design: the provider's view); `provider` runs the real default.
@@ -109,6 +110,13 @@ describe.each(FILES)('conformance %s', (file) => {
       // Without a budget the only difference is the target steps applied to the reference output.
       expect(jsonClean(ours.out)).toEqual(jsonClean(g.enforceRoleAlternation(g.legalizeForTarget(c.expected, { target: 'any' }).messages)));
     }
+    if (reason === 'plainNotes') {
+      // What the default mode shortened or moved never reads as a failed call.
+      const input = new Set((c.input.messages as Message[]).map((m) => m.content));
+      for (const m of ours.out as Message[]) {
+        if (m.role === 'tool' && typeof m.content === 'string' && !input.has(m.content)) expect(m.content.startsWith('Error')).toBe(false);
+      }
+    }
     if (reason === 'overBudget') {
       const got = promptTokens(ours.out, { tools: o.tools });
       expect(got <= budget || got < promptTokens(c.expected, { tools: o.tools })).toBe(true);
@@ -123,14 +131,19 @@ function checkStableCut(c: ConformanceCase, tightest: unknown): void {
   if (isDeepStrictEqual(stable, tightest)) return;
   tally.stableCuts++;
   const o = optionsFromConfig(c.config);
-  const budget = g.inputBudget(o);
+  // The default mode's budget: without a reply size its reserve scales with the window.
+  const budget = g.inputBudget({ ...o, replyReserveDefault: 'window' });
   expect(budget).toBeGreaterThan(0);
   expect(checkLegality(stable).filter((v) => STRUCTURAL.has(v.rule))).toEqual([]);
   if (c.fn.endsWith('prepare_for_model')) expect(checkLegality(stable, { target: 'any' })).toEqual([]);
   const fit = (list: Message[]) => promptTokens(list, { tools: o.tools, estimator: referenceEstimator });
-  expect(fit(stable) <= budget || fit(stable) <= fit(tightest as Message[])).toBe(true);
-  // A cut, not a rewrite: every kept message comes from the tightest copy's input.
-  expect(stable.length).toBeLessThan((c.input.messages as Message[]).length);
+  // Issue 29, item 1: the step the model waits on is never cut; when it cannot fit beside the
+  // instructions and the user message, the copy keeps it over budget (and says so in report.fits).
+  const keptPending = pendingStep(stable) !== null;
+  expect(fit(stable) <= budget || fit(stable) <= fit(tightest as Message[]) || keptPending).toBe(true);
+  // A cut, not a rewrite: every kept message comes from the tightest copy's input (nothing may
+  // be left to cut when the copy is the pending step alone).
+  if (!keptPending) expect(stable.length).toBeLessThan((c.input.messages as Message[]).length);
 }
 
 describe('conformance microcompact/sequences.json', () => {
@@ -140,8 +153,22 @@ describe('conformance microcompact/sequences.json', () => {
       const o = optionsFromConfig(c.config);
       (c.input.turns as Message[][]).forEach((turn, i) => {
         const r = g.govern(deepFreeze(turn), { ...o, compat, compactedToolCallIds: ids, estimator: referenceEstimator });
-        expect(jsonClean(r.messages)).toEqual(c.expected.outputs[i]);
-        expect([...ids].sort()).toEqual(c.expected.compacted_tool_call_ids_after_each[i]);
+        if (compat === 'reference') {
+          expect(jsonClean(r.messages)).toEqual(c.expected.outputs[i]);
+          expect([...ids].sort()).toEqual(c.expected.compacted_tool_call_ids_after_each[i]);
+          return;
+        }
+        // The default mode's notes differ in length, so its decisions may too; a compacted
+        // result says the call succeeded, never "Error", and nothing else is rewritten.
+        // The result the model waits on is shortened, never compacted (issue 29, item 1), so
+        // older history may be cut where the reference compacted the newest result instead.
+        const known = [...(c.expected.outputs[i] as Message[]), ...turn].map((m) => JSON.stringify(jsonClean(m)));
+        r.messages.forEach((m) => {
+          if (m.role === 'tool' && ids.has(m.tool_call_id as string)) expect(String(m.content)).toMatch(new RegExp(`^\\[${String(m.name)} ran successfully; its output \\(`));
+          else if (m.role === 'tool' && String(m.content).startsWith('[output shortened to fit the context: ')) expect(String(m.content)).not.toMatch(/^Error/);
+          else expect(known).toContain(JSON.stringify(jsonClean(m)));
+        });
+        expect(r.messages.at(-1)!.role).toBe((c.expected.outputs[i] as Message[]).at(-1)!.role);
       });
     }
   });

@@ -12,15 +12,15 @@ export { TARGET_PROFILES, MISTRAL_TOOL_ID_PATTERN } from './steps/target/profile
 export { stripPlaceholderAssistantMessages, stripMalformedToolCalls, repairToolCallIds, dropOrphanToolResults, regroupToolResults, backfillMissingToolResults } from './steps/repair/index.js';
 export { GOVERN_TARGETS, isInstructionRole, legalizeForTarget, instructionNoteHeader, ANTHROPIC_TOOL_ID_PATTERN, EMPTY_USER_CONTENT, enforceRoleAlternation, CONVERSATION_CONTINUED } from './steps/target/index.js';
 export type { GovernTarget, LegalizeForTargetResult, TargetChange, TargetChangeReason, RoleAlternationOptions } from './steps/target/index.js';
-export { applyToolResultBudget, applyToolResultBudgetDetailed, maybePersistToolResult, normalizeToolResult, normalizeToolResultDetailed, renderPersistedReference, ensureNonemptyToolResult, microcompactKeepRecent, compactInflightOverflow, shrinkToFit } from './steps/size/index.js';
-export type { ToolResultBudgetOptions, ToolResultChange, NormalizeToolResultOptions, NormalizedToolResult, MicrocompactKeepRecentOptions, CompactInflightOptions, CompactInflightResult, ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage } from './steps/size/index.js';
+export { applyToolResultBudget, applyToolResultBudgetDetailed, maybePersistToolResult, normalizeToolResult, normalizeToolResultDetailed, renderPersistedReference, ensureNonemptyToolResult, microcompactKeepRecent, compactInflightOverflow, shrinkToFit, shortenNewestResults, pendingStep } from './steps/size/index.js';
+export type { ToolResultBudgetOptions, ToolResultChange, NormalizeToolResultOptions, NormalizedToolResult, MicrocompactKeepRecentOptions, CompactInflightOptions, CompactInflightResult, ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage, PendingStep, ShortenNewestOptions, ShortenNewestResult } from './steps/size/index.js';
 export { snipHistory, DEFAULT_CUT_TARGET_RATIO, findLegalMessageStart } from './steps/cut/index.js';
 export type { SnipHistoryOptions, SnipHistoryResult, CutPlan, ReportedCut } from './steps/cut/index.js';
 // FileArtifactStore (node:fs) is exported from `@nanobot/governor/node`: this entry runs everywhere.
 export { safeFilename, MemoryArtifactStore } from './offload/index.js';
 export type { ArtifactStore, ArtifactRequest } from './offload/index.js';
-export { inputBudget, withModelDefaults, createUsageCalibrator, usageCalibratorFromJSON } from './sizing/index.js';
-export type { InputBudgetOptions, ModelOptions, TokenCalibration, UsageCalibrator, UsageCalibratorOptions, UsageCalibratorState, UsageObservation } from './sizing/index.js';
+export { inputBudget, replyReserve, windowReplyReserve, withModelDefaults, createUsageCalibrator, usageCalibratorFromJSON } from './sizing/index.js';
+export type { InputBudgetOptions, ReplyReserve, ReplyReserveSource, ModelOptions, TokenCalibration, UsageCalibrator, UsageCalibratorOptions, UsageCalibratorState, UsageObservation } from './sizing/index.js';
 export { cacheBoundaries } from './report/index.js';
 export type { BudgetOverflow, GovernReport, GovernStepName, GovernStepReport, ReportedChangeReason, ReportedMessage, ReportedToolResult, CacheBoundaryOptions } from './report/index.js';
 export type { MessageLike } from './message-like.js';

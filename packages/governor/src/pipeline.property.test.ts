@@ -41,7 +41,7 @@ describe('the pipeline table', () => {
   it('lists every step of the report in the order GovernStepName gives', () => {
     const names = PIPELINE.map((s) => s.name);
     expect(names.slice(0, 6)).toEqual(['stripPlaceholderAssistantMessages', 'stripMalformedToolCalls', 'repairToolCallIds', 'dropOrphanToolResults', 'regroupToolResults', 'backfillMissingToolResults']);
-    expect(names.slice(6)).toEqual(['legalizeForTarget', 'applyToolResultBudget', 'microcompactKeepRecent', 'compactInflightOverflow', 'snipHistory', 'dropOrphanToolResults', 'backfillMissingToolResults', 'enforceRoleAlternation', 'enforceRoleAlternation', 'separateToolResultsFromUser', 'placeholderThoughtSignatures', 'currentTurnReasoning', 'shrinkToFit']);
+    expect(names.slice(6)).toEqual(['legalizeForTarget', 'applyToolResultBudget', 'microcompactKeepRecent', 'compactInflightOverflow', 'shortenNewestResults', 'snipHistory', 'dropOrphanToolResults', 'backfillMissingToolResults', 'enforceRoleAlternation', 'enforceRoleAlternation', 'separateToolResultsFromUser', 'placeholderThoughtSignatures', 'currentTurnReasoning', 'shrinkToFit']);
   });
 
   it('the clean generator makes clean lists, some with an open tail (the tests below can fail)', () => {

@@ -15,6 +15,7 @@ import { stripMalformedToolCallsStep } from './steps/repair/strip-malformed-tool
 import { stripPlaceholderAssistantMessagesStep } from './steps/repair/strip-placeholder-assistant-messages.js';
 import { applyToolResultBudgetStep } from './steps/size/apply-tool-result-budget.js';
 import { compactInflightOverflowStep } from './steps/size/compact-inflight-overflow.js';
+import { shortenNewestResultsStep } from './steps/size/shorten-newest-results.js';
 import { microcompactKeepRecentStep } from './steps/size/microcompact-keep-recent.js';
 import { shrinkToFitStep } from './steps/size/shrink-to-fit.js';
 import type { GovernStep } from './steps/step.js';
@@ -37,6 +38,7 @@ export const PIPELINE: readonly GovernStep[] = Object.freeze([
   applyToolResultBudgetStep,
   microcompactKeepRecentStep,
   compactInflightOverflowStep,
+  shortenNewestResultsStep,
   snipHistoryStep,
   dropOrphanToolResultsStep,
   backfillMissingToolResultsStep,

@@ -3,7 +3,7 @@ import type { Message } from '@nanobot/schema';
 import type { GovernOptions } from './govern-options.js';
 import { calibratedBudget } from './sizing/calibrated-budget.js';
 import type { EstimateMemo } from './sizing/estimate.js';
-import { inputBudget } from './sizing/input-budget.js';
+import { inputBudget, replyReserve, type ReplyReserve } from './sizing/input-budget.js';
 import { estimatorFor, withModelDefaults } from './sizing/model-defaults.js';
 import { NO_CACHE, type DerivationCache } from './steps/derivation-cache.js';
 import type { StepContext } from './steps/step.js';
@@ -19,6 +19,8 @@ export interface ResolvedCall {
   calibration: { calibrator: NonNullable<GovernOptions['calibrator']>; model: string } | null;
   /** The call's estimate cache by list identity (steps' own estimates are kept there too). */
   tokenCache: Map<readonly Message[], number>;
+  /** The reply reserve the budget was computed with, when there is a window (`report.replyReserve`). */
+  replyReserve: ReplyReserve | null;
 }
 
 /**
@@ -31,7 +33,12 @@ export function resolveCall(history: readonly Message[], given: GovernOptions, d
   const fixed = options.compat !== 'reference';
   const target: GovernTarget | null = options.target ?? (fixed ? 'any' : null);
   const calibration = options.calibrator && options.model ? { calibrator: options.calibrator, model: options.model } : null;
-  const fullBudget = inputBudget(options);
+  // The default mode scales the reserve with the window when no reply size is known.
+  const sized = { ...options, replyReserveDefault: fixed ? 'window' as const : 'reference' as const };
+  const fullBudget = inputBudget(sized);
+  let reserve: ReplyReserve | null = options.contextWindowTokens ? replyReserve(sized) : null;
+  // A reply size the model table filled in (withModelDefaults) is the model's, not the caller's.
+  if (reserve !== null && reserve.source === 'maxOutputTokens' && !(typeof given.maxOutputTokens === 'number')) reserve = { ...reserve, source: 'model' };
   const budget = calibration ? calibratedBudget(fullBudget, calibration.calibrator, calibration.model) : fullBudget;
   const tokenCache = new Map<readonly Message[], number>();
   const ctx: StepContext = {
@@ -46,5 +53,5 @@ export function resolveCall(history: readonly Message[], given: GovernOptions, d
     compactedToolCallIds: options.compactedToolCallIds ?? new Set<string>(),
     derive,
   };
-  return { ctx, fullBudget, calibration, tokenCache };
+  return { ctx, fullBudget, calibration, tokenCache, replyReserve: reserve };
 }

@@ -105,6 +105,8 @@ export async function inspectCommand(flags: CliFlags, positionals: string[], io:
       sections,
       separator: SECTION_SEPARATOR,
       tools: cli.agent.tools.definitions(),
+      // The built-ins' declared traits, as the runner passes them: compaction follows them.
+      toolTraits: cli.agent.tools.toolTraits(),
       contextWindowTokens: governor.contextWindowTokens,
       ...(governor.maxTokens !== undefined ? { maxOutputTokens: governor.maxTokens } : {}),
       ...(governor.maxToolResultChars !== undefined ? { maxToolResultChars: governor.maxToolResultChars } : {}),
@@ -171,16 +173,30 @@ function field(r: TerminalRenderer, label: string, text: string, width: number):
 /** The budget in plain words: where the input budget comes from, and what calibration changes. */
 function budgetLines(b: SessionInspection['budget']): string[] {
   if (b.windowTooSmall) {
-    return [`none: the ${n(b.contextWindowTokens)}-token window is not larger than the ${n(b.maxOutputTokens)} tokens kept for the reply plus the 1,024-token safety margin; raise --context-window or lower maxTokens`];
+    return [`none: the ${n(b.contextWindowTokens)}-token window is not larger than the ${n(b.maxOutputTokens)} tokens kept for the reply${reserveWhy(b)} plus the 1,024-token safety margin; raise --context-window or lower maxTokens`];
   }
   if (b.budget === 0) return ['no limit (no context window set), so nothing is cut'];
   const billed = b.inputBudget ?? b.budget;
-  const lines = [`${n(billed)} tokens for the request: the ${n(b.contextWindowTokens)}-token window less ${n(b.maxOutputTokens)} for the reply and a 1,024-token safety margin`];
+  const lines = [`${n(billed)} tokens for the request: the ${n(b.contextWindowTokens)}-token window less ${n(b.maxOutputTokens)} for the reply${reserveWhy(b)} and a 1,024-token safety margin`];
   if (b.inputBudget !== undefined && b.inputBudget !== b.budget) {
     const ratio = b.budget > 0 ? b.inputBudget / b.budget : 1;
     lines.push(`the provider has billed about ${ratio.toFixed(2)} tokens for each token we count, so that is ${n(b.budget)} of ours`);
   }
   return lines;
+}
+
+/** Where the reply reserve came from, in words ('' when the caller set it: the number says it all). */
+function reserveWhy(b: SessionInspection['budget']): string {
+  switch (b.replyReserveSource) {
+    case 'model':
+      return " (the model's reply size)";
+    case 'window':
+      return ' (an eighth of the window: no maxTokens set)';
+    case 'reference-default':
+      return ' (the default)';
+    default:
+      return '';
+  }
 }
 
 /** The request against the budget in plain words. */

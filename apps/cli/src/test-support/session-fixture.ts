@@ -39,9 +39,12 @@ export function governanceFixtureMessages(): Message[] {
     },
     { role: 'tool', tool_call_id: 'rep_1', name: 'read_file', content: `REPORT-ONE ${filler('alpha', 1500)}` },
     { role: 'tool', tool_call_id: 'rep_2', name: 'read_file', content: `REPORT-TWO ${filler('beta', 1500)}` },
-    // The latest turn stopped here (the process was killed before the model answered): it is
-    // still in flight, and the next request compacts its results first.
     { role: 'tool', tool_call_id: 'rep_3', name: 'read_file', content: `REPORT-THREE ${filler('gamma', 1500)}` },
+    // The latest turn stopped here (the process was killed before the model answered): it is
+    // still in flight; the next request compacts its older results first and keeps the step the
+    // model waits on (issue 29: the newest results are shortened, never compacted).
+    { role: 'assistant', content: null, tool_calls: [call('ls_1', 'list_dir', { path: '.' })] },
+    { role: 'tool', tool_call_id: 'ls_1', name: 'list_dir', content: 'r1.txt\nr2.txt\nr3.txt' },
   ] as Message[];
 }
 

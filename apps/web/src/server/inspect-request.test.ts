@@ -1,6 +1,6 @@
 import { BACKFILL_CONTENT, MemoryArtifactStore, govern } from '@nanobot/governor';
 import type { GovernOptions, GovernReport } from '@nanobot/governor';
-import { createEstimator, estimateMessageTokens } from '@nanobot/schema';
+import { createEstimator, estimateMessageTokens, toolTraitsTable } from '@nanobot/schema';
 import type { Message, ToolDefinition } from '@nanobot/schema';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -176,12 +176,17 @@ describe('inspectRequest', () => {
     const transcript: Message[] = [
       { role: 'system', content: 'You are a test.' },
       { role: 'user', content: 'read the three reports' },
-      { role: 'assistant', content: '', tool_calls: [call('r1', 'read_file', '{"path":"r1"}'), call('r2', 'read_file', '{"path":"r2"}'), call('r3', 'read_file', '{"path":"r3"}')] },
+      { role: 'assistant', content: '', tool_calls: [call('r1', 'read_file', '{"path":"r1"}'), call('r2', 'read_file', '{"path":"r2"}')] },
       { role: 'tool', tool_call_id: 'r1', name: 'read_file', content: `ONE ${filler('alpha')}` },
       { role: 'tool', tool_call_id: 'r2', name: 'read_file', content: `TWO ${filler('beta')}` },
+      // The step the model waits on: shortened if need be, never compacted (issue 29, item 1).
+      { role: 'assistant', content: '', tool_calls: [call('r3', 'read_file', '{"path":"r3"}')] },
       { role: 'tool', tool_call_id: 'r3', name: 'read_file', content: `THREE ${filler('gamma')}` },
     ];
-    const { result, snapshot } = run(transcript, { contextWindowTokens: 12_000, maxOutputTokens: 1024, maxToolResultChars: 100_000, inflightStartIndex: 2 });
+    // The traits the built-in read_file declares (the runner hands them to the governor): only a
+    // declared compactable tool is compacted in the default mode.
+    const toolTraits = toolTraitsTable([['read_file', { readOnly: true, compactable: true, rereadable: true }]]);
+    const { result, snapshot } = run(transcript, { contextWindowTokens: 12_000, maxOutputTokens: 1024, maxToolResultChars: 100_000, inflightStartIndex: 2, toolTraits });
     const rows = messageRows(snapshot.timeline);
     expect(rows).toHaveLength(result.messages.length);
     const compacted = rows.filter((r) => r.marks.some((m) => m.action === 'compacted'));
@@ -194,6 +199,8 @@ describe('inspectRequest', () => {
       expect(String(sent.content).length).toBeLessThan(String(stored.content).length);
     }
     expect(snapshot.actions).toContainEqual(expect.objectContaining({ action: 'compacted', count: compacted.length }));
+    expect(compacted.map((r) => r.toolCallId)).not.toContain('r3');
+    expect(result.messages.some((m) => m.tool_call_id === 'r3' && String(m.content).includes('THREE'))).toBe(true);
   });
 
   it('shows the given prompt sections with token counts, else the system prompt whole', () => {

@@ -37,6 +37,19 @@ describe('the offline demo model', () => {
     expect(failed.content).toContain('failed: Error: File not found: missing.md');
   });
 
+  it('answers "Check the logs" from the log lines it was shown, also when the governor shortened them', async () => {
+    const log = ['2026-11-29T10:00:00Z INFO step 0: start', '2026-11-29T10:00:01Z ERROR step 1: disk full', '2026-11-29T10:00:02Z WARN step 2: slow'].join('\n');
+    const shown = `[output shortened to fit the context: 120 of 30,083 characters shown; the full output is at /a/b.txt — read it there in parts for the rest]\n\n${log}`;
+    for (const content of [log, shown]) {
+      const reply = await ask([{ role: 'user', content: 'Check the logs' }, toolCall('g', 'grep', { pattern: 'INFO|WARN|ERROR' }), { role: 'tool', tool_call_id: 'g', name: 'grep', content }]);
+      expect(reply.content).toContain('found 3 log lines');
+      expect(reply.content).toContain('1 ERROR, 1 WARN, 1 INFO');
+      expect(reply.content).toContain('> 2026-11-29T10:00:01Z ERROR step 1: disk full');
+      expect(reply.content).not.toMatch(/failed|\[output shortened/);
+      expect(reply.content!.includes('120 of 30,083 characters I was shown')).toBe(content === shown);
+    }
+  });
+
   it('answers without tools when the request offers none', async () => {
     const response = await createOfflineModel({ deltaDelayMs: 0 }).chat({ messages: [{ role: 'user', content: 'hello' }] });
     expect(response.toolCalls).toEqual([]);

@@ -88,6 +88,27 @@ function firstLines(text: string, lines: number): string {
   return text.split('\n').filter((l) => l.trim() !== '').slice(0, lines).join('\n');
 }
 
+const LOG_LEVEL = /\b(ERROR|WARN|INFO)\b/;
+
+/** The log lines of a grep result as the model received it (the governor's bracketed notes left out). */
+function logLines(text: string): string[] {
+  return text.split('\n').filter((l) => !l.startsWith('[') && LOG_LEVEL.test(l));
+}
+
+/**
+ * An answer from the log lines the model was shown: how many of each level, the first errors
+ * quoted, and — when the governor shortened the output — that only part of it was shown.
+ */
+function logSummary(what: string, content: string): string {
+  const lines = logLines(content);
+  const count = (level: string) => lines.filter((l) => LOG_LEVEL.exec(l)?.[1] === level).length;
+  const errors = lines.filter((l) => LOG_LEVEL.exec(l)?.[1] === 'ERROR');
+  const shortened = /^\[output shortened to fit the context: ([\d,]+) of ([\d,]+) characters shown/.exec(content);
+  const scope = shortened ? ` in the ${shortened[1]} of ${shortened[2]} characters I was shown (the full output is saved; I can read the rest)` : '';
+  const head = `${what} found ${lines.length} log lines${scope}: ${count('ERROR')} ERROR, ${count('WARN')} WARN, ${count('INFO')} INFO.`;
+  return errors.length > 0 ? `${head} The first errors:\n\n> ${errors.slice(0, 3).join('\n> ')}` : `${head} No errors among them.`;
+}
+
 function answer(words: string, results: readonly ToolOutcome[]): string {
   if (results.length === 0) return `You said: “${words}”. (This is the offline demo model; set OPENAI_API_KEY or ANTHROPIC_API_KEY for a real one.)`;
   const parts: string[] = [];
@@ -95,6 +116,7 @@ function answer(words: string, results: readonly ToolOutcome[]): string {
     const what = `\`${r.name}(${Object.entries(r.args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})\``;
     if (r.content.startsWith('Error')) parts.push(`${what} failed: ${firstLines(r.content, 1)}`);
     else if (r.name === 'list_dir') parts.push(`${what} shows ${r.content.split('\n').filter((l) => l.trim()).length} entries in the workspace.`);
+    else if (r.name === 'grep' && logLines(r.content).length > 0) parts.push(logSummary(what, r.content));
     else parts.push(`${what} returned ${r.content.length.toLocaleString('en-US')} characters, starting with:\n\n> ${firstLines(r.content, 3).replace(/\n/g, '\n> ')}`);
   }
   return `Here is what I found.\n\n${parts.join('\n\n')}\n\nThe inspector (beside the chat, or behind its tab in a narrow window) shows exactly what was sent to the model on each step.`;

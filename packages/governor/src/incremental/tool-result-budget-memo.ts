@@ -9,6 +9,7 @@ import { type Message } from '@nanobot/schema';
 import type { ArtifactRequest, ArtifactStore } from '../offload/artifact-store.js';
 import { describeResult, resultKey, type ToolResultBudgetOptions, type ToolResultChange } from '../steps/size/apply-tool-result-budget.js';
 import { normalizeToolResultDetailed, offloadRequest, type NormalizedToolResult } from '../steps/size/normalize-tool-result.js';
+import { REFERENCE_RULES, sameRules, type ToolResultRules } from '../steps/size/tool-rules.js';
 import type { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
 
@@ -19,6 +20,7 @@ interface ResultMemo {
   session: string | null;
   id: string;
   name: string;
+  rules: ToolResultRules;
   out: Message;
   info: NormalizedToolResult;
   /** What was offloaded (saved again on every call), else null. */
@@ -38,6 +40,7 @@ interface ListMemo {
   max: number;
   store: ArtifactStore | null;
   session: string | null;
+  rules: ToolResultRules;
 }
 
 /** Saves `request` again; true when the store still answers with `location`. */
@@ -64,6 +67,7 @@ export class ToolResultBudgetMemos {
     const store = options.artifactStore ?? null;
     const session = options.sessionKey ?? null;
     const max = options.maxToolResultChars;
+    const rules = options.rules ?? REFERENCE_RULES;
     const first = messages[0];
     const keyed = first !== undefined && first !== null && typeof first === 'object';
     const prev = keyed ? this.#lists.get(first) : undefined;
@@ -72,7 +76,7 @@ export class ToolResultBudgetMemos {
     let changes: ToolResultChange[] = [];
     let offloads: ListMemo['offloads'] = [];
     let resumed = false;
-    if (prev !== undefined && prev.max === max && prev.store === store && prev.session === session && prev.list.length <= messages.length
+    if (prev !== undefined && prev.max === max && prev.store === store && prev.session === session && sameRules(prev.rules, rules) && prev.list.length <= messages.length
       && prev.list.commonPrefix(messages) === prev.list.length && prev.offloads.every((o) => stillAt(store!, o.request, o.location))) {
       from = prev.list.length;
       // The output grows in place: later steps' memos know its first slots from last time.
@@ -94,7 +98,7 @@ export class ToolResultBudgetMemos {
       let replacement: Message | null;
       let info: NormalizedToolResult;
       let request: ArtifactRequest | null;
-      if (hit !== undefined && hit.content === msg.content && hit.max === max && hit.store === store && hit.session === session && hit.id === id && hit.name === name
+      if (hit !== undefined && hit.content === msg.content && hit.max === max && hit.store === store && hit.session === session && sameRules(hit.rules, rules) && hit.id === id && hit.name === name
         && (hit.request === null || stillAt(store!, hit.request, hit.info.offloadedTo!))) {
         replacement = hit.out === msg ? null : hit.out;
         info = hit.info;
@@ -104,7 +108,7 @@ export class ToolResultBudgetMemos {
         replacement = info.content === msg.content ? null : ({ ...msg, content: info.content } as Message);
         request = info.offloadedTo === undefined ? null : offloadRequest(msg.content, { ...options, toolCallId: id })!.request;
         // A failed offload is retried on the next request rather than remembered.
-        if (info.offloadError === undefined) this.#results.set(msg, { content: msg.content, max, store, session, id, name, out: replacement ?? msg, info, request });
+        if (info.offloadError === undefined) this.#results.set(msg, { content: msg.content, max, store, session, id, name, rules, out: replacement ?? msg, info, request });
         else failed = true;
       }
       if (request !== null) offloads.push({ request, location: info.offloadedTo! });
@@ -126,7 +130,7 @@ export class ToolResultBudgetMemos {
       else {
         const list = resumed ? prev!.list : new ListSnapshot(this.#clock);
         list.update(messages, from);
-        this.#lists.set(first, { list, out, outCall: this.#clock.active, changes, offloads, max, store, session });
+        this.#lists.set(first, { list, out, outCall: this.#clock.active, changes, offloads, max, store, session, rules });
       }
     }
     return { messages: result, changes: changes.slice() };

@@ -1,4 +1,5 @@
 import type { CacheBreakpoints } from '@nanobot/schema';
+import type { ReplyReserve } from '../sizing/input-budget.js';
 import type { GovernTarget } from '../steps/target/govern-target.js';
 
 /**
@@ -17,6 +18,7 @@ export type GovernStepName =
   | 'applyToolResultBudget'
   | 'microcompactKeepRecent'
   | 'compactInflightOverflow'
+  | 'shortenNewestResults'
   | 'snipHistory'
   | 'enforceRoleAlternation'
   | 'separateToolResultsFromUser'
@@ -154,6 +156,13 @@ export interface GovernReport {
   tokensCalibrated?: number;
   /** With a calibrator and a model: the model's input budget in billed tokens (`budget` is it in estimate units). */
   inputBudget?: number;
+  /**
+   * With a window: the tokens kept for the reply and where the number came from —
+   * `maxOutputTokens` / `providerMaxTokens` (the caller's), `model` (the model table), `window`
+   * (the default mode's default, an eighth of the window between 512 and 8192 tokens; see
+   * `windowReplyReserve`) or `reference-default` (4096, `compat: 'reference'`).
+   */
+  replyReserve?: ReplyReserve;
   /** Ids compacted by this call (also added to `options.compactedToolCallIds`). */
   newlyCompactedToolCallIds: string[];
   steps: GovernStepReport[];

@@ -1,7 +1,7 @@
 // How large a prompt may be and how it is counted: the input budget, model defaults, the usage
 // calibrator.
-export { inputBudget } from './input-budget.js';
-export type { InputBudgetOptions } from './input-budget.js';
+export { inputBudget, replyReserve, windowReplyReserve } from './input-budget.js';
+export type { InputBudgetOptions, ReplyReserve, ReplyReserveSource } from './input-budget.js';
 export { withModelDefaults } from './model-defaults.js';
 export type { ModelOptions } from './model-defaults.js';
 export { createUsageCalibrator, usageCalibratorFromJSON } from './usage-calibrator.js';

@@ -27,7 +27,9 @@ describe('govern({ model })', () => {
 
   it("takes the table's reply size only with its window (a chosen window keeps the default reservation)", () => {
     // claude-sonnet's maximum reply is 64k: next to a 65,536 window it would leave 512 tokens.
-    expect(govern(history, { model: 'claude-sonnet-4-5', contextWindowTokens: 65_536 }).report.budget).toBe(65_536 - 4_096 - 1_024);
+    // The default mode reserves an eighth of the chosen window (8,192 here); the reference 4,096.
+    expect(govern(history, { model: 'claude-sonnet-4-5', contextWindowTokens: 65_536 }).report.budget).toBe(65_536 - 8_192 - 1_024);
+    expect(govern(history, { model: 'claude-sonnet-4-5', contextWindowTokens: 65_536, compat: 'reference' }).report.budget).toBe(65_536 - 4_096 - 1_024);
     expect(withModelDefaults({ model: 'claude-sonnet-4-5', contextWindowTokens: 65_536 })).toEqual({ model: 'claude-sonnet-4-5', contextWindowTokens: 65_536, tokenizer: 'claude' });
     expect(govern(history, { model: 'claude-sonnet-4-5' }).report.budget).toBe(200_000 - 64_000 - 1_024);
   });

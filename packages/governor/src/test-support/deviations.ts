@@ -16,6 +16,7 @@ export const DEVIATION_REASONS = {
   illegal: 'reference output is illegal for OpenAI/Anthropic (reused or missing call ids, results separated from their call); we repair ids and regroup results',
   noUser: 'reference output keeps no user message although the history has one (a displaced result made snipping cut the user turn); regrouping keeps it',
   illegalForTarget: 'reference output breaks a rule OpenAI or Anthropic state for a request (empty or whitespace-only content, an assistant turn last or first, two user turns in a row, a mid-history system message); the default target \'any\' makes the copy legal for both',
+  plainNotes: 'the reference output holds a compacted or offloaded result worded as an error, or a read_file result past the size limit; the default mode says what was shortened and how to get the rest (never as an error), and cuts a rereadable result with a continuation hint instead of sending it whole',
   repairedInput: 'the history holds reused call ids or results separated from their call; after our repair snipping picks a different legal window within the budget',
 } as const;
 
@@ -32,6 +33,12 @@ export function deviationReason(c: ConformanceCase): keyof typeof DEVIATION_REAS
     (s) => (s.step === 'repairToolCallIds' || s.step === 'regroupToolResults') && s.changed,
   )) {
     return 'repairedInput';
+  }
+  const max = o.maxToolResultChars ?? 16000;
+  const long = (m: Message) => m.role === 'tool' && typeof m.content === 'string' && max > 0 && m.content.length > max;
+  if ((c.expected as Message[]).some((m) => m.role === 'tool' && typeof m.content === 'string' && (/^Error: The previous .* result was compacted/.test(m.content) || m.content.startsWith('[tool output persisted]')))
+    || (c.input.messages as Message[]).some(long)) {
+    return 'plainNotes';
   }
   if (checkLegality(c.expected, { target: 'any' }).length > 0) return 'illegalForTarget';
   return null;

@@ -54,7 +54,7 @@ describe('governAnthropic', () => {
     expect(out.messages[1]).toBe(messages[1]);
     const [result, text] = out.messages[2].content as unknown as readonly Record<string, unknown>[];
     expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true, cache_control: { type: 'ephemeral' } });
-    expect(String(result.content)).toContain('[tool output persisted]');
+    expect(String(result.content)).toMatch(/^\[output shortened to fit the context: 1,200 of 14,000 characters shown; the full output is at memory:/);
     expect(text).toBe((messages[2].content as readonly object[])[1]);
     expect(out.report.steps.find((s) => s.step === 'applyToolResultBudget')!.toolResults.map((t) => t.action)).toContain('offloaded');
   });

@@ -17,6 +17,12 @@ export interface PlanHistoryCutOptions extends EstimateContext {
   ratio: number;
   /** Where message fingerprints are kept (see {@link locateCutPlan}). */
   derive?: DerivationCache;
+  /**
+   * Index in `rest` of the step the model waits on (see `pendingStep`): no cut starts after it,
+   * so that step is kept whole even when the copy then does not fit (the default mode shortened
+   * its results first). Absent: every cut may be chosen.
+   */
+  keepFrom?: number;
 }
 
 /** A cut: `system + rest[anchor] + rest[start..]` (the anchor once when `anchor === start`). */
@@ -58,14 +64,14 @@ function legalStarts(rest: readonly Message[]): boolean[] {
  * then (inside the last user turn) every legal assistant step with that user message kept in
  * front, then that user message alone.
  */
-function candidates(rest: readonly Message[], legal: readonly boolean[], from: number): { start: number; anchor: number }[] {
+function candidates(rest: readonly Message[], legal: readonly boolean[], from: number, keepFrom: number): { start: number; anchor: number }[] {
   let last = -1;
   for (let i = rest.length - 1; i >= 0; i--) if (rest[i].role === 'user') { last = i; break; }
   if (last < 0) return [];
   const out: { start: number; anchor: number }[] = [];
   for (let u = from; u <= last; u++) if (rest[u].role === 'user' && legal[u]) out.push({ start: u, anchor: u });
-  for (let a = Math.max(from, last + 1); a < rest.length; a++) if (rest[a].role === 'assistant' && legal[a]) out.push({ start: a, anchor: last });
-  if (rest.length > last + 1 && rest.length >= from) out.push({ start: rest.length, anchor: last });
+  for (let a = Math.max(from, last + 1); a < rest.length && a <= keepFrom; a++) if (rest[a].role === 'assistant' && legal[a]) out.push({ start: a, anchor: last });
+  if (rest.length > last + 1 && rest.length >= from && rest.length <= keepFrom) out.push({ start: rest.length, anchor: last });
   return out;
 }
 
@@ -93,8 +99,9 @@ export function planHistoryCut(system: readonly Message[], rest: readonly Messag
       from = at.start;
     }
   }
-  let list = candidates(rest, legal, from);
-  if (list.length === 0 && from > 0) list = candidates(rest, legal, 0);
+  const keepFrom = options.keepFrom ?? rest.length;
+  let list = candidates(rest, legal, from, keepFrom);
+  if (list.length === 0 && from > 0) list = candidates(rest, legal, 0, keepFrom);
   if (list.length === 0) return null;
 
   const sizes = new Map<number, { messages: Message[]; tokens: number }>();

@@ -6,6 +6,7 @@ import { makeCutPlan, type CutPlan } from './cut-plan.js';
 import { planHistoryCut } from './plan-history-cut.js';
 import type { DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
+import { pendingStep } from '../size/shorten-newest-results.js';
 
 /** Share of the room behind the instructions a fresh stable cut fills (see `cutTargetRatio`). */
 export const DEFAULT_CUT_TARGET_RATIO = 0.6;
@@ -114,7 +115,14 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
   // Sized by whole-prompt counts: stable cuts always, the tightest cut when an exact counter is
   // given (the per-message estimate below would keep less than fits by the counter).
   if (!reference && (stable || options.tokenCounter)) {
-    const cut = planHistoryCut(system, rest, { ...options, plan: stable ? options.cutPlan ?? null : null, ratio: stable ? options.cutTargetRatio ?? DEFAULT_CUT_TARGET_RATIO : 1 });
+    // The step the model waits on is never cut into (issue 29, item 1): its results were
+    // shortened to fit beside the instructions and the user message before this step.
+    const pending = pendingStep(messages);
+    const keepFrom = pending === null ? undefined : messages.slice(0, pending.call).filter((m) => !isInstructionRole(m.role)).length;
+    const cut = planHistoryCut(system, rest, {
+      ...options, plan: stable ? options.cutPlan ?? null : null, ratio: stable ? options.cutTargetRatio ?? DEFAULT_CUT_TARGET_RATIO : 1,
+      ...(keepFrom !== undefined ? { keepFrom } : {}),
+    });
     if (cut !== null) {
       const keptSet = new Set(cut.messages);
       return {

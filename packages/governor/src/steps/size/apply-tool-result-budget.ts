@@ -3,12 +3,17 @@ import type { ArtifactStore } from '../../offload/artifact-store.js';
 import { normalizeToolResultDetailed, type NormalizedToolResult } from './normalize-tool-result.js';
 import { DEFAULT_MAX_TOOL_RESULT_CHARS } from '../../constants.js';
 import { defineStep, type StepContext } from '../step.js';
+import { callArgumentsLookup, toolResultRules, type ToolResultRules } from './tool-rules.js';
 
 /** Options of {@link applyToolResultBudget}. */
 export interface ToolResultBudgetOptions {
   maxToolResultChars: number;
   artifactStore?: ArtifactStore | null;
   sessionKey?: string | null;
+  /** Which tools get special treatment and the wording (default: the reference's, by name). See `normalizeToolResult`. */
+  rules?: ToolResultRules;
+  /** The arguments of the call a result answers (for a rereadable tool's continuation hint). */
+  argumentsOf?: (toolCallId: string) => unknown;
 }
 
 /** One tool result the budget step changed. */
@@ -42,7 +47,8 @@ export function resultKey(msg: Message, index: number): { id: string; name: stri
  * {@link applyToolResultBudget} that also lists what changed. Writes offloaded results through
  * the store (synchronously); never mutates its input.
  */
-export function applyToolResultBudgetDetailed(messages: readonly Message[], options: ToolResultBudgetOptions): { messages: Message[]; changes: ToolResultChange[] } {
+export function applyToolResultBudgetDetailed(messages: readonly Message[], given: ToolResultBudgetOptions): { messages: Message[]; changes: ToolResultChange[] } {
+  const options = given.argumentsOf ? given : { ...given, argumentsOf: callArgumentsLookup(messages) };
   let out: Message[] | null = null;
   const changes: ToolResultChange[] = [];
   for (let i = 0; i < messages.length; i++) {
@@ -80,6 +86,8 @@ export function toolResultBudgetOptions(ctx: StepContext): ToolResultBudgetOptio
     maxToolResultChars: ctx.options.maxToolResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS,
     artifactStore: ctx.options.artifactStore ?? null,
     sessionKey: ctx.options.sessionKey ?? null,
+    rules: toolResultRules(ctx.options),
+    argumentsOf: callArgumentsLookup(ctx.history),
   };
 }
 

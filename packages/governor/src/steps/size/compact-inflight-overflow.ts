@@ -1,9 +1,12 @@
 import { codePointLength, type Message, pythonStr, pythonTruthy } from '@nanobot/schema';
-import { COMPACTABLE_TOOLS, compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
+import { compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
 import { isolatedTokens, promptTokens, type EstimateContext } from '../../sizing/estimate.js';
 import { resultId } from '../../internal/tool-calls.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep, type StepContext, type StepOutcome } from '../step.js';
+import { compactedNote } from './honest-notes.js';
+import { pendingStep } from './shorten-newest-results.js';
+import { isCompactable, REFERENCE_RULES, rereadableOf, toolResultRules, type ToolResultRules } from './tool-rules.js';
 
 /** Options of {@link compactInflightOverflow}. */
 export interface CompactInflightOptions extends EstimateContext {
@@ -15,6 +18,8 @@ export interface CompactInflightOptions extends EstimateContext {
   compactedToolCallIds?: ReadonlySet<string>;
   /** Where the compacted copies are kept (the same copy for the same result on the next call). */
   derive?: DerivationCache;
+  /** Which tools are compactable and the note's wording (default: the reference's, by name). */
+  rules?: ToolResultRules;
   /** Finds results by call id without reading the whole list (the Governor's index; default: a scan). */
   locate?: ToolResultLocator;
 }
@@ -63,9 +68,14 @@ function atLeastChars(text: string, n: number): boolean {
   return codePointLength(text) >= n;
 }
 
-/** `msg` with the compaction note as its content (one object per result and note, with a cache). */
-export function compacted(msg: Message, derive: DerivationCache = NO_CACHE): Message {
-  const text = compactionMessage(pythonTruthy(msg.name) ? pythonStr(msg.name) : 'tool');
+/**
+ * `msg` with the compaction note as its content (one object per result and note, with a cache):
+ * the reference's, or in the default mode one saying the call succeeded and how to see it again.
+ */
+export function compacted(msg: Message, derive: DerivationCache = NO_CACHE, rules: ToolResultRules = REFERENCE_RULES): Message {
+  const name = pythonTruthy(msg.name) ? pythonStr(msg.name) : 'tool';
+  const text = rules.reference ? compactionMessage(name)
+    : compactedNote(name, typeof msg.content === 'string' ? codePointLength(msg.content) : 0, rereadableOf(rules, msg.name));
   return derive.derive(msg, `compacted:${text}`, () => ({ ...msg, content: text }) as Message);
 }
 
@@ -78,7 +88,8 @@ function toolId(msg: Message): string | null {
  * Under context pressure, replaces the oldest in-flight results of compactable tools
  * (`read_file`, `exec`, `grep`, … of at least 500 characters) with a note asking the model to
  * retry more narrowly, until the prompt is at or below 85 % of the budget (reference
- * `compact_inflight_overflow`). The newest candidate is kept when older ones made enough room.
+ * `compact_inflight_overflow`). The newest candidate is kept when older ones made enough room;
+ * in the default mode the results of the step the model waits on are never candidates.
  * Earlier decisions (`compactedToolCallIds`) are re-applied first. Unlike the reference, which
  * re-estimates the whole prompt after each compaction, the estimate is updated from each
  * message's own change and confirmed with exact estimates around the stopping point, so the
@@ -90,6 +101,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   if (!(budget > 0)) return none;
   const recorded = options.compactedToolCallIds ?? new Set<string>();
   const derive = options.derive ?? NO_CACHE;
+  const rules = options.rules ?? REFERENCE_RULES;
 
   let updated: Message[] | null = null;
   const reapplied: string[] = [];
@@ -97,7 +109,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
     for (const i of (options.locate ?? scanToolResults(messages)).resultsOf(recorded)) {
       const msg = messages[i];
       const id = toolId(msg)!;
-      const next = compacted(msg, derive);
+      const next = compacted(msg, derive, rules);
       if (next.content === msg.content) continue;
       updated ??= messages.slice();
       updated[i] = next;
@@ -113,10 +125,14 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
 
   const target = Math.floor(budget * INFLIGHT_COMPACT_TARGET_RATIO);
   const start = Math.max(0, options.inflightStartIndex ?? 0);
+  // Default mode: the results the model waits on are never compacted (issue 29, item 1); they
+  // are shortened to fit by `shortenNewestResults` after the older ones went.
+  const pending = rules.reference ? null : pendingStep(base);
+  const end = pending === null ? base.length : pending.call;
   const candidates: number[] = [];
-  for (let i = start; i < base.length; i++) {
+  for (let i = start; i < end; i++) {
     const msg = base[i];
-    if (msg.role !== 'tool' || !COMPACTABLE_TOOLS.has(msg.name as string)) continue;
+    if (msg.role !== 'tool' || !isCompactable(rules, msg.name)) continue;
     const id = toolId(msg);
     if (id === null || recorded.has(id)) continue;
     if (typeof msg.content !== 'string' || !atLeastChars(msg.content, MICROCOMPACT_MIN_CHARS)) continue;
@@ -126,7 +142,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
 
   const build = (k: number): Message[] => {
     const out = base.slice();
-    for (let j = 0; j < k; j++) out[candidates[j]] = compacted(base[candidates[j]], derive);
+    for (let j = 0; j < k; j++) out[candidates[j]] = compacted(base[candidates[j]], derive, rules);
     return out;
   };
   // Reference rule on exact estimates f(k) (k results compacted): the first k >= 1 with
@@ -141,7 +157,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   let approx = before;
   for (let k = 1; k <= m; k++) {
     const i = candidates[k - 1];
-    approx += isolatedTokens(compacted(base[i], derive), options) - isolatedTokens(base[i], options);
+    approx += isolatedTokens(compacted(base[i], derive, rules), options) - isolatedTokens(base[i], options);
     if (decide(k, approx)) {
       guess = k;
       break;
@@ -180,7 +196,7 @@ export const compactInflightOverflowStep = defineStep({
  */
 export function compactInflightOutcome(list: readonly Message[], ctx: StepContext, locate: ToolResultLocator = scanToolResults(list)): StepOutcome {
   const c = compactInflightOverflow(list, {
-    ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive, locate,
+    ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive, locate, rules: toolResultRules(ctx.options),
   });
   const reported = [...c.reapplied, ...c.newlyCompacted];
   const name = reported.length === 0 ? () => 'tool' : namesFrom(list, locate.resultsOf(new Set(reported)));

@@ -11,3 +11,5 @@ export { compactInflightOverflow } from './compact-inflight-overflow.js';
 export type { CompactInflightOptions, CompactInflightResult } from './compact-inflight-overflow.js';
 export { shrinkToFit } from './shrink-to-fit.js';
 export type { ShrinkToFitOptions, ShrinkToFitResult, ShrunkMessage } from './shrink-to-fit.js';
+export { minimalCopy, noRoomNote, pendingStep, shortenNewestResults, NEWEST_PREVIEW_MIN_CHARS } from './shorten-newest-results.js';
+export type { PendingStep, ShortenNewestOptions, ShortenNewestResult } from './shorten-newest-results.js';

@@ -1,9 +1,10 @@
 import { codePointLength, type Message, pythonStr, pythonTruthy } from '@nanobot/schema';
-import { COMPACTABLE_TOOLS, MICROCOMPACT_KEEP_RECENT, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
+import { MICROCOMPACT_KEEP_RECENT, MICROCOMPACT_MIN_CHARS } from '../../constants.js';
 import { toolNames } from '../../report/reported-message.js';
 import type { DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
 import { compacted as compactedCopy } from './compact-inflight-overflow.js';
+import { isCompactable, REFERENCE_RULES, toolResultRules, type ToolResultRules } from './tool-rules.js';
 
 /** Options of {@link microcompactKeepRecent}. */
 export interface MicrocompactKeepRecentOptions {
@@ -13,6 +14,8 @@ export interface MicrocompactKeepRecentOptions {
   minChars?: number;
   /** Where the compacted copies are kept (the same copy for the same result on the next call). */
   derive?: DerivationCache;
+  /** Which tools are compactable and the note's wording (default: the reference's, by name). */
+  rules?: ToolResultRules;
 }
 
 /**
@@ -24,10 +27,11 @@ export interface MicrocompactKeepRecentOptions {
 export function microcompactKeepRecent(messages: readonly Message[], options: MicrocompactKeepRecentOptions = {}): { messages: Message[]; compacted: string[] } {
   const keep = Math.max(0, options.keepRecent ?? MICROCOMPACT_KEEP_RECENT);
   const minChars = options.minChars ?? MICROCOMPACT_MIN_CHARS;
+  const rules = options.rules ?? REFERENCE_RULES;
   const candidates: number[] = [];
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i];
-    if (msg.role !== 'tool' || !COMPACTABLE_TOOLS.has(msg.name as string)) continue;
+    if (msg.role !== 'tool' || !isCompactable(rules, msg.name)) continue;
     if (typeof msg.content !== 'string' || codePointLength(msg.content) < minChars) continue;
     candidates.push(i);
   }
@@ -37,7 +41,7 @@ export function microcompactKeepRecent(messages: readonly Message[], options: Mi
   const compacted: string[] = [];
   for (const i of victims) {
     const msg = messages[i];
-    out[i] = compactedCopy(msg, options.derive);
+    out[i] = compactedCopy(msg, options.derive, rules);
     const id = (msg as { tool_call_id?: unknown }).tool_call_id;
     compacted.push(pythonTruthy(id) ? pythonStr(id) : `tool_${i}`);
   }
@@ -52,7 +56,7 @@ export const microcompactKeepRecentStep = defineStep({
   keepsClean: true,
   runs: (ctx) => ctx.options.keepRecentCompactableResults !== undefined && ctx.options.keepRecentCompactableResults !== null,
   run: (list, ctx) => {
-    const mc = microcompactKeepRecent(list, { keepRecent: ctx.options.keepRecentCompactableResults!, derive: ctx.derive });
+    const mc = microcompactKeepRecent(list, { keepRecent: ctx.options.keepRecentCompactableResults!, derive: ctx.derive, rules: toolResultRules(ctx.options) });
     const name = toolNames(mc.messages, mc.compacted);
     return { messages: mc.messages, toolResults: mc.compacted.map((id) => ({ toolCallId: id, name: name(id), action: 'compacted' as const })) };
   },

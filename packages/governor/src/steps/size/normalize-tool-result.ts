@@ -1,7 +1,9 @@
-import { codePointLength, truncateText } from '@nanobot/schema';
+import { codePointLength, truncateText, type RereadableOutput } from '@nanobot/schema';
 import type { ArtifactRequest, ArtifactStore } from '../../offload/artifact-store.js';
-import { TOOL_RESULT_OFFLOAD_EXEMPT_TOOLS, TOOL_RESULT_PREVIEW_CHARS } from '../../constants.js';
+import { TOOL_RESULT_PREVIEW_CHARS } from '../../constants.js';
 import { ensureNonemptyToolResult } from './ensure-nonempty-tool-result.js';
+import { continuationHint, SHORTENED_PREFIX, shortenedNote, type ReadWindow } from './honest-notes.js';
+import { isOffloadExempt, REFERENCE_RULES, rereadableOf, type ToolResultRules } from './tool-rules.js';
 
 /** Options of {@link normalizeToolResult}. */
 export interface NormalizeToolResultOptions {
@@ -11,6 +13,16 @@ export interface NormalizeToolResultOptions {
   artifactStore?: ArtifactStore | null;
   /** Session bucket for offloaded results. */
   sessionKey?: string | null;
+  /**
+   * Which tools get special treatment and which wording is used (default: the reference's, by
+   * name). In the default mode of govern: declared traits, and notes that never read as errors.
+   */
+  rules?: ToolResultRules;
+  /**
+   * The arguments of the call a result answers (parsed JSON or the raw string), for a rereadable
+   * tool's continuation hint; null when unknown. Called synchronously; must not throw.
+   */
+  argumentsOf?: (toolCallId: string) => unknown;
 }
 
 /** What {@link normalizeToolResultDetailed} did, for the governance report. */
@@ -24,6 +36,8 @@ export interface NormalizedToolResult {
   emptyMarker?: boolean;
   /** The store threw; the result stayed inline (truncated). */
   offloadError?: string;
+  /** A rereadable result cut with a continuation hint (default mode): how many units were shown. */
+  continued?: { shownUnits: number; nextOffset: number };
 }
 
 const PERSISTED_HEADER = '[tool output persisted]\nFull output saved to: ';
@@ -39,9 +53,17 @@ function sliceCodePoints(text: string, n: number): string {
   return text.slice(0, i);
 }
 
-/** The reference text that replaces an offloaded result in the model copy. */
-export function renderPersistedReference(location: string, text: string): string {
+/**
+ * The text that replaces an offloaded result in the model copy: the reference's (`style:
+ * 'reference'`, the default), or the default mode's note saying what was shortened and where the
+ * rest is, followed by the preview.
+ */
+export function renderPersistedReference(location: string, text: string, style: 'reference' | 'plain' = 'reference'): string {
   const size = codePointLength(text);
+  if (style === 'plain') {
+    const shown = Math.min(size, TOOL_RESULT_PREVIEW_CHARS);
+    return `${shortenedNote(shown, size, location)}\n\n${sliceCodePoints(text, TOOL_RESULT_PREVIEW_CHARS)}`;
+  }
   let out = `${PERSISTED_HEADER}${location}\nOriginal size: ${size} chars\nPreview:\n${sliceCodePoints(text, TOOL_RESULT_PREVIEW_CHARS)}`;
   if (size > TOOL_RESULT_PREVIEW_CHARS) out += '\n...\n(Read the saved file if you need the full output.)';
   return out;
@@ -81,7 +103,8 @@ function persistDetailed(
   const offload = offloadRequest(content, options);
   if (offload === null) return null;
   const location = options.artifactStore!.persist(offload.request);
-  return { content: renderPersistedReference(location, offload.text), location, originalChars: offload.size };
+  const style = (options.rules ?? REFERENCE_RULES).reference ? 'reference' : 'plain';
+  return { content: renderPersistedReference(location, offload.text, style), location, originalChars: offload.size };
 }
 
 /**
@@ -100,13 +123,27 @@ export function maybePersistToolResult(content: unknown, options: NormalizeToolR
  * error is returned in `offloadError` and the result stays inline.
  */
 export function normalizeToolResultDetailed(toolCallId: string, toolName: string, result: unknown, options: NormalizeToolResultOptions): NormalizedToolResult {
+  const rules = options.rules ?? REFERENCE_RULES;
   const nonEmpty = ensureNonemptyToolResult(toolName, result);
   const info: NormalizedToolResult = { content: nonEmpty };
   if (nonEmpty !== result) info.emptyMarker = true;
-  if (TOOL_RESULT_OFFLOAD_EXEMPT_TOOLS.has(toolName)) return info;
+  if (isOffloadExempt(rules, toolName)) return info;
   const max = options.maxToolResultChars;
   // An already-offloaded reference is left alone, so normalising twice changes nothing.
-  if (typeof nonEmpty === 'string' && nonEmpty.startsWith(PERSISTED_HEADER)) return info;
+  if (typeof nonEmpty === 'string' && (nonEmpty.startsWith(PERSISTED_HEADER) || (!rules.reference && nonEmpty.startsWith(SHORTENED_PREFIX)))) return info;
+  const paging = rereadableOf(rules, toolName);
+  if (paging !== null) {
+    // Re-readable content: cut with where to read on, never offloaded (the model would have to
+    // read the artifact back with this same tool, which pages anyway).
+    if (typeof nonEmpty === 'string' && max > 0 && nonEmpty.length > max && codePointLength(nonEmpty) > max) {
+      const cut = cutWithContinuation(nonEmpty, max, toolName, paging, readWindow(paging, options.argumentsOf?.(toolCallId)));
+      info.content = cut.content;
+      info.originalChars = codePointLength(nonEmpty);
+      info.truncated = true;
+      info.continued = { shownUnits: cut.shownUnits, nextOffset: cut.nextOffset };
+    }
+    return info;
+  }
   let content = nonEmpty;
   try {
     const persisted = persistDetailed(nonEmpty, { ...options, toolCallId });
@@ -118,13 +155,63 @@ export function normalizeToolResultDetailed(toolCallId: string, toolName: string
   } catch (error) {
     info.offloadError = error instanceof Error ? error.message : String(error);
   }
-  if (typeof content === 'string' && max > 0 && content.length > max && codePointLength(content) > max) {
+  // The default mode's offload note may take the copy a little past the limit: cutting it would
+  // cut the note that says where the rest is.
+  const plainOffloaded = !rules.reference && info.offloadedTo !== undefined;
+  if (!plainOffloaded && typeof content === 'string' && max > 0 && content.length > max && codePointLength(content) > max) {
     info.originalChars ??= codePointLength(content);
-    content = truncateText(content, max);
+    content = rules.reference ? truncateText(content, max) : `${sliceCodePoints(content, max)}\n\n${shortenedNote(max, info.originalChars, null)}`;
     info.truncated = true;
   }
   info.content = content;
   return info;
+}
+
+/** The window a rereadable call asked for: its offset (default the first) and limit, from its arguments. */
+function readWindow(paging: RereadableOutput, args: unknown): ReadWindow {
+  let parsed = args;
+  if (typeof parsed === 'string') {
+    try {
+      parsed = JSON.parse(parsed);
+    } catch {
+      parsed = null;
+    }
+  }
+  const record = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.floor(v) : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
+  const offset = num(record[paging.offsetParam]);
+  const limit = num(record[paging.limitParam]);
+  return { offset: offset !== null && offset >= paging.firstOffset ? offset : paging.firstOffset, limit: limit !== null && limit > 0 ? limit : null };
+}
+
+// Room left for the continuation hint inside the limit.
+const HINT_CHARS = 200;
+
+/** `text` cut at a unit boundary to about `max` characters, with the continuation hint. */
+function cutWithContinuation(text: string, max: number, name: string, paging: RereadableOutput, window: ReadWindow): { content: string; shownUnits: number; nextOffset: number } {
+  const total = codePointLength(text);
+  const room = Math.max(1, max - HINT_CHARS);
+  let kept: string;
+  let units: number;
+  if (paging.unit === 'lines') {
+    const lines = text.split('\n');
+    let used = 0;
+    units = 0;
+    while (units < lines.length && used + lines[units].length + (units > 0 ? 1 : 0) <= room) {
+      used += lines[units].length + (units > 0 ? 1 : 0);
+      units++;
+    }
+    // A first line longer than the room is shown cut, so reading still moves on.
+    if (units === 0) {
+      kept = sliceCodePoints(lines[0], room);
+      units = 1;
+    } else kept = lines.slice(0, units).join('\n');
+  } else {
+    kept = sliceCodePoints(text, room);
+    units = codePointLength(kept);
+  }
+  const hint = continuationHint(name, paging, window, units, codePointLength(kept), total);
+  return { content: `${kept}\n\n${hint}`, shownUnits: units, nextOffset: window.offset + units };
 }
 
 /**
