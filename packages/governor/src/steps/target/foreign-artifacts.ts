@@ -116,7 +116,7 @@ export function convertForeignArtifacts(msg: Message, profile: TargetProfile): {
 
   if (Array.isArray(m.thinking_blocks) && m.thinking_blocks.length > 0) {
     let changed = false;
-    const blocks = [];
+    const blocks: unknown[] = [];
     for (const b of m.thinking_blocks as unknown[]) {
       const family = blockFamily(b);
       if (family !== null && !keeps.includes(family)) {
