@@ -10,13 +10,10 @@
 // message in, one verdict out: the rule depends on the message and the target only, so
 // legalizeForTarget's per-message memo holds it.
 import type { ContentPart, Message, ToolCall } from '@nanobot/schema';
+import { ARTIFACT_FAMILIES } from './artifact-family.js';
+import type { ArtifactFamily } from './artifact-family.js';
 import type { TargetProfile } from './target-profile.js';
 
-/** A provider family whose artifacts only it takes back. */
-export type ArtifactFamily = 'anthropic' | 'bedrock' | 'gemini' | 'responses' | 'openrouter';
-
-/** Every family (the `'any'` target keeps them all: its output does not change). */
-export const ARTIFACT_FAMILIES: readonly ArtifactFamily[] = Object.freeze(['anthropic', 'bedrock', 'gemini', 'responses', 'openrouter']);
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);

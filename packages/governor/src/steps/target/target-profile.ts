@@ -3,7 +3,7 @@
 // target steps and checkLegality read the profile, never the target's name.
 import type { ReportedChangeReason } from '../../report/govern-report.js';
 import type { GovernTarget } from './govern-target.js';
-import type { ArtifactFamily } from './foreign-artifacts.js';
+import type { ArtifactFamily } from './artifact-family.js';
 
 /**
  * A model behind a target that wants each step of the current turn (after the last user

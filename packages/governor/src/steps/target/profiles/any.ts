@@ -1,6 +1,6 @@
 import type { TargetProfile } from '../target-profile.js';
 import { modelSwitchRules, ruleList } from './shared-rules.js';
-import { ARTIFACT_FAMILIES } from '../foreign-artifacts.js';
+import { ARTIFACT_FAMILIES } from '../artifact-family.js';
 import { ANTHROPIC_PROFILE } from './anthropic.js';
 import { OPENAI_PROFILE } from './openai.js';
 

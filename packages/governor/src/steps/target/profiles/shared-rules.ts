@@ -1,7 +1,7 @@
 // Rules several OpenAI-shaped chat APIs state alike (each profile lists the ones it enforces,
 // with its own source where the provider states them itself).
 import type { TargetProfile, TargetRule } from '../target-profile.js';
-import type { ArtifactFamily } from '../foreign-artifacts.js';
+import type { ArtifactFamily } from '../artifact-family.js';
 
 /** The roles OpenAI Chat Completions accepts. */
 export const CHAT_ROLES: readonly string[] = Object.freeze(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
