@@ -35,18 +35,6 @@ try {
 
 const run = (cmd, argv) => spawnSync(cmd, argv, { cwd: root, env, stdio: 'inherit' }).status ?? 1;
 run(process.execPath, ['scripts/sum-test-reports.mjs', '--clean']);
-// The CLI's suites start the root scripts (`pnpm nanobot`, scripts/quiet-build.mjs) while other
-// suites run programs from the packages' dist/ (the web server, the CLI). Without a stamp of its
-// own, quiet-build asks turbo, which replays its cache over every dist file of the CLI's
-// dependencies under those running programs (a web test then failed to start its server).
-// Built here first through quiet-build, the stamps say those outputs are current, so no suite
-// rewrites dist/ while another reads it.
-if (!filtered || packagesUnderTest()?.includes('@nanobot/cli')) {
-  if (run(process.execPath, ['scripts/quiet-build.mjs', '@nanobot/cli']) !== 0) {
-    console.log('tests: 0 passed, 1 failed');
-    process.exit(1);
-  }
-}
 const turbo = run('turbo', ['run', 'test', '--concurrency=2', '--continue', ...turboArgs]);
 const sum = filtered ? 0 : run(process.execPath, ['scripts/sum-test-reports.mjs']);
 process.exit(turbo !== 0 || sum !== 0 ? 1 : 0);

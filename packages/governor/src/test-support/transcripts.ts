@@ -84,3 +84,21 @@ export const SUITE_BUDGETS: readonly SuiteBudget[] = [
 export function budgetOptions(tokens: number | null): { contextWindowTokens?: number; contextBlockLimit?: number } {
   return tokens === null ? {} : { contextWindowTokens: tokens, contextBlockLimit: tokens };
 }
+
+/**
+ * Every request point of the recorded sessions where the model waits on a tool result of at
+ * least `minChars` characters: the history ends with that result (the last of its step).
+ */
+export function waitingOnResultPoints(minChars = 400): { file: string; end: number }[] {
+  const points: { file: string; end: number }[] = [];
+  for (const file of transcriptFiles()) {
+    const history = loadTranscript(file);
+    for (let end = 1; end <= history.length; end++) {
+      const last = history[end - 1];
+      if (last.role !== 'tool' || typeof last.content !== 'string' || last.content.length < minChars) continue;
+      if (end < history.length && history[end].role === 'tool') continue;
+      points.push({ file, end });
+    }
+  }
+  return points;
+}

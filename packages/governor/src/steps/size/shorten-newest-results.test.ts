@@ -10,7 +10,7 @@ import { deepFreeze, runs } from '@nanobot-internal/test-support';
 import { govern } from '../../govern.js';
 import { MemoryArtifactStore } from '../../offload/memory-artifact-store.js';
 import { arbitraryCleanHistory } from '../../test-support/arbitrary-history.js';
-import { loadTranscript, transcriptFiles } from '../../test-support/transcripts.js';
+import { loadTranscript, waitingOnResultPoints } from '../../test-support/transcripts.js';
 import { minimalCopy, NEWEST_PREVIEW_MIN_CHARS, noRoomNote, pendingStep } from './shorten-newest-results.js';
 
 const estimator = createEstimator({ tokenizer: 'cl100k_base' });
@@ -139,16 +139,7 @@ describe('the last assistant turn with tool calls survives every governed copy w
 
 describe('survey: the newest result at every request point of the recorded sessions (8k / 16k / 32k / 128k)', () => {
   // Every request point where the model waits on a tool result of at least 400 characters.
-  const points: { file: string; end: number }[] = [];
-  for (const file of transcriptFiles()) {
-    const history = loadTranscript(file);
-    for (let end = 1; end <= history.length; end++) {
-      const last = history[end - 1];
-      if (last.role !== 'tool' || typeof last.content !== 'string' || last.content.length < 400) continue;
-      if (end < history.length && history[end].role === 'tool') continue;
-      points.push({ file, end });
-    }
-  }
+  const points = waitingOnResultPoints();
   // Every 6th point in `pnpm test` (each window still sees every session), all of them exhaustively.
   const stride = runs(6, 1);
   it.each([8_000, 16_000, 32_000, 128_000])('at a %i-token window: whole or a preview whenever a preview fits; else said plainly and not fitting', (window) => {

@@ -19,13 +19,13 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Anthropic content blocks of provider-executed tools (the server ran them, only Anthropic reads them back). */
-const ANTHROPIC_SERVER_BLOCKS: ReadonlySet<string> = new Set(['server_tool_use', 'mcp_tool_use', 'mcp_tool_result', 'container_upload', 'compaction']);
+const ANTHROPIC_SERVER_BLOCKS: readonly string[] = Object.freeze(['server_tool_use', 'mcp_tool_use', 'mcp_tool_result', 'container_upload', 'compaction']);
 
 /** Whether a content part is a provider-executed tool block, and whose. */
 export function serverToolFamily(part: unknown): ArtifactFamily | null {
   if (!isRec(part) || typeof part.type !== 'string') return null;
   const type = part.type;
-  if (ANTHROPIC_SERVER_BLOCKS.has(type) || type.endsWith('_tool_result')) return 'anthropic';
+  if (ANTHROPIC_SERVER_BLOCKS.includes(type) || type.endsWith('_tool_result')) return 'anthropic';
   // AI SDK parts: the dialect marks provider-executed ones (non-enumerable `providerExecuted`, `producer`).
   if ((type === 'tool-call' || type === 'tool-result') && part.providerExecuted === true) {
     return typeof part.producer === 'string' && (ARTIFACT_FAMILIES as readonly string[]).includes(part.producer) ? (part.producer as ArtifactFamily) : 'anthropic';
