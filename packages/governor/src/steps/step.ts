@@ -68,6 +68,12 @@ export interface StepOutcome {
   newlyCompacted?: string[];
   /** The cut (snipping): the report's `cut` and the result's `cutPlan` come from it. */
   cut?: StepCut;
+  /**
+   * Set when the step had to withhold content the model needs (not even a short preview of the
+   * results it waits on fitted): the copy then counts as not fitting (`report.fits` false,
+   * `report.overflow` with this sentence), even when what is left is under the budget.
+   */
+  withheld?: string;
 }
 
 /** What the report and the next request need of a history cut. */
