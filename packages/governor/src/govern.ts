@@ -17,7 +17,7 @@ import { calibratedTokens } from './sizing/calibrated-budget.js';
 import { promptTokens } from './sizing/estimate.js';
 import { reportedCut } from './steps/cut/cut-plan.js';
 import { overBudget, promptSizes } from './steps/size/shrink-to-fit.js';
-import type { StepCut } from './steps/step.js';
+import type { StepCut, StepOutcome } from './steps/step.js';
 import { resolveCall } from './step-context.js';
 
 export type { GovernOptions, GovernResult } from './govern-options.js';
@@ -98,7 +98,7 @@ function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[],
   }
   let cut: StepCut | undefined;
   let newlyCompacted: string[] = [];
-  let withheld: string | undefined;
+  let withheld: StepOutcome['withheld'];
   for (const step of PIPELINE) {
     if (!step.runs(ctx, current)) continue;
     const skip = step.noopOnClean && clean !== null && clean.list === current;
@@ -121,6 +121,8 @@ function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[],
   }
 
   let overflow: BudgetOverflow | undefined;
+  // What a step withheld counts only while its notes are in the copy (a later cut may drop them).
+  if (withheld !== undefined && !withheld.messages.some((m) => current.includes(m))) withheld = undefined;
   const over = overBudget(current, ctx) ?? (withheld !== undefined ? promptSizes(current, ctx) : null);
   if (over !== null) {
     const reason = over.instructionTokens >= budget ? 'instructions' : over.tokens <= budget ? 'newest-results' : 'newest-turn';
@@ -131,7 +133,7 @@ function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[],
       instructionTokens: over.instructionTokens,
       message: reason === 'instructions'
         ? `the instructions and tool definitions alone (~${over.instructionTokens} tokens) exceed the budget of ${budget} tokens`
-        : reason === 'newest-results' ? withheld!
+        : reason === 'newest-results' ? withheld!.reason
           : `the newest user turn with the instructions (~${over.tokens} tokens) exceeds the budget of ${budget} tokens${ctx.onOverflow === 'shrink' ? ' even after shortening' : ''}`,
     };
     if (ctx.onOverflow === 'throw') throw new BudgetExceededError(overflow);
