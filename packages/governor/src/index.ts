@@ -21,6 +21,7 @@ export type { SnipHistoryOptions, SnipHistoryResult, CutPlan, ReportedCut } from
 // FileArtifactStore (node:fs) is exported from `@nanobot/governor/node`: this entry runs everywhere.
 export { safeFilename, MemoryArtifactStore } from './offload/index.js';
 export type { ArtifactStore, ArtifactRequest } from './offload/index.js';
+export { governReplyReserve } from './step-context.js';
 export { inputBudget, replyReserve, windowReplyReserve, withModelDefaults, createUsageCalibrator, usageCalibratorFromJSON } from './sizing/index.js';
 export type { InputBudgetOptions, ReplyReserve, ReplyReserveSource, ModelOptions, TokenCalibration, UsageCalibrator, UsageCalibratorOptions, UsageCalibratorState, UsageObservation } from './sizing/index.js';
 export { cacheBoundaries } from './report/index.js';
