@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
 import { governWith } from '../govern.js';
-import type { GovernOptions } from '../govern-options.js';
+import type { GovernOptions, GovernResult } from '../govern-options.js';
 import { placeholderThoughtSignaturesStep } from '../steps/target/placeholder-thought-signatures.js';
 import { separateToolResultsFromUserStep } from '../steps/target/separate-tool-results-from-user.js';
 import { GOVERN_TARGETS, type GovernTarget } from '../steps/target/govern-target.js';
@@ -90,8 +90,8 @@ describe('per-target step memos', () => {
         let planA: GovernOptions['cutPlan'] = null;
         let planB: GovernOptions['cutPlan'] = null;
         for (const list of listsOf(history, other, steps)) {
-          const a = governWith(memos, list, { ...given, cutPlan: planA });
-          const b = governWith(null, list, { ...given, cutPlan: planB });
+          const a: GovernResult = governWith(memos, list, { ...given, cutPlan: planA });
+          const b: GovernResult = governWith(null, list, { ...given, cutPlan: planB });
           expect(JSON.stringify(a.messages)).toBe(JSON.stringify(b.messages));
           expect(JSON.stringify(a.report)).toBe(JSON.stringify(b.report));
           expect(a.messages === list).toBe(b.messages === list);
