@@ -1,7 +1,8 @@
 // Issue 25: each target's warm govern on a 10,000-message history against the 'openai' target's
 // (goal ≤ 1.2×). The history is a synthetic session with every family's signed state mixed in
 // (Anthropic thinking, Gemini signatures, Responses items, OpenRouter details, server tool
-// blocks, DeepSeek reasoning), so the model-switch rules have work to do; one Governor per
+// blocks, DeepSeek reasoning) and user messages right after tool results, so the model-switch
+// and role rules have work to do; one Governor per
 // target, as an application keeps one. Two warm cases: the same history again, and the history
 // grown by one step per call (what a runner sends). Prints ratios measured in this run; asserts
 // nothing about time.
@@ -15,7 +16,11 @@ const N = 10_000;
 /** The synthetic history with, on every 25th tool-calling turn, one family's signed state. */
 function mixedHistory(n: number, salt: number): Message[] {
   let k = 0;
-  return syntheticHistory(n, salt).map((m): Message => {
+  let answers = 0;
+  return syntheticHistory(n, salt).map((m, i, all): Message => {
+    // Every 10th answer right after tool results becomes a user message there (an environment's
+    // complaint: Mistral and Gemini get a marked assistant turn between).
+    if (m.role === 'assistant' && m.tool_calls === undefined && typeof m.content === 'string' && i > 0 && all[i - 1].role === 'tool' && answers++ % 10 === 0) return { role: 'user', content: `the environment says: ${m.content}` };
     if (m.role !== 'assistant' || !Array.isArray(m.tool_calls) || m.tool_calls.length === 0 || k++ % 25 !== 0) return m;
     const id = m.tool_calls[0]!.id;
     switch ((k / 25) % 6 | 0) {

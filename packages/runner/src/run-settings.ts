@@ -1,6 +1,6 @@
 import type { ModelFactsSource } from '@nanobot/providers';
 import type { GovernOptions, UsageCalibrator } from '@nanobot/governor';
-import type { ModelPrices } from '@nanobot/schema';
+import type { LLMRequest, ModelPrices } from '@nanobot/schema';
 import type { Tracer } from '@opentelemetry/api';
 import type { EventSink, RunnerEvent } from './runner-events.js';
 import type { RunnerHooks } from './runner-hooks.js';
@@ -19,6 +19,14 @@ export interface RunSettings {
   /** The reply's largest size in tokens; also the governor's reply reserve. */
   maxTokens?: number;
   reasoningEffort?: string | null;
+  /**
+   * Server-side context management sent with every request as the provider's
+   * `context_management` (Anthropic `{ edits: [...] }` with its beta headers, OpenAI Responses
+   * `[{ type: 'compaction', compact_threshold }]`), and told to the governor as its
+   * `serverContextManagement`, so each governance report says the server edits the context
+   * (`report.serverEditing`). Default none.
+   */
+  contextManagement?: LLMRequest['contextManagement'];
   /** The model's window: enables the governor's compaction and snipping. */
   contextWindowTokens?: number;
   contextBlockLimit?: number;
@@ -42,7 +50,7 @@ export interface RunSettings {
    */
   govern?: GovernFn;
   /** Extra options for the default governor (artifact store for offload, token counter, …). */
-  governOptions?: Omit<GovernOptions, Exclude<keyof RunnerGovernOptions, 'target'>>;
+  governOptions?: Omit<GovernOptions, Exclude<keyof RunnerGovernOptions, 'target' | 'serverContextManagement'>>;
   /** Sees every governed request (transcript, governed copy, report); see {@link GovernedObserver}. */
   onGoverned?: GovernedObserver;
   /**
@@ -84,6 +92,7 @@ const RUN_SETTING_KEYS = [
   'temperature',
   'maxTokens',
   'reasoningEffort',
+  'contextManagement',
   'contextWindowTokens',
   'contextBlockLimit',
   'modelFacts',

@@ -4,7 +4,7 @@ import type { ToolDefinition } from '@nanobot/schema';
 import type { ToolRegistry } from '@nanobot/registry';
 import type { TokenCalibration } from '@nanobot/governor';
 import type { CutPlan } from '@nanobot/governor';
-import type { GovernTarget } from '@nanobot/governor';
+import type { GovernOptions, GovernTarget } from '@nanobot/governor';
 
 /**
  * What the runner needs from a tool registry: `ToolRegistry` from @nanobot/registry, or anything
@@ -52,6 +52,11 @@ export interface RunnerGovernOptions {
    * Absent when the registry does not provide them.
    */
   toolTraits?: ToolTraitsByName;
+  /**
+   * The server-side context management the request turns on (`RunSettings.contextManagement`,
+   * sent as the provider's `context_management`): the governor reports it (`report.serverEditing`).
+   */
+  serverContextManagement?: GovernOptions['serverContextManagement'];
 }
 
 /**

@@ -47,13 +47,16 @@ interface AlternationMemo {
   version: number;
   withOpener: Message[] | null;
   withOpenerVersion: number;
+  /** The call that last handed `out` itself out, and the first slot changed since (later steps' copies share the slots before). */
+  outCall: number;
+  touched: number;
 }
 
 function fresh(clock: CallClock): AlternationMemo {
   return {
     input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [], lenAfter: [], lastAfter: [], sizeLastAfter: [],
     removed: [], removedSlot: [], mergedSlots: [], addedEntry: [], addedMessage: [], addedShift: [],
-    version: 0, withOpener: null, withOpenerVersion: -1,
+    version: 0, withOpener: null, withOpenerVersion: -1, outCall: 0, touched: 0,
   };
 }
 
@@ -65,6 +68,7 @@ function frozenRef(msg: Message, index: number, reason: ReportedChangeReason): R
 function rewind(memo: AlternationMemo, k: number): void {
   memo.version++;
   const len = memo.lenAfter[k - 1];
+  memo.touched = Math.min(memo.touched, len - 1);
   const sizeLast = memo.sizeLastAfter[k - 1];
   memo.out.length = len;
   memo.out[len - 1] = memo.lastAfter[k - 1];
@@ -102,6 +106,7 @@ function fold(memo: AlternationMemo, messages: readonly Message[], from: number,
     if (prev !== undefined && (msg.role === 'user' || msg.role === 'assistant') && prev.role === msg.role) {
       // Fixed mode always merges (only the reference drops).
       out[last] = mergeOnce(prev, msg, false, derive)!;
+      if (last < memo.touched) memo.touched = last;
       if (sizes[last] === 1) {
         memo.removed.push(frozenRef(messages[slotStart[last]], slotStart[last], 'merged-same-role'));
         memo.removedSlot.push(last);
@@ -191,7 +196,14 @@ export class AlternationMemos {
       added.push(entry);
     }
     // The memo's own list when nothing was popped (govern copies it if it becomes the result).
-    if (opener === null) return { messages: kept === out.length ? this.#clock.markShared(out) : out.slice(0, kept), removed, added };
+    if (opener === null) {
+      if (kept < out.length) return { messages: out.slice(0, kept), removed, added };
+      // Handed out again: copies later steps took of it last time share the slots before the first change.
+      this.#clock.vouch(out, out, memo.outCall, Math.min(memo.touched, out.length));
+      memo.outCall = this.#clock.active;
+      memo.touched = out.length;
+      return { messages: this.#clock.markShared(out), removed, added };
+    }
     if (memo.withOpener === null || memo.withOpenerVersion !== memo.version) {
       const list = out.slice(0, first).concat([opener], out.slice(first, kept));
       memo.withOpener = this.#clock.markImmutable(list);

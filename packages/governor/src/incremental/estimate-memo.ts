@@ -24,7 +24,9 @@ interface KnownEstimate {
   tokens: number;
 }
 
-const KNOWN_PER_HEAD = 4;
+// A call estimates up to six lists per history (input, backfilled, legalized, role order, Mistral's
+// and Gemini's inserts and placeholders); fewer slots evict one each call and re-count it in full.
+const KNOWN_PER_HEAD = 8;
 
 function sameTools(entry: KnownEstimate, tools: readonly object[] | null, estimator: TokenEstimator | null): boolean {
   if (entry.tools !== tools || entry.estimator !== estimator) return false;
@@ -68,7 +70,9 @@ export class KnownEstimates implements EstimateMemo {
     const tokens = additive(estimator) ? this.#fromKnown(entries, messages, tools, estimator) : compute();
     // A grown list replaces the entry of the list it grew from (only the new slots are copied).
     let slot = -1;
-    for (let i = 0; i < entries.length; i++) if (entries[i].list.mayPrefix(messages) && (slot < 0 || entries[i].list.length > entries[slot].list.length)) slot = i;
+    // The one-slot guess is confirmed: a list that only ends like the entry's (a sibling step's
+    // output sharing its last message) must not evict it, or the next call estimates it afresh.
+    for (let i = 0; i < entries.length; i++) if (entries[i].list.mayPrefix(messages) && entries[i].list.commonPrefix(messages) === entries[i].list.length && (slot < 0 || entries[i].list.length > entries[slot].list.length)) slot = i;
     if (slot < 0 && entries.length >= KNOWN_PER_HEAD) slot = entries.length - 1;
     const reused = slot >= 0 ? entries.splice(slot, 1)[0].list : new ListSnapshot(this.#clock);
     reused.update(messages, reused.commonPrefix(messages));

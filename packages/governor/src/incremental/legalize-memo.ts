@@ -1,17 +1,17 @@
 // The governor's legalizeForTarget step resumed per history and target. The step is a left fold
-// (each message kept, dropped or replaced by its remembered verdict, which depends only on the
-// message and on whether the conversation started before it), so the fold's output and report
-// entries are kept and the next call resumes where its input leaves the last one (compared by
-// object identity): a repeated or grown history costs a pointer pass over the shared part
-// instead of a verdict lookup per message. Histories with call ids Anthropic rejects (renamed
-// across the whole list) take the plain function.
+// (each message's ids renamed when the target rejects them, each id named where it first
+// appears; then the message kept, dropped or replaced by its remembered verdict, which depends
+// only on the message and on whether the conversation started before it), so the fold's state
+// (output, report entries, id map) is kept and the next call resumes where its input leaves the
+// last one (compared by object identity): a repeated or grown history costs a pointer pass over
+// the shared part instead of a verdict lookup per message, Mistral's renamed ids included.
 import type { Message } from '@nanobot/schema';
 import type { ReportedMessage } from '../report/govern-report.js';
 import type { GovernTarget } from '../steps/target/govern-target.js';
 import { isInstructionRole } from '../steps/target/govern-target.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
-import { badIds, legalizeWithEntries, verdict } from '../steps/target/legalize-for-target.js';
-import { TARGET_PROFILES } from '../steps/target/profiles/index.js';
+import { idMapFrom, legalizeMessage } from '../steps/target/legalize-for-target.js';
+import type { ToolCallIdMap } from '../steps/target/tool-call-id-map.js';
 import { ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
@@ -35,11 +35,15 @@ interface LegalizeMemo {
   changeIndex: number[];
   outLenAfter: number[];
   removed: ReportedMessage[];
-  added: (ReportedMessage | null)[];
+  /** The added entries (changes that dropped a message have none) and, per change, how many there are after it. */
+  added: ReportedMessage[];
+  addedAfter: number[];
+  /** The fold's id renaming, once it met an id the target rejects (null before). */
+  ids: ToolCallIdMap | null;
 }
 
 function fresh(clock: CallClock): LegalizeMemo {
-  return { input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [], outLenAfter: [], removed: [], added: [] };
+  return { input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [], outLenAfter: [], removed: [], added: [], addedAfter: [], ids: null };
 }
 
 /** Rewinds the fold to its state after the first `k` inputs. */
@@ -49,17 +53,23 @@ function rewind(memo: LegalizeMemo, k: number): void {
   memo.changeIndex.length = c;
   memo.outLenAfter.length = c;
   memo.removed.length = c;
-  memo.added.length = c;
+  memo.addedAfter.length = c;
+  memo.added.length = c === 0 ? 0 : memo.addedAfter[c - 1];
   if (c === 0) memo.out = null;
   else if (memo.out !== null) memo.out.length = memo.outLenAfter[c - 1] + (k - 1 - memo.changeIndex[c - 1]);
   if (memo.firstTurn > k) memo.firstTurn = k;
+  if (memo.ids !== null) {
+    if (memo.ids.startedAt >= k) memo.ids = null;
+    else memo.ids.rewind(k);
+  }
 }
 
 function fold(memo: LegalizeMemo, messages: readonly Message[], from: number, target: GovernTarget, derive: DerivationCache): void {
   let started = memo.firstTurn < from;
   for (let i = from; i < messages.length; i++) {
     const msg = messages[i];
-    const v = verdict(msg, target, started, derive);
+    memo.ids ??= idMapFrom(messages, i, target, derive);
+    const v = legalizeMessage(msg, i, target, started, memo.ids, derive);
     if (!started && !isInstructionRole(msg.role)) {
       started = true;
       memo.firstTurn = i;
@@ -71,7 +81,8 @@ function fold(memo: LegalizeMemo, messages: readonly Message[], from: number, ta
     memo.out ??= messages.slice(0, i);
     memo.changeIndex.push(i);
     memo.removed.push(Object.freeze({ ...ref(msg, i), reason: v.reason }));
-    memo.added.push(v.out === null ? null : Object.freeze({ ...ref(v.out, memo.out.length), reason: v.reason }));
+    if (v.out !== null) memo.added.push(Object.freeze({ ...ref(v.out, memo.out.length), reason: v.reason }));
+    memo.addedAfter.push(memo.added.length);
     if (v.out !== null) memo.out.push(v.out);
     memo.outLenAfter.push(memo.out.length);
   }
@@ -110,12 +121,6 @@ export class LegalizeMemos {
       if (from === 0) memo = undefined;
       else if (from < memo.input.length) rewind(memo, from);
     }
-    const pattern = TARGET_PROFILES[target].toolCallIdPattern;
-    // Ids the target rejects are renamed across the whole list: the plain step does that.
-    if (pattern !== null && badIds(from === 0 ? messages : messages.slice(from), pattern, this.#derive) !== null) {
-      byHead.delete(head);
-      return legalizeWithEntries(messages, target, this.#derive);
-    }
     memo ??= fresh(this.#clock);
     const before = memo.out;
     const stable = before === null ? 0 : before.length;
@@ -126,10 +131,8 @@ export class LegalizeMemos {
     // The output's first `stable` slots are what the later steps' memos copied last time.
     if (memo.out === before) this.#clock.vouch(memo.out, memo.out, memo.outCall, stable);
     memo.outCall = this.#clock.active;
-    const added: ReportedMessage[] = [];
-    for (const a of memo.added) if (a !== null) added.push(a);
-    // The memo's own list (govern copies it if it becomes the result).
-    return { messages: this.#clock.markShared(memo.out), removed: memo.removed.slice(), added };
+    // The memo's own list (govern copies it if it becomes the result); the entries' lists are the caller's.
+    return { messages: this.#clock.markShared(memo.out), removed: memo.removed.slice(), added: memo.added.slice() };
   }
 
   /** Drops what is kept for the history starting with `head`. */

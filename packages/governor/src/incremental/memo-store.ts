@@ -11,6 +11,8 @@ import { WeakDerivations } from './derivations.js';
 import { KnownEstimates } from './estimate-memo.js';
 import { InputTracker } from './input-tracker.js';
 import { LegalizeMemos } from './legalize-memo.js';
+import { PlaceholderMemos } from './placeholder-memo.js';
+import { SeparateMemos } from './separate-memo.js';
 import { openingFingerprint } from './same-content.js';
 import { SnipMemos } from './snip-memo.js';
 import { ScanMemo } from './structure-scan.js';
@@ -36,6 +38,8 @@ export class GovernorMemos<S = unknown> {
   readonly scans: ScanMemo;
   readonly legalize: LegalizeMemos;
   readonly alternation: AlternationMemos;
+  readonly separations: SeparateMemos;
+  readonly placeholders: PlaceholderMemos;
   readonly budgets: ToolResultBudgetMemos;
   readonly appended: AppendedLists;
   readonly snips: SnipMemos;
@@ -54,6 +58,8 @@ export class GovernorMemos<S = unknown> {
     this.scans = new ScanMemo(this.clock);
     this.legalize = new LegalizeMemos(this.clock, this.derive);
     this.alternation = new AlternationMemos(this.clock, this.derive);
+    this.separations = new SeparateMemos(this.clock, this.derive);
+    this.placeholders = new PlaceholderMemos(this.clock, this.derive);
     this.budgets = new ToolResultBudgetMemos(this.clock);
     this.appended = new AppendedLists(this.clock);
     this.snips = new SnipMemos(this.clock);
@@ -96,7 +102,7 @@ export class GovernorMemos<S = unknown> {
     this.#conversations.delete(key);
     const head = c.input.head;
     if (head !== undefined) {
-      for (const memo of [this.estimates, this.scans, this.legalize, this.alternation, this.budgets, this.appended, this.snips, this.toolResults]) memo.forget(head);
+      for (const memo of [this.estimates, this.scans, this.legalize, this.alternation, this.separations, this.placeholders, this.budgets, this.appended, this.snips, this.toolResults]) memo.forget(head);
     }
     return true;
   }

@@ -33,6 +33,10 @@ export function resumeStep(memos: GovernorMemos, step: GovernStep, list: readonl
       return memos.snips.run(list, ctx);
     case 'enforceRoleAlternation':
       return ctx.profile?.roleOrder === 'strict' ? memos.alternation.run(list) : undefined;
+    case 'separateToolResultsFromUser':
+      return memos.separations.run(list);
+    case 'placeholderThoughtSignatures':
+      return memos.placeholders.run(list, ctx.profile!.currentTurnSignaturePlaceholder!);
     default:
       return undefined;
   }

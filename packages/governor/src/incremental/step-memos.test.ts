@@ -14,7 +14,7 @@ import { structureScan } from '../steps/repair/structure-scan.js';
 import { backfillMissingToolResults } from '../steps/repair/backfill-missing-tool-results.js';
 import { applyToolResultBudgetDetailed } from '../steps/size/apply-tool-result-budget.js';
 import { alternationWithEntries } from '../steps/target/enforce-role-alternation.js';
-import type { GovernTarget } from '../steps/target/govern-target.js';
+import { GOVERN_TARGETS, type GovernTarget } from '../steps/target/govern-target.js';
 import { legalizeWithEntries } from '../steps/target/legalize-for-target.js';
 import { arbitraryBudget, arbitraryCleanHistory, arbitraryHistory } from '../test-support/arbitrary-history.js';
 import { CallClock } from './call-clock.js';
@@ -74,7 +74,7 @@ describe('per-history step memos', () => {
 
   it('legalization resumed from the last call equals the plain step for every target', () => {
     fc.assert(
-      fc.property(sessions, fc.constantFrom<GovernTarget>('any', 'openai', 'anthropic'), ({ history, steps }, target) => {
+      fc.property(sessions, fc.constantFrom<GovernTarget>(...GOVERN_TARGETS), ({ history, steps }, target) => {
         const memos = new GovernorMemos();
         for (const list of lists(deepFreeze(history), steps)) expectSame(memos.legalize.run(list, target), legalizeWithEntries(list, target), list);
       }),

@@ -66,6 +66,7 @@ export function governRequest(state: RunState, messages: readonly Message[], too
     model: state.model,
     ...(spec.calibrator ? { calibrator: spec.calibrator } : {}),
     ...(toolTraits ? { toolTraits } : {}),
+    ...(spec.contextManagement !== undefined ? { serverContextManagement: spec.contextManagement } : {}),
   };
   const target = spec.governOptions?.target ?? providerTarget(spec.provider.governorTarget);
   if (target !== undefined) options.target = target;

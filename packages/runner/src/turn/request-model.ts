@@ -41,6 +41,7 @@ export async function requestModel(state: RunState, copy: GovernedCopy, tools: r
     ...(spec.maxTokens !== undefined ? { maxTokens: spec.maxTokens } : {}),
     ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
     ...(spec.reasoningEffort !== undefined ? { reasoningEffort: spec.reasoningEffort } : {}),
+    ...(spec.contextManagement !== undefined ? { contextManagement: spec.contextManagement } : {}),
     // The final output type applies to answers; a request made without tools is one too.
     ...(state.outputFormat !== undefined ? { responseFormat: state.outputFormat } : {}),
     ...cacheBreakpointsField(copy.report, messages.length, tools.length > 0),

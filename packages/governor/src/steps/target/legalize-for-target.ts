@@ -4,13 +4,13 @@ import { isInstructionRole, type GovernTarget } from './govern-target.js';
 import { isBlankContent, isBlankText, isBlankTextPart } from '../../internal/content.js';
 import { hasToolCallsValue } from '../../internal/tool-calls.js';
 import type { TargetChangeReason } from '../../report/govern-report.js';
-import { ANTHROPIC_TOOL_ID_PATTERN } from './profiles/anthropic.js';
 import { TARGET_PROFILES } from './profiles/index.js';
 import type { ReportedMessage } from '../../report/govern-report.js';
 import { ref } from '../../report/reported-message.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
 import { convertForeignArtifacts } from './foreign-artifacts.js';
+import { hasRejectedId, ToolCallIdMap } from './tool-call-id-map.js';
 
 /** Content given to a user message that has none (the reference providers' placeholder). */
 export const EMPTY_USER_CONTENT = '(empty)';
@@ -28,96 +28,7 @@ export type { TargetChangeReason } from '../../report/govern-report.js';
 
 export { ANTHROPIC_TOOL_ID_PATTERN } from './profiles/anthropic.js';
 
-/** The call ids of one assistant message that do not match `pattern`, or null. */
-function badIdsOf(m: Message, pattern: RegExp): string[] | null {
-  let bad: string[] | null = null;
-  for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
-    const id = (call as { id?: unknown } | null)?.id;
-    if (typeof id === 'string' && !pattern.test(id)) (bad ??= []).push(id);
-  }
-  return bad;
-}
-
-/**
- * Call ids in `messages` that do not match `pattern` (Anthropic's by default), or null when
- * there are none. With a cache, each message is checked once.
- */
-export function badIds(messages: readonly Message[], pattern: RegExp = ANTHROPIC_TOOL_ID_PATTERN, derive: DerivationCache = NO_CACHE): Set<string> | null {
-  let bad: Set<string> | null = null;
-  for (const m of messages) {
-    if (m.role !== 'assistant') continue;
-    const ids = derive.derive(m, pattern, () => badIdsOf(m, pattern));
-    if (ids !== null) for (const id of ids) (bad ??= new Set()).add(id);
-  }
-  return bad;
-}
-
-/** 9 characters of a-z, A-Z, 0-9 derived from `text` (two FNV-1a hashes, 53 bits, base 62). */
-export function shortToolCallId(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
-    h2 ^= h2 >>> 13;
-  }
-  let n = (h1 >>> 0) * 2 ** 21 + (h2 & 0x1fffff);
-  let out = '';
-  for (let k = 0; k < 9; k++) {
-    out = ALPHABET[n % 62] + out;
-    n = Math.floor(n / 62);
-  }
-  return out;
-}
-
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/**
- * Renames call ids the target rejects, on the call and on its results, kept unique: `'sanitize'`
- * turns each other character into `_` (`call_1|fc_2` from the Responses API, ids with dots or
- * spaces); `'short-id'` derives 9 alphanumerics from the id (Mistral), so the same history gives
- * the same ids on every request. New names avoid every id the list keeps and each other; a
- * clash (never seen in practice) takes the next candidate, in order of first appearance.
- */
-function renameIds(messages: readonly Message[], bad: Set<string>, how: 'sanitize' | 'short-id', changes: TargetChange[], derive: DerivationCache): Message[] {
-  const taken = new Set<string>();
-  for (const m of messages) for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
-    const id = (call as { id?: unknown } | null)?.id;
-    if (typeof id === 'string' && !bad.has(id)) taken.add(id);
-  }
-  const renamed = new Map<string, string>();
-  for (const id of bad) {
-    let next: string;
-    if (how === 'short-id') {
-      next = shortToolCallId(id);
-      for (let n = 2; taken.has(next); n++) next = shortToolCallId(`${id}#${n}`);
-    } else {
-      const base = id.replace(/[^a-zA-Z0-9_-]/g, '_');
-      next = base;
-      for (let n = 2; taken.has(next); n++) next = `${base}_${n}`;
-    }
-    taken.add(next);
-    renamed.set(id, next);
-  }
-  const reason: TargetChangeReason = how === 'short-id' ? 'tool-call-id-mapped' : 'tool-call-id-sanitized';
-  // With a cache, a message renamed the same way is the same object on every request, so what
-  // later steps derived from it (estimates, verdicts) is found again.
-  return messages.map((m, i) => {
-    if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.some((c) => renamed.has(c.id))) {
-      changes.push({ index: i, to: i, reason });
-      const calls = m.tool_calls;
-      const key = `rename:${calls.map((c) => renamed.get(c.id) ?? c.id).join('\u0000')}`;
-      return derive.derive(m, key, (): Message => ({ ...m, tool_calls: calls.map((c) => (renamed.has(c.id) ? { ...c, id: renamed.get(c.id)! } : c)) }));
-    }
-    if (m.role === 'tool' && typeof m.tool_call_id === 'string' && renamed.has(m.tool_call_id)) {
-      changes.push({ index: i, to: i, reason });
-      const id = renamed.get(m.tool_call_id)!;
-      return derive.derive(m, `rename:${id}`, (): Message => ({ ...m, tool_call_id: id }));
-    }
-    return m;
-  });
-}
+export { shortToolCallId } from './tool-call-id-map.js';
 
 /** One message {@link legalizeForTarget} dropped (`to: null`) or rewrote. */
 export interface TargetChange {
@@ -257,56 +168,56 @@ export function verdict(msg: Message, target: GovernTarget, started: boolean, de
  *   output)`; an instruction with no content is dropped;
  * - for Anthropic (`'anthropic'`, `'any'`): blank text parts are removed, `developer` becomes
  *   `system`, and a `system` / `developer` message after the conversation started becomes a
- *   user message headed `[System message]` / `[Developer message]` in its place; tool-call ids
- *   outside Anthropic's `^[a-zA-Z0-9_-]+$` are renamed (call and results alike).
+ *   user message headed `[System message]` / `[Developer message]` in its place;
+ * - tool-call ids the target's profile rejects are renamed, call and results alike, each when
+ *   it first appears ({@link ToolCallIdMap}: a grown history keeps the ids it had).
  * Role alternation is {@link enforceRoleAlternation}'s job. Pure: the same array when nothing
  * changes; unchanged messages are the input objects.
  */
 export function legalizeForTarget(input: readonly Message[], options: { target: GovernTarget; derive?: DerivationCache }): LegalizeForTargetResult {
   const target = options.target;
   const derive = options.derive ?? NO_CACHE;
-  const profile = TARGET_PROFILES[target];
-  const pattern = profile.toolCallIdPattern;
-  const bad = pattern === null ? null : badIds(input, pattern, derive);
-  const idChanges: TargetChange[] = [];
-  const messages = bad === null ? input : renameIds(input, bad, profile.toolCallIdRename, idChanges, derive);
-  const first = legalizeContent(messages, target, derive);
-  if (bad === null) return first;
-  // Renaming keeps positions, so content changes re-index from the renamed list. Both lists are
-  // in input order: one merge pass (a lookup per id change was quadratic on long histories).
-  const content = first.changes;
-  const changes: TargetChange[] = [];
-  let k = 0;
-  let dropped = 0;
-  for (const c of idChanges) {
-    while (k < content.length && content[k].index < c.index) {
-      if (content[k].to === null) dropped++;
-      changes.push(content[k++]);
-    }
-    if (k < content.length && content[k].index === c.index) continue;
-    changes.push({ index: c.index, to: c.index - dropped, reason: c.reason });
-  }
-  while (k < content.length) changes.push(content[k++]);
-  return { messages: first.messages, changes };
-}
-
-function legalizeContent(messages: readonly Message[], target: GovernTarget, derive: DerivationCache): LegalizeForTargetResult {
   let out: Message[] | null = null;
   const changes: TargetChange[] = [];
   let started = false;
-  for (let i = 0; i < messages.length; i++) {
-    const msg = messages[i];
-    const v = verdict(msg, target, started, derive);
+  let ids: ToolCallIdMap | null = null;
+  for (let i = 0; i < input.length; i++) {
+    const msg = input[i];
+    ids ??= idMapFrom(input, i, target, derive);
+    const v = legalizeMessage(msg, i, target, started, ids, derive);
     if (!isInstructionRole(msg.role)) started = true;
     if (v.reason === null) {
       out?.push(msg);
       continue;
     }
-    out ??= messages.slice(0, i);
+    out ??= input.slice(0, i);
     changes.push({ index: i, to: v.out === null ? null : out.length, reason: v.reason });
     if (v.out !== null) out.push(v.out);
   }
-  return { messages: out ?? (messages as Message[]), changes };
+  return { messages: out ?? (input as Message[]), changes };
+}
+
+/**
+ * The id map a fold over `messages` needs from index `i` on: null while the target accepts every
+ * id so far (nothing to rename), else a map seeded with the ids before `i` (all accepted).
+ */
+export function idMapFrom(messages: readonly Message[], i: number, target: GovernTarget, derive: DerivationCache): ToolCallIdMap | null {
+  const profile = TARGET_PROFILES[target];
+  const pattern = profile.toolCallIdPattern;
+  if (pattern === null || !hasRejectedId(messages[i], pattern, derive)) return null;
+  return new ToolCallIdMap(pattern, profile.toolCallIdRename, messages, i);
+}
+
+/**
+ * What the fold does with `msg` (input index `at`): its ids renamed by `ids` (when a map is
+ * active), then its verdict; a rename alone is reported with the map's reason. `reason: null`
+ * keeps `msg` itself.
+ */
+export function legalizeMessage(msg: Message, at: number, target: GovernTarget, started: boolean, ids: ToolCallIdMap | null, derive: DerivationCache): Verdict {
+  const renamed = ids === null ? msg : ids.apply(msg, at, derive);
+  const v = verdict(renamed, target, started, derive);
+  if (renamed === msg || v.reason !== null) return v;
+  return { out: renamed, reason: ids!.reason };
 }
 
 /** {@link legalizeForTarget} with the report's entries (input indices removed, output indices added). */

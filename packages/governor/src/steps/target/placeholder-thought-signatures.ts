@@ -21,6 +21,16 @@ function withPlaceholder(msg: Message, placeholder: string): Message {
   return { ...msg, tool_calls: [signed, ...calls.slice(1)] };
 }
 
+/** Whether `m` is an assistant step whose first call has no thought signature (in the current turn: it gets the placeholder). */
+export function needsPlaceholder(m: Message): boolean {
+  return m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0 && thoughtSignatureOf(m.tool_calls[0]) === undefined;
+}
+
+/** `m` with `placeholder` on its first call; with a cache, one object per message and placeholder. */
+export function placeholderSigned(m: Message, placeholder: string, derive: DerivationCache): Message {
+  return derive.derive(m, `signature-placeholder:${placeholder}`, () => withPlaceholder(m, placeholder));
+}
+
 /**
  * Gives the first call of each assistant step after the last user message, when it has no
  * thought signature, Google's documented placeholder (Gemini 3 rejects a current-turn call
@@ -35,9 +45,9 @@ export function placeholderThoughtSignatures(messages: readonly Message[], place
   const changed: number[] = [];
   for (let i = lastUser + 1; i < messages.length; i++) {
     const m = messages[i];
-    if (m.role !== 'assistant' || !Array.isArray(m.tool_calls) || m.tool_calls.length === 0 || thoughtSignatureOf(m.tool_calls[0]) !== undefined) continue;
+    if (!needsPlaceholder(m)) continue;
     out ??= messages.slice();
-    out[i] = derive.derive(m, `signature-placeholder:${placeholder}`, () => withPlaceholder(m, placeholder));
+    out[i] = placeholderSigned(m, placeholder, derive);
     changed.push(i);
   }
   return { messages: out ?? (messages as Message[]), changed };

@@ -11,7 +11,7 @@ export const TOOL_RESULTS_RECEIVED = '(tool results received)';
  * The marked assistant turn placed before `user` (which follows tool results): with a cache, one
  * object per user message, so governing the same history again yields the same list.
  */
-function acknowledgementBefore(user: Message, derive: DerivationCache): Message {
+export function acknowledgementBefore(user: Message, derive: DerivationCache): Message {
   return derive.derive(user, 'after-tool-results', (): Message => ({ role: 'assistant', content: TOOL_RESULTS_RECEIVED }));
 }
 

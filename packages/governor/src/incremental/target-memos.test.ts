@@ -1,0 +1,105 @@
+// The memos of the per-target steps (separateToolResultsFromUser, placeholderThoughtSignatures)
+// against the plain steps they resume (fast-check), over the lists a runner governs one after
+// the other: grown and cut histories, and histories that go on differently after a shared
+// start; and a Governor with memos against one without, call by call, for every target.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Message } from '@nanobot/schema';
+import { deepFreeze } from '@nanobot-internal/test-support';
+import { governWith } from '../govern.js';
+import type { GovernOptions, GovernResult } from '../govern-options.js';
+import { placeholderThoughtSignaturesStep } from '../steps/target/placeholder-thought-signatures.js';
+import { separateToolResultsFromUserStep } from '../steps/target/separate-tool-results-from-user.js';
+import { GOVERN_TARGETS, type GovernTarget } from '../steps/target/govern-target.js';
+import { resolveCall } from '../step-context.js';
+import { arbitraryBudget, arbitraryHistory } from '../test-support/arbitrary-history.js';
+import { GovernorMemos } from './memo-store.js';
+
+const call = (id: string, signature?: string) => ({ id, type: 'function' as const, function: { name: 'exec', arguments: '{}' }, ...(signature === undefined ? {} : { extra_content: { google: { thought_signature: signature } } }) });
+
+/** Turns with the shapes these steps rewrite: a user right after results, signed and unsigned steps. */
+const shapedHistory = fc
+  .array(fc.record({ calls: fc.nat(2), signed: fc.boolean(), user: fc.boolean(), answer: fc.boolean() }), { minLength: 1, maxLength: 14 })
+  .map((turns): Message[] => {
+    const out: Message[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'go' }];
+    let n = 0;
+    for (const t of turns) {
+      if (t.calls > 0) {
+        const ids = Array.from({ length: t.calls }, () => `c${n++}`);
+        out.push({ role: 'assistant', content: null, tool_calls: ids.map((id, i) => call(id, t.signed && i === 0 ? `sig-${id}` : undefined)) } as Message);
+        for (const id of ids) out.push({ role: 'tool', tool_call_id: id, name: 'exec', content: `r ${id}` });
+      } else if (t.answer) out.push({ role: 'assistant', content: `answer ${n++}` });
+      if (t.user) out.push({ role: 'user', content: `next ${n++}` });
+    }
+    return deepFreeze(out);
+  });
+
+/** The lists governed one after the other: prefixes of `history`, or of `history`'s start followed by `other`. */
+const requests = fc.array(fc.tuple(fc.nat(), fc.nat(), fc.boolean()), { minLength: 1, maxLength: 8 });
+function listsOf(history: Message[], other: Message[], steps: [number, number, boolean][]): Message[][] {
+  return steps.map(([end, shared, diverge]) => {
+    const source = diverge ? [...history.slice(0, 1 + (shared % history.length)), ...other.slice(2)] : history;
+    return source.slice(0, 1 + (end % source.length));
+  });
+}
+
+describe('per-target step memos', () => {
+  it('the separation resumed from the last call equals the plain step', () => {
+    fc.assert(
+      fc.property(shapedHistory, shapedHistory, requests, (history, other, steps) => {
+        const memos = new GovernorMemos();
+        for (const list of listsOf(history, other, steps)) {
+          const ctx = resolveCall(list, { target: 'mistral' }, memos.derive, null).ctx;
+          const got = memos.separations.run(list);
+          const want = separateToolResultsFromUserStep.run(list, ctx);
+          expect(got.messages === list).toBe(want.messages === list);
+          expect(got.messages).toEqual(want.messages);
+          expect(got.added).toEqual(want.added ?? []);
+          got.messages.forEach((m, i) => expect(m).toBe(want.messages[i]));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the placeholder rewrite resumed from the last call equals the plain step', () => {
+    fc.assert(
+      fc.property(shapedHistory, shapedHistory, requests, (history, other, steps) => {
+        const memos = new GovernorMemos();
+        for (const list of listsOf(history, other, steps)) {
+          const ctx = resolveCall(list, { target: 'gemini' }, memos.derive, null).ctx;
+          const got = memos.placeholders.run(list, 'skip_thought_signature_validator');
+          const want = placeholderThoughtSignaturesStep.run(list, ctx);
+          expect(got.messages === list).toBe(want.messages === list);
+          expect(got.messages).toEqual(want.messages);
+          expect(got.removed).toEqual(want.removed ?? []);
+          expect(got.added).toEqual(want.added ?? []);
+          got.messages.forEach((m, i) => expect(m).toBe(want.messages[i]));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a Governor with memos returns what one without returns, call by call, for every target', () => {
+    fc.assert(
+      fc.property(fc.oneof(shapedHistory, arbitraryHistory.map((h) => deepFreeze(h))), shapedHistory, requests, arbitraryBudget, fc.constantFrom<GovernTarget>(...GOVERN_TARGETS), (history, other, steps, budget, target) => {
+        if (history.length === 0) return;
+        const memos = new GovernorMemos();
+        const given: GovernOptions = { ...budget, target };
+        let planA: GovernOptions['cutPlan'] = null;
+        let planB: GovernOptions['cutPlan'] = null;
+        for (const list of listsOf(history, other, steps)) {
+          const a: GovernResult = governWith(memos, list, { ...given, cutPlan: planA });
+          const b: GovernResult = governWith(null, list, { ...given, cutPlan: planB });
+          expect(JSON.stringify(a.messages)).toBe(JSON.stringify(b.messages));
+          expect(JSON.stringify(a.report)).toBe(JSON.stringify(b.report));
+          expect(a.messages === list).toBe(b.messages === list);
+          planA = a.cutPlan;
+          planB = b.cutPlan;
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

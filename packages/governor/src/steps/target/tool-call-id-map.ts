@@ -1,0 +1,141 @@
+// How tool-call ids a target rejects are renamed, as a left fold over the history: each id gets
+// its new name when it first appears (on a call or a result), from what came before it only.
+// So a grown history keeps every id it already had (the same history gives the same ids on
+// every request, and the prompt cache holds), and a memo can resume the fold where the last
+// request left it instead of renaming the whole list again. State lives in the map object the
+// caller owns (one per fold); nothing is kept between folds here.
+import type { Message } from '@nanobot/schema';
+import type { TargetChangeReason } from '../../report/govern-report.js';
+import type { DerivationCache } from '../derivation-cache.js';
+
+/** 9 characters of a-z, A-Z, 0-9 derived from `text` (two FNV-1a hashes, 53 bits, base 62). */
+export function shortToolCallId(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+    h2 ^= h2 >>> 13;
+  }
+  let n = (h1 >>> 0) * 2 ** 21 + (h2 & 0x1fffff);
+  let out = '';
+  for (let k = 0; k < 9; k++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** The call ids of one assistant message (or the id of one tool result), strings only. */
+function idsOf(m: Message): string[] {
+  if (m.role === 'tool') return typeof m.tool_call_id === 'string' ? [m.tool_call_id] : [];
+  if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) return [];
+  const ids: string[] = [];
+  for (const call of m.tool_calls) {
+    const id = (call as { id?: unknown } | null)?.id;
+    if (typeof id === 'string') ids.push(id);
+  }
+  return ids;
+}
+
+/** Whether `m` carries a call id (or, a tool result, an id) that `pattern` rejects. With a cache, checked once per message. */
+export function hasRejectedId(m: Message, pattern: RegExp, derive: DerivationCache): boolean {
+  if (m.role !== 'assistant' && m.role !== 'tool') return false;
+  return derive.derive(m, pattern, () => idsOf(m).some((id) => !pattern.test(id)));
+}
+
+/**
+ * The id renaming of one fold over a history (see the file comment): an id the target accepts
+ * keeps its name unless an id of an earlier turn was already given that name (then it is
+ * renamed too, so names stay unique; within one turn accepted ids are named first); a rejected id gets `'sanitize'` (each other character becomes `_`) or
+ * `'short-id'` (9 alphanumerics derived from it, Mistral's), the next candidate on a clash
+ * (`_2`, `_3` … or the short id of `id#2`, `id#3` …). Calls and their results alike.
+ */
+export class ToolCallIdMap {
+  readonly #pattern: RegExp;
+  readonly #how: 'sanitize' | 'short-id';
+  /** Each id seen so far and its name in the output. */
+  readonly #names = new Map<string, string>();
+  /** Names given so far. */
+  readonly #taken = new Set<string>();
+  /** Ids in order of first appearance, with the input index where each appeared (for rewinding). */
+  readonly #order: string[] = [];
+  readonly #at: number[] = [];
+  /** The input index the map started at (ids before it were seeded: all accepted). */
+  readonly startedAt: number;
+
+  /**
+   * A map for a fold that met its first rejected id at `start`: the ids of `messages[0..start)`
+   * (all accepted, so they keep their names) are registered first.
+   */
+  constructor(pattern: RegExp, how: 'sanitize' | 'short-id', messages: readonly Message[], start: number) {
+    this.#pattern = pattern;
+    this.#how = how;
+    this.startedAt = start;
+    for (let i = 0; i < start; i++) for (const id of idsOf(messages[i])) this.#name(id, i);
+  }
+
+  /** The report reason of a rename by this map. */
+  get reason(): TargetChangeReason {
+    return this.#how === 'short-id' ? 'tool-call-id-mapped' : 'tool-call-id-sanitized';
+  }
+
+  /** Forgets the ids that first appeared at input index `k` or later (the fold resumes at `k`). */
+  rewind(k: number): void {
+    while (this.#at.length > 0 && this.#at[this.#at.length - 1] >= k) {
+      this.#at.pop();
+      const id = this.#order.pop()!;
+      this.#taken.delete(this.#names.get(id)!);
+      this.#names.delete(id);
+    }
+  }
+
+  #name(id: string, at: number): string {
+    const known = this.#names.get(id);
+    if (known !== undefined) return known;
+    const accepted = this.#pattern.test(id);
+    const short = this.#how === 'short-id';
+    const base = accepted || short ? id : id.replace(/[^a-zA-Z0-9_-]/g, '_');
+    let next = accepted ? id : short ? shortToolCallId(id) : base;
+    for (let n = 2; this.#taken.has(next); n++) next = short ? shortToolCallId(`${id}#${n}`) : `${base}_${n}`;
+    this.#names.set(id, next);
+    this.#taken.add(next);
+    this.#order.push(id);
+    this.#at.push(at);
+    return next;
+  }
+
+  /**
+   * `m` (input index `at`) with its ids renamed, registering ids it is the first to carry; `m`
+   * itself when no id changes. With a cache, a message renamed the same way is the same object
+   * on every request (what later steps derived from it is found again).
+   */
+  apply(m: Message, at: number, derive: DerivationCache): Message {
+    if (m.role === 'tool') {
+      if (typeof m.tool_call_id !== 'string') return m;
+      const id = this.#name(m.tool_call_id, at);
+      return id === m.tool_call_id ? m : derive.derive(m, `rename:${id}`, (): Message => ({ ...m, tool_call_id: id }));
+    }
+    if (m.role !== 'assistant' || !Array.isArray(m.tool_calls) || m.tool_calls.length === 0) return m;
+    const calls = m.tool_calls;
+    // Within one turn, ids the target accepts are named first, so they keep their names.
+    for (const c of calls) {
+      const id = (c as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' && this.#pattern.test(id)) this.#name(id, at);
+    }
+    let changed = false;
+    const names = calls.map((c) => {
+      const id = (c as { id?: unknown } | null)?.id;
+      if (typeof id !== 'string') return id;
+      const name = this.#name(id, at);
+      if (name !== id) changed = true;
+      return name;
+    });
+    if (!changed) return m;
+    const key = `rename:${names.join('\u0000')}`;
+    return derive.derive(m, key, (): Message => ({ ...m, tool_calls: calls.map((c, i) => (names[i] === (c as { id?: unknown } | null)?.id ? c : { ...c, id: names[i] as string })) }));
+  }
+}
