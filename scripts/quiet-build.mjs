@@ -5,6 +5,9 @@
 // output, not ~75 lines of build log. The build's output is shown only when it fails.
 //
 // Usage: node scripts/quiet-build.mjs <package-name> [<program.js> [args…]]
+//        node scripts/quiet-build.mjs --packages=<name>,<name>…   (no program; empty: every package)
+//   The second form is the test command's build (scripts/test.mjs): every package the suites need,
+//   built once before any suite starts.
 //   On a terminal: one line on stderr, redrawn as packages finish, erased when the build is done.
 //   Otherwise: one line when the build is done (`built <package> (… cached) in N s`).
 //   Ctrl-C during the build stops it quietly with status 0; once the program runs, the program
@@ -16,9 +19,11 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = new URL('..', import.meta.url).pathname;
-const [pkg, program, ...programArgs] = process.argv.slice(2);
-if (!pkg) {
-  process.stderr.write('usage: node scripts/quiet-build.mjs <package-name> [<program.js> [args…]]\n');
+const argv = process.argv.slice(2);
+const list = argv[0]?.startsWith('--packages=') ? argv[0].slice('--packages='.length).split(',').filter(Boolean) : null;
+const [pkg, program, ...programArgs] = list === null ? argv : [list.length === 0 ? 'every package' : list.join(', ')];
+if (!pkg || (list !== null && argv.length > 1)) {
+  process.stderr.write('usage: node scripts/quiet-build.mjs <package-name> [<program.js> [args…]]\n       node scripts/quiet-build.mjs --packages=<name>,<name>…\n');
   process.exit(2);
 }
 
@@ -76,12 +81,17 @@ function run(args, onLine) {
   return { child, done };
 }
 
-const build = ['run', 'build', '--concurrency=2', `--filter=${pkg}...`];
+const filters = (list ?? [pkg]).map((name) => `--filter=${name}...`);
+const build = ['run', 'build', '--concurrency=2', ...filters];
 // The dry run says which build tasks there are and their input hashes. When every task's hash is
-// the one this script last built (or restored) and its outputs are there, nothing is built:
-// turbo would only replay its cache over the same files (which rewrites them under a running
-// program, and takes as long as the check).
-const stampFile = join(root, 'node_modules', '.cache', 'quiet-build', `${pkg.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+// the one a quiet build last built (or restored) and its outputs are there, nothing is built:
+// turbo would only replay its cache over the same files — which rewrites them under a running
+// program (another test suite's server loading dist/, in the test command), and takes as long as
+// the check. One stamp per task, shared by every quiet build: the test command's build of every
+// package counts for a later `pnpm nanobot`. (The hash covers the inputs turbo.json declares,
+// env included: a variable there that a test process sets, as vitest sets NODE_ENV=test, would
+// make every root script a test runs rebuild dist/ under the other suites.)
+const stampFile = join(root, 'node_modules', '.cache', 'quiet-build', 'tasks.json');
 let tasks = null;
 let interrupted = false;
 const onInterrupt = () => {
@@ -129,7 +139,9 @@ if (!fresh && !interrupted) {
   result = await real.done;
   if (result.status === 0 && tasks !== null) {
     mkdirSync(join(stampFile, '..'), { recursive: true });
-    writeFileSync(stampFile, JSON.stringify(Object.fromEntries(tasks.map((t) => [t.taskId, t.hash])), null, 2));
+    // Re-read: another quiet build may have stamped its own tasks meanwhile.
+    const now = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
+    writeFileSync(stampFile, JSON.stringify({ ...now, ...Object.fromEntries(tasks.map((t) => [t.taskId, t.hash])) }, null, 2));
   }
 }
 if (timer) clearInterval(timer);

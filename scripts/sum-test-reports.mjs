@@ -8,6 +8,7 @@
 //     suite runs on N, `.vitest-report.node<N>-majors.json` in each package with a
 //     `vitest.majors.config.ts` (its suite against the current peer majors; test-on-node.mjs)
 //   --extra: also sum every *.json report in dir (the pack smoke test, release checks)
+//   Always: the test command's own checks in .test-run/ (scripts/test.mjs: no suite rewrote dist/)
 //   --clean: delete all reports and exit (run before a test run so no stale report counts)
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -31,6 +32,7 @@ for (const group of ['packages', 'apps', 'tooling']) {
 
 if (values.clean) {
   for (const dir of packageDirs) for (const f of readdirSync(dir)) if (/^\.vitest-report.*\.json$/.test(f)) rmSync(join(dir, f));
+  rmSync(join(root, '.test-run'), { recursive: true, force: true });
   process.exit(0);
 }
 
@@ -73,7 +75,7 @@ for (const dir of packageDirs) {
     else missing.push(label);
   }
 }
-for (const extra of values.extra) {
+for (const extra of [...(existsSync(join(root, '.test-run')) ? [join(root, '.test-run')] : []), ...values.extra]) {
   if (!existsSync(extra)) {
     missing.push(extra);
     continue;

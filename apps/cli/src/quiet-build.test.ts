@@ -35,6 +35,24 @@ describe('the quiet build of the root scripts', () => {
     expect(result.stderr).toMatch(/^built @nanobot-internal\/test-support .*in [\d.]+ s\n$/);
   }, 120_000);
 
+  it('a root script a test runs sees the build hashes of the test command (vitest\'s NODE_ENV=test, VITEST… change nothing)', () => {
+    // The test command builds with the CI's environment; a test's child inherits what vitest adds
+    // (NODE_ENV=test first). Were any of it hashed, the first `pnpm nanobot` of a test would rebuild
+    // every package under the suites that load dist/ (and tsdown empties dist/ first).
+    const hashes = (env: NodeJS.ProcessEnv) => {
+      const res = spawnSync(join(ROOT, 'node_modules', '.bin', 'turbo'), ['run', 'build', '--filter=@nanobot/cli...', '--dry=json'], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      expect(res.status, res.stderr).toBe(0);
+      const tasks = (JSON.parse(res.stdout.slice(res.stdout.indexOf('{'))) as { tasks: { taskId: string; hash: string }[] }).tasks;
+      return Object.fromEntries(tasks.map((t) => [t.taskId, t.hash]));
+    };
+    expect(process.env.NODE_ENV).toBe('test');
+    const plain = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(NODE_ENV|VITEST.*|TEST|CI)$/.test(k)));
+    const inTest = hashes(process.env);
+    expect(Object.keys(inTest)).toContain('@nanobot/providers#build');
+    expect(hashes(plain)).toEqual(inTest);
+    expect(hashes({ ...plain, NODE_ENV: 'production', CI: 'true' })).toEqual(inTest);
+  }, 120_000);
+
   it('shows the build output when it fails, with its status', () => {
     const result = build('@nanobot/no-such-package');
     expect(result.status).not.toBe(0);
