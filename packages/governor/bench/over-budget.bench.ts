@@ -8,6 +8,8 @@
 // fits (a 50M-token window), all in this one run. Goals (issue 31): over budget at 10k <= 2x the
 // fitting case at 10k, and 100k / 10k < 2x. Prints ratios; asserts nothing about time.
 import { loadavg } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { toolTraitsTable, type Message } from '@nanobot/schema';
 import { createGovernor, type CutPlan, type GovernOptions } from '@nanobot/governor';
 import { syntheticHistory } from './synthetic-history.js';
@@ -18,10 +20,16 @@ const FITS: GovernOptions = { contextWindowTokens: 50_000_000, maxOutputTokens: 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number): string => `${ms.toFixed(3)} ms`;
 
+// A full collection before each scenario (outside the timing): the 100k scenarios otherwise pay
+// for the previous scenario's garbage (the fitting case copies 100k-slot lists per call).
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
 /** Median per call over `calls` calls, each on the previous history plus one step, the plan passed back. */
 function growing(n: number, calls: number, options: GovernOptions): { ms: number; fits: boolean; reused: number; compacted: number } {
   // A Governor per scenario, as an application keeps one: what an earlier scenario kept (its
   // history's memos) goes with it, so no scenario pays for another's heap.
+  collect();
   const governor = createGovernor();
   const govern = governor.govern.bind(governor);
   const h: Message[] = syntheticHistory(n + 8 * calls, 17 + n);
@@ -42,6 +50,7 @@ function growing(n: number, calls: number, options: GovernOptions): { ms: number
     return { ...options, cutPlan: plan, inflightStartIndex: lastUser + 1, compactedToolCallIds: ids };
   };
   let plan: CutPlan | null = govern(h.slice(0, end), call(h.slice(0, end), null)).cutPlan;
+  collect();
   const per: number[] = [];
   let fits = true;
   let reused = 0;
