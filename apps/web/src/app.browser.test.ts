@@ -231,4 +231,34 @@ describe('the web demo in Chromium', { timeout: 120_000 }, () => {
     expect(pageProblems()).toEqual([]);
     expect(demo.errors).toEqual([]);
   });
+
+  it('links to the governor playground, which opens and links back', async () => {
+    // A page of its own: the other tests' page keeps its sessions.
+    const other = await browser.context.newPage();
+    const errors: string[] = [];
+    other.on('pageerror', (error) => errors.push(error.message));
+    try {
+      for (const [width, label] of [[1280, 'Governor playground →'], [390, 'Playground']] as const) {
+        await other.setViewportSize({ width, height: 844 });
+        await other.goto(demo.url);
+        await other.waitForSelector('body[data-ready]');
+        const link = other.locator('[data-testid=playground-link]');
+        await expect(link.isVisible()).resolves.toBe(true);
+        await expect(link.innerText()).resolves.toBe(label);
+        const box = (await link.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(width);
+      }
+      await other.click('[data-testid=playground-link]');
+      await other.waitForURL('**/playground.html');
+      await other.waitForSelector('body[data-ready]');
+      await expect(other.locator('.pg-brand').innerText()).resolves.toContain('Governor playground');
+      await other.click('.pg-link');
+      await other.waitForURL(new URL('/', demo.url).href);
+      await other.waitForSelector('[data-testid=playground-link]');
+    } finally {
+      await other.close();
+    }
+    expect(errors).toEqual([]);
+    expect(demo.errors).toEqual([]);
+  });
 });

@@ -18,7 +18,10 @@ for (const { file, end } of waitingOnResultPoints()) {
     const r = rows[w];
     r.points++;
     const { messages, report } = govern(prefix, { contextWindowTokens: w, maxOutputTokens: 1_024, artifactStore: new MemoryArtifactStore(), sessionKey: 's' });
-    if (report.fits === false) r.unfit++;
+    if (report.fits === false) {
+      r.unfit++;
+      if (process.env.SURVEY_VERBOSE) console.log(w, file, end, 'not fitting:', report.overflow?.reason, report.overflow?.message);
+    }
     // The newest result ends the copy when it was kept (a repeated call id is renamed by
     // repairToolCallIds, so it is found by place, not by id).
     const tail = messages.at(-1);

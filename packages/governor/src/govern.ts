@@ -16,8 +16,8 @@ import { StepRecorder } from './report/step-recorder.js';
 import { calibratedTokens } from './sizing/calibrated-budget.js';
 import { promptTokens } from './sizing/estimate.js';
 import { reportedCut } from './steps/cut/cut-plan.js';
-import { overBudget } from './steps/size/shrink-to-fit.js';
-import type { StepCut } from './steps/step.js';
+import { overBudget, promptSizes } from './steps/size/shrink-to-fit.js';
+import type { StepCut, StepOutcome } from './steps/step.js';
 import { resolveCall } from './step-context.js';
 
 export type { GovernOptions, GovernResult } from './govern-options.js';
@@ -98,6 +98,7 @@ function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[],
   }
   let cut: StepCut | undefined;
   let newlyCompacted: string[] = [];
+  let withheld: StepOutcome['withheld'];
   for (const step of PIPELINE) {
     if (!step.runs(ctx, current)) continue;
     const skip = step.noopOnClean && clean !== null && clean.list === current;
@@ -109,6 +110,7 @@ function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[],
       newlyCompacted = outcome.newlyCompacted;
     }
     if (outcome.cut !== undefined) cut = outcome.cut;
+    if (outcome.withheld !== undefined) withheld = outcome.withheld;
     const next = outcome.messages;
     if (clean !== null && clean.list === current && next !== current) {
       clean = !step.keepsClean ? null
@@ -119,9 +121,11 @@ function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[],
   }
 
   let overflow: BudgetOverflow | undefined;
-  const over = overBudget(current, ctx);
+  // What a step withheld counts only while its notes are in the copy (a later cut may drop them).
+  if (withheld !== undefined && !withheld.messages.some((m) => current.includes(m))) withheld = undefined;
+  const over = overBudget(current, ctx) ?? (withheld !== undefined ? promptSizes(current, ctx) : null);
   if (over !== null) {
-    const reason = over.instructionTokens >= budget ? 'instructions' : 'newest-turn';
+    const reason = over.instructionTokens >= budget ? 'instructions' : over.tokens <= budget ? 'newest-results' : 'newest-turn';
     overflow = {
       reason,
       tokens: over.tokens,
@@ -129,7 +133,8 @@ function run(memos: GovernorMemos<unknown> | null, messages: readonly Message[],
       instructionTokens: over.instructionTokens,
       message: reason === 'instructions'
         ? `the instructions and tool definitions alone (~${over.instructionTokens} tokens) exceed the budget of ${budget} tokens`
-        : `the newest user turn with the instructions (~${over.tokens} tokens) exceeds the budget of ${budget} tokens${ctx.onOverflow === 'shrink' ? ' even after shortening' : ''}`,
+        : reason === 'newest-results' ? withheld!.reason
+          : `the newest user turn with the instructions (~${over.tokens} tokens) exceeds the budget of ${budget} tokens${ctx.onOverflow === 'shrink' ? ' even after shortening' : ''}`,
     };
     if (ctx.onOverflow === 'throw') throw new BudgetExceededError(overflow);
   }

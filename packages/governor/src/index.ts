@@ -4,11 +4,13 @@ export { createGovernor } from './governor.js';
 export type { Governor, GovernorCallOptions, GovernorOptions, GovernorSessionState } from './governor.js';
 export { PIPELINE } from './pipeline.js';
 export type { GovernStep, StepContext, StepEffect, StepOutcome, StepCut } from './steps/step.js';
-export type { TargetProfile, TargetRule } from './steps/target/target-profile.js';
+export type { TargetProfile, TargetRule, TargetRuleDoc, DocumentedTargetRule } from './steps/target/target-profile.js';
 export { ruleForReason } from './steps/target/target-profile.js';
 export { separateToolResultsFromUser, TOOL_RESULTS_RECEIVED } from './steps/target/separate-tool-results-from-user.js';
 export { shortToolCallId, isUnsignedReasoningOnly } from './steps/target/legalize-for-target.js';
 export { TARGET_PROFILES, MISTRAL_TOOL_ID_PATTERN } from './steps/target/profiles/index.js';
+// The rules' wording apart from the profiles: a program that only governs leaves it out of its bundle.
+export { TARGET_RULE_DOCS, documentedRules, ruleDoc } from './steps/target/profiles/docs/index.js';
 export { stripPlaceholderAssistantMessages, stripMalformedToolCalls, repairToolCallIds, dropOrphanToolResults, regroupToolResults, backfillMissingToolResults } from './steps/repair/index.js';
 export { GOVERN_TARGETS, isInstructionRole, legalizeForTarget, instructionNoteHeader, ANTHROPIC_TOOL_ID_PATTERN, EMPTY_USER_CONTENT, enforceRoleAlternation, CONVERSATION_CONTINUED } from './steps/target/index.js';
 export type { GovernTarget, LegalizeForTargetResult, TargetChange, TargetChangeReason, RoleAlternationOptions } from './steps/target/index.js';
@@ -19,6 +21,7 @@ export type { SnipHistoryOptions, SnipHistoryResult, CutPlan, ReportedCut } from
 // FileArtifactStore (node:fs) is exported from `@nanobot/governor/node`: this entry runs everywhere.
 export { safeFilename, MemoryArtifactStore } from './offload/index.js';
 export type { ArtifactStore, ArtifactRequest } from './offload/index.js';
+export { governReplyReserve } from './step-context.js';
 export { inputBudget, replyReserve, windowReplyReserve, withModelDefaults, createUsageCalibrator, usageCalibratorFromJSON } from './sizing/index.js';
 export type { InputBudgetOptions, ReplyReserve, ReplyReserveSource, ModelOptions, TokenCalibration, UsageCalibrator, UsageCalibratorOptions, UsageCalibratorState, UsageObservation } from './sizing/index.js';
 export { cacheBoundaries } from './report/index.js';

@@ -23,6 +23,28 @@ export interface ResolvedCall {
   replyReserve: ReplyReserve | null;
 }
 
+/** The default mode scales the reserve with the window when no reply size is known. */
+function sizedOptions(options: GovernOptions): GovernOptions & { replyReserveDefault: 'window' | 'reference' } {
+  return { ...options, replyReserveDefault: options.compat !== 'reference' ? 'window' : 'reference' };
+}
+
+function reserveOf(options: GovernOptions, given: GovernOptions): ReplyReserve | null {
+  const reserve = options.contextWindowTokens ? replyReserve(sizedOptions(options)) : null;
+  // A reply size the model table filled in (withModelDefaults) is the model's, not the caller's.
+  return reserve !== null && reserve.source === 'maxOutputTokens' && !(typeof given.maxOutputTokens === 'number') ? { ...reserve, source: 'model' } : reserve;
+}
+
+/**
+ * The reply reserve `govern` subtracts for these options, and where it came from (what
+ * `report.replyReserve` says): the caller's reply size, the model table's, else the default of
+ * the mode (window-scaled by default, the reference's 4,096 with `compat: 'reference'`); null
+ * without a window. For callers that size something else the same way (a runner's consolidator).
+ * Pure.
+ */
+export function governReplyReserve(options: Pick<GovernOptions, 'contextWindowTokens' | 'maxOutputTokens' | 'providerMaxTokens' | 'model' | 'compat'>): ReplyReserve | null {
+  return reserveOf(withModelDefaults(options), options);
+}
+
 /**
  * Resolves checked options (model defaults filled, target and overflow defaults, the budget in
  * estimate units) into the context the steps read. Pure; `derive` and `estimates` are the
@@ -33,12 +55,8 @@ export function resolveCall(history: readonly Message[], given: GovernOptions, d
   const fixed = options.compat !== 'reference';
   const target: GovernTarget | null = options.target ?? (fixed ? 'any' : null);
   const calibration = options.calibrator && options.model ? { calibrator: options.calibrator, model: options.model } : null;
-  // The default mode scales the reserve with the window when no reply size is known.
-  const sized = { ...options, replyReserveDefault: fixed ? 'window' as const : 'reference' as const };
-  const fullBudget = inputBudget(sized);
-  let reserve: ReplyReserve | null = options.contextWindowTokens ? replyReserve(sized) : null;
-  // A reply size the model table filled in (withModelDefaults) is the model's, not the caller's.
-  if (reserve !== null && reserve.source === 'maxOutputTokens' && !(typeof given.maxOutputTokens === 'number')) reserve = { ...reserve, source: 'model' };
+  const fullBudget = inputBudget(sizedOptions(options));
+  const reserve = reserveOf(options, given);
   const budget = calibration ? calibratedBudget(fullBudget, calibration.calibrator, calibration.model) : fullBudget;
   const tokenCache = new Map<readonly Message[], number>();
   const ctx: StepContext = {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { pythonJsonDumps } from '@nanobot/schema';
 import type { CacheBreakpoints, LLMRequest, Message } from '@nanobot/schema';
 import { planAnthropicBreakpoints } from './anthropic-cache-breakpoints.js';
+import { sha1Hex } from './sha1-hex.js';
 import { EMPTY_CONTENT_PLACEHOLDER, sanitizeEmptyContent } from './sanitize-empty-content.js';
 import { hasValidToolName } from './tool-call-request.js';
 import { toolArgumentsObjectForReplay } from './tool-arguments.js';
@@ -44,7 +44,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function sanitizeAnthropicToolId(id: string): string {
   if (VALID_ID.test(id)) return id;
   const prefix = id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 48).replace(/^_+|_+$/g, '') || 'toolu';
-  return `${prefix}_${createHash('sha1').update(id).digest('hex').slice(0, 8)}`;
+  return `${prefix}_${sha1Hex(id).slice(0, 8)}`;
 }
 
 /**

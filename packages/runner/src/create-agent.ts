@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { createUsageCalibrator } from '@nanobot/governor';
+import { createUsageCalibrator, governReplyReserve } from '@nanobot/governor';
 import { FileArtifactStore } from '@nanobot/governor/node';
 import type { Governor, UsageCalibrator } from '@nanobot/governor';
 import { ConfigurationError } from '@nanobot/schema';
@@ -258,7 +258,10 @@ export function createAgent(options: CreateAgentOptions): Agent {
       },
     });
   if (options.compact === undefined && options.contextWindowTokens !== undefined && options.contextWindowTokens > 0) {
-    const consolidator = consolidatorFor(options.contextWindowTokens, options.maxTokens ?? 4096);
+    // The reply reserve the loop's governor uses (the model table's, else window-scaled), so
+    // consolidation and governing size the same prompt with the same reserve (issue 29, item 5).
+    const reserve = options.maxTokens ?? governReplyReserve({ contextWindowTokens: options.contextWindowTokens, model: options.model ?? options.provider.defaultModel, ...(governOptions?.compat !== undefined ? { compat: governOptions.compat } : {}) })!.tokens;
+    const consolidator = consolidatorFor(options.contextWindowTokens, reserve);
     compact = async (session) => {
       await consolidator.maybeConsolidateByTokens(session);
     };

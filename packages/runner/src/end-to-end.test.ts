@@ -180,6 +180,39 @@ describe('end to end with the built-in tools', () => {
     expect(readFileSync(join(workspace, 'memory', 'history.jsonl'), 'utf8')).toContain('many detailed questions');
   });
 
+  it("without maxTokens the consolidator reserves what the loop's governor reserves (window-scaled), not a fixed 4,096", async () => {
+    // 8k window, a model the table does not know: the governor keeps 1,024 tokens for the reply,
+    // so its budget is 5,952 — the consolidator must not start summarising at 2,880.
+    const run = async (maxTokens: number | undefined): Promise<{ consolidated: number; reserve: unknown }> => {
+      const workspace = temp('runner-ws-');
+      const sessionsDir = temp('runner-sessions-');
+      const store = new JsonlSessionStore({ dir: sessionsDir });
+      const { session } = await store.load('cli:direct');
+      for (let i = 0; i < 22; i += 1) {
+        session.messages.push({ role: 'user', content: `question ${i}: ${'details '.repeat(60)}` }, { role: 'assistant', content: `answer ${i}: ${'words '.repeat(60)}` });
+      }
+      await store.save(session);
+      let reserve: unknown;
+      const provider = new ScriptedProvider((request) => (request.toolChoice === 'none' ? '- The user asked many detailed questions.' : 'ok'));
+      const contextBuilder: LoopContextBuilder = { buildMessages: async (history, current) => [{ role: 'system', content: 'You are a test agent.' }, ...history, { role: 'user', content: current }] };
+      const agent = createAgent({
+        workspace, provider, sessionsDir, web: false, exec: false, contextBuilder, contextWindowTokens: 8000,
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
+        onGoverned: ({ report }) => { reserve = (report as { replyReserve?: unknown }).replyReserve; },
+      });
+      await agent.ask('next');
+      await agent.stop();
+      return { consolidated: (await new JsonlSessionStore({ dir: sessionsDir }).load('cli:direct')).session.lastConsolidated, reserve };
+    };
+    const scaled = await run(undefined);
+    expect(scaled.reserve).toEqual({ tokens: 1024, source: 'window' });
+    expect(scaled.consolidated).toBe(0);
+    // The same session with the old fixed reserve is over the consolidator's budget.
+    const fixed = await run(4096);
+    expect(fixed.reserve).toEqual({ tokens: 4096, source: 'maxOutputTokens' });
+    expect(fixed.consolidated).toBeGreaterThan(0);
+  });
+
   it('govern and onGoverned reach every request of the agent: apps observe the full governed request', async () => {
     const workspace = temp('runner-ws-');
     const provider = new ScriptedProvider([

@@ -136,6 +136,13 @@ const shell = h(
         h('span', { class: 'short-label' }, '+ Long session'),
       ),
     ),
+    // The governor alone, computed in the browser (playground.html links back here).
+    h(
+      'a',
+      { class: 'btn block ghost playground-link', href: '/playground.html', 'data-testid': 'playground-link' },
+      h('span', { class: 'long-label' }, 'Governor playground →'),
+      h('span', { class: 'short-label' }, 'Playground'),
+    ),
     h('p', { class: 'sidebar-hint' }, 'The prepared session is longer than the window and has a tool call without a result: watch the governor snip and backfill.'),
     h('div', { class: 'sidebar-label' }, 'Sessions'),
     sessionList,

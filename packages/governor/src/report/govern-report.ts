@@ -126,9 +126,12 @@ export interface BudgetOverflow {
    * `'instructions'`: the system / developer messages and tool definitions alone exceed the
    * budget (nothing the governor may cut); `'newest-turn'`: with them, the newest user turn
    * (and what must stay with it) does not fit, and `onOverflow` was not `'shrink'` or
-   * shrinking could not free enough.
+   * shrinking could not free enough; `'newest-results'`: the copy is within the budget only
+   * because the results the model waits on were replaced by a note (not even a short preview
+   * fitted beside the instructions, the user's message and the calls) — `tokens` may then be
+   * at most `budget`.
    */
-  reason: 'instructions' | 'newest-turn';
+  reason: 'instructions' | 'newest-turn' | 'newest-results';
   /** Prompt estimate of the copy sent. */
   tokens: number;
   budget: number;

@@ -68,6 +68,13 @@ export interface StepOutcome {
   newlyCompacted?: string[];
   /** The cut (snipping): the report's `cut` and the result's `cutPlan` come from it. */
   cut?: StepCut;
+  /**
+   * Set when the step had to withhold content the model needs (not even a short preview of the
+   * results it waits on fitted): while one of `messages` (the notes standing in for it) reaches
+   * the copy, the copy counts as not fitting (`report.fits` false, `report.overflow` with
+   * `reason`), even when what is left is under the budget.
+   */
+  withheld?: { reason: string; messages: readonly Message[] };
 }
 
 /** What the report and the next request need of a history cut. */

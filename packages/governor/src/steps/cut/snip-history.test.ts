@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, ToolDefinition } from '@nanobot/schema';
+import type { Message, TokenEstimator, ToolDefinition } from '@nanobot/schema';
 import { checkLegality } from '../../check-legality.js';
 import { findLegalMessageStart } from './find-legal-message-start.js';
 import { govern } from '../../govern.js';
@@ -105,5 +105,37 @@ describe('snipHistory', () => {
     expect(r.messages[1]).toMatchObject({ role: 'user', content: 'Summarise the build log.' });
     expect(r.tokensAfter!).toBeLessThanOrEqual(1500);
     expect(checkLegality(r.messages, { budget: 1500, tools, request: true })).toEqual([]);
+  });
+});
+
+describe("snipHistory, cuts: 'tightest' without a counter (the per-message walk)", () => {
+  // An estimator whose per-message counts run above the joined prompt's (as a real one may: a
+  // joined prompt shares its framing): the walk then finds less room than the whole prompt has.
+  const chars = (m: Message): number => (typeof m.content === 'string' ? m.content.length : 0) + JSON.stringify(m.tool_calls ?? '').length;
+  const estimator: TokenEstimator = {
+    mode: 'provider',
+    tokenizer: 'cl100k_base',
+    promptTokens: (messages) => [messages.reduce((n, m) => n + Math.ceil(chars(m) / 4), 0), 'heuristic'],
+    messageTokens: (m) => Math.ceil(chars(m) / 3),
+    toolsTokens: () => 0,
+  };
+  const call = (id: string): Message => ({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: 'exec', arguments: '{}' } }] });
+  const result = (id: string, n: number): Message => ({ role: 'tool', tool_call_id: id, name: 'exec', content: `${id} `.repeat(n) });
+
+  it('never cuts into the step the model waits on: the call and its results stay, older loop steps go', () => {
+    const history = deepFreeze<Message[]>([
+      { role: 'system', content: 's'.repeat(400) },
+      { role: 'user', content: 'u'.repeat(400) },
+      call('old1'), result('old1', 400),
+      call('old2'), result('old2', 400),
+      call('now'), result('now', 200),
+    ]);
+    // The joined prompt of system + user + the pending step fits; by per-message counts it does not.
+    const minimal = [history[0], history[1], history[6], history[7]];
+    const budget = estimator.promptTokens(minimal)[0] + 10;
+    expect(minimal.slice(1).reduce((n, m) => n + estimator.messageTokens(m), 0)).toBeGreaterThan(budget - estimator.promptTokens([history[0]])[0]);
+    const out = snipHistory(history, { budget, estimator, cuts: 'tightest' });
+    expect(out.messages).toEqual(minimal);
+    expect(out.messages.at(-2)).toBe(history[6]);
   });
 });

@@ -114,11 +114,11 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
   const stable = !reference && options.cuts !== 'tightest';
   // Sized by whole-prompt counts: stable cuts always, the tightest cut when an exact counter is
   // given (the per-message estimate below would keep less than fits by the counter).
+  // The step the model waits on is never cut into (issue 29, item 1): its results were
+  // shortened to fit beside the instructions and the user message before this step.
+  const pending = reference ? null : pendingStep(messages);
+  const keepFrom = pending === null ? undefined : messages.slice(0, pending.call).filter((m) => !isInstructionRole(m.role)).length;
   if (!reference && (stable || options.tokenCounter)) {
-    // The step the model waits on is never cut into (issue 29, item 1): its results were
-    // shortened to fit beside the instructions and the user message before this step.
-    const pending = pendingStep(messages);
-    const keepFrom = pending === null ? undefined : messages.slice(0, pending.call).filter((m) => !isInstructionRole(m.role)).length;
     const cut = planHistoryCut(system, rest, {
       ...options, plan: stable ? options.cutPlan ?? null : null, ratio: stable ? options.cutTargetRatio ?? DEFAULT_CUT_TARGET_RATIO : 1,
       ...(keepFrom !== undefined ? { keepFrom } : {}),
@@ -160,7 +160,7 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
     } else {
       const anchor = rest.findLastIndex((m) => m.role === 'user');
       if (anchor >= 0) {
-        const candidate = fitLoop(system, rest, anchor, remaining, budget, options);
+        const candidate = fitLoop(system, rest, anchor, remaining, budget, options, keepFrom);
         if (candidate !== null && candidate.tokens < after) {
           out = candidate.messages;
           after = candidate.tokens;
@@ -221,6 +221,7 @@ function fitLoop(
   remaining: number,
   budget: number,
   options: SnipHistoryOptions,
+  keepFrom: number | undefined,
 ): { messages: Message[]; tokens: number } | null {
   const user = rest[anchor];
   let room = remaining - messageTokens(user, options);
@@ -230,11 +231,21 @@ function fitLoop(
   for (let attempt = 0; attempt < 8; attempt++) {
     const tail = tailFitting(rest, anchor + 1, Math.max(0, room), false, options);
     const start = findLegalMessageStart(tail);
-    const legal = start > 0 ? tail.slice(start) : tail;
+    let legal = start > 0 ? tail.slice(start) : tail;
+    // Never into the pending step (default mode) while it fits whole, as shortened before this
+    // step, beside the instructions and the user message (issue 29, item 1).
+    let pinned = false;
+    if (keepFrom !== undefined && keepFrom > anchor && rest.length - legal.length > keepFrom) {
+      const whole = [...system, user, ...rest.slice(keepFrom)];
+      if (promptTokens(whole, options) <= budget) {
+        legal = rest.slice(keepFrom);
+        pinned = true;
+      }
+    }
     const msgs = [...system, user, ...legal];
     const tokens = promptTokens(msgs, options);
     if (best === null || tokens < best.tokens) best = { messages: msgs, tokens };
-    if (tokens <= budget || legal.length === 0) break;
+    if (pinned || tokens <= budget || legal.length === 0) break;
     room -= tokens - budget + 1;
   }
   return best;

@@ -89,6 +89,40 @@ describe('shortenNewestResults (default mode)', () => {
     expect(noRoomNote({ name: 'x', total: 12_345, location: null })).toBe("[x ran; its output (12,345 characters) is not shown: this request has no room for it beside the instructions, the user's message and the calls; it was not kept — call x again with a narrower query or range for what you need]");
   });
 
+  it('notes alone fit but no short preview does: the copy is reported as not fitting, and onOverflow throw throws', () => {
+    // The instructions leave room for the note, not for a 200-character preview.
+    // (1,158–1,169 repetitions do that at this window with the default estimator.)
+    const system = `Rules. ${'Follow every rule exactly. '.repeat(1_163)}`;
+    const history = deepFreeze<Message[]>([{ role: 'system', content: system }, { role: 'user', content: 'go' }, call('c1'), result('c1', listing)]);
+    const { messages, report } = govern(history, { contextWindowTokens: 8_000, maxOutputTokens: 1_024, onOverflow: 'send' });
+    expect(String(messages.at(-1)!.content)).toContain('is not shown: this request has no room for it');
+    // Under the budget by count, yet what the model waits on is withheld: not fitting, said why.
+    expect(report.tokensAfter!).toBeLessThanOrEqual(report.budget);
+    expect(report.fits).toBe(false);
+    expect(report.overflow).toMatchObject({ reason: 'newest-results' });
+    expect(report.overflow!.message).toMatch(/no room for even a short preview of the newest tool results/);
+    expect(() => govern(history, { contextWindowTokens: 8_000, maxOutputTokens: 1_024, onOverflow: 'throw' })).toThrow(/no room for even a short preview/);
+  });
+
+  it("cuts: 'tightest' without a counter never cuts into the pending step (the older per-message walk)", () => {
+    const loop: Message[] = [];
+    for (let i = 0; i < 6; i++) loop.push(call(`l${i}`), result(`l${i}`, listing.slice(i * 3_000, i * 3_000 + 3_000)));
+    for (let n = 0; n < 40; n++) {
+      const history = deepFreeze<Message[]>([
+        { role: 'system', content: `sys ${'x '.repeat(n * 7)}` },
+        { role: 'user', content: 'list everything' },
+        ...loop,
+        call('last'),
+        result('last', listing),
+      ]);
+      const { messages } = govern(history, { contextWindowTokens: 8_000, maxOutputTokens: 1_024, cuts: 'tightest' });
+      const at = messages.findIndex((m) => Array.isArray(m.tool_calls) && m.tool_calls[0].id === 'last');
+      expect(at, `system padding ${n}`).toBeGreaterThan(0);
+      expect(messages.at(-1)!.tool_call_id).toBe('last');
+      expect(String(messages.at(-1)!.content)).toContain('dir_0/file_0.txt');
+    }
+  });
+
   it("compat: 'reference' keeps the reference's behaviour: the step does not run, compaction may take the newest result", () => {
     const history = deepFreeze<Message[]>([{ role: 'system', content: 'sys' }, { role: 'user', content: 'go' }, call('c1', 'exec'), result('c1', listing, 'exec')]);
     const { report } = govern(history, { contextWindowTokens: 8_000, maxOutputTokens: 1_024, compat: 'reference', inflightStartIndex: 2 });
@@ -112,7 +146,8 @@ describe('the last assistant turn with tool calls survives every governed copy w
       arbitraryCleanHistory,
       fc.array(bigResult, { minLength: 1, maxLength: 3 }),
       fc.integer({ min: 0, max: 4_000 }),
-      (earlier, outputs, extra) => {
+      fc.constantFrom<'stable' | 'tightest'>('stable', 'tightest'),
+      (earlier, outputs, extra, cuts) => {
         const ids = outputs.map((_, i) => `pending_${i}`);
         const calls: Message = { role: 'assistant', content: '', tool_calls: ids.map((id) => ({ id, type: 'function', function: { name: 'exec', arguments: '{"command":"make test"}' } })) };
         const history = deepFreeze<Message[]>([...earlier, { role: 'user', content: 'run the tests and tell me what failed' }, calls, ...ids.map((id, i) => result(id, outputs[i], 'exec'))]);
@@ -120,7 +155,7 @@ describe('the last assistant turn with tool calls survives every governed copy w
         const step = pendingStep(history)!;
         const floor = tokens(minimalCopy(history, step).map((m, i, all) => (i >= all.length - outputs.length ? { ...m, content: `${outputs[i - (all.length - outputs.length)].slice(0, NEWEST_PREVIEW_MIN_CHARS)}\n\n[…]\n\n${noRoomNote({ name: 'exec', total: 99_999, location: '/ws/.nanobot/tool-results/s/pending_0.txt' })}` } : m)));
         const budget = floor + 64 * outputs.length + extra;
-        const { messages } = govern(history, { contextBlockLimit: budget, contextWindowTokens: budget + 2_048, estimator, artifactStore: new MemoryArtifactStore({ root: '/ws' }), sessionKey: 's' });
+        const { messages } = govern(history, { contextBlockLimit: budget, contextWindowTokens: budget + 2_048, estimator, cuts, artifactStore: new MemoryArtifactStore({ root: '/ws' }), sessionKey: 's' });
         const at = messages.findIndex((m) => Array.isArray(m.tool_calls) && m.tool_calls.some((c) => c.id === ids[0]));
         expect(at).toBeGreaterThan(0);
         expect(messages[at].tool_calls!.map((c) => c.id)).toEqual(ids);
@@ -162,7 +197,8 @@ describe('survey: the newest result at every request point of the recorded sessi
         // Not even the shortest preview fits beside the instructions, the user message and the calls.
         const step = pendingStep(history);
         expect(step).not.toBeNull();
-        expect(report.fits === false || report.tokensAfter! > report.budget - 200, `${file} @${end}`).toBe(true);
+        expect(report.fits, `${file} @${end}`).toBe(false);
+        expect(report.overflow?.message, `${file} @${end}`).toMatch(/no room for even a short preview/);
       } else {
         expect(text, `${file} @${end}`).toMatch(/shortened to fit the context/);
         tally.preview++;

@@ -243,5 +243,11 @@ export const shortenNewestResultsStep = defineStep({
 /** The step's outcome on `list`; `leadingInstructions` as in {@link ShortenNewestOptions}. */
 export function shortenNewestOutcome(list: readonly Message[], ctx: StepContext, leadingInstructions?: () => number): StepOutcome {
   const r = shortenNewestResults(list, { ...ctx.estimate, budget: ctx.budget, artifactStore: ctx.options.artifactStore ?? null, sessionKey: ctx.options.sessionKey ?? null, leadingInstructions });
-  return { messages: r.messages, toolResults: r.changes, notes: r.changes.length > 0 ? r.notes : [] };
+  if (r.changes.length === 0) return { messages: r.messages };
+  // Not even a short preview fitted: the copy does not hold what the model waits on, so it
+  // is reported as not fitting (issue 29: "says so plainly … and in report.fits").
+  const withheld = r.kept === 0
+    ? { reason: 'no room for even a short preview of the newest tool results beside the instructions, the user message and the calls', messages: r.messages.filter((m, i) => m !== list[i]) }
+    : undefined;
+  return { messages: r.messages, toolResults: r.changes, notes: r.notes, ...(withheld !== undefined ? { withheld } : {}) };
 }

@@ -231,6 +231,11 @@ export function overBudget(list: readonly Message[], ctx: StepContext): { tokens
   return { tokens, instructionTokens: promptTokens(list.filter((m) => isInstructionRole(m.role)), ctx.estimate) };
 }
 
+/** Tokens of the copy and of its instructions (with the tools), whatever the budget. */
+export function promptSizes(list: readonly Message[], ctx: StepContext): { tokens: number; instructionTokens: number } {
+  return { tokens: promptTokens(list, ctx.estimate), instructionTokens: promptTokens(list.filter((m) => isInstructionRole(m.role)), ctx.estimate) };
+}
+
 /**
  * The step (`onOverflow: 'shrink'`, the default): runs only when the copy is still over the
  * budget and the instructions alone are not; the newest oversized content is shortened.

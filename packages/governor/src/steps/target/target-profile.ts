@@ -22,24 +22,36 @@ export interface CurrentTurnReasoningRule {
   readonly needs: 'call-signature' | 'signed-reasoning';
 }
 
-/** One rule of a target, with where the provider states it and what the governor does. */
+/**
+ * One rule of a target as the steps apply it: its stable name and the report reasons of its
+ * rewrites. What the provider says, where, and what the governor does live apart
+ * (`TARGET_RULE_DOCS`, `documentedRules(target)`), so that a program running `govern` does not
+ * carry the wording.
+ */
 export interface TargetRule {
   /** A short stable name (as `checkLegality` reports a broken rule). */
   id: string;
+  /** The report reasons of the rewrites this rule causes (a report entry's `reason` names its rule through these). */
+  reasons?: readonly ReportedChangeReason[];
+}
+
+/** A rule's documentation: the provider's wording, its source and what the governor does. */
+export interface TargetRuleDoc {
   /** What the rule requires, in the provider's words (quoted or briefly paraphrased). */
   requires: string;
   /** Where the provider documents it (or where its error is reported). */
   source: string;
   /** What the governor does so that the rule holds. */
   does: string;
-  /** The report reasons of the rewrites this rule causes (a report entry's `reason` names its rule through these). */
-  reasons?: readonly ReportedChangeReason[];
 }
+
+/** A rule with its documentation (what `documentedRules(target)` lists). */
+export interface DocumentedTargetRule extends TargetRule, TargetRuleDoc {}
 
 /** What an API requires of a request, as the target steps apply it. Plain, frozen data. */
 export interface TargetProfile {
   readonly target: GovernTarget;
-  /** The rules the profile enforces, each with its source. */
+  /** The rules the profile enforces (their wording and sources: `documentedRules(target)`). */
   readonly rules: readonly TargetRule[];
   /** The roles the API accepts in the message list. */
   readonly roles: readonly string[];

@@ -1,8 +1,6 @@
 import type { TargetProfile } from '../target-profile.js';
 import { OPENAI_CHAT_SHAPE, chatContentRules, modelSwitchRules, ruleList, toolPairingRules } from './shared-rules.js';
 
-const SOURCE = 'https://api-docs.deepseek.com/api/create-chat-completion';
-
 /**
  * DeepSeek chat (OpenAI-shaped): OpenAI's content rules; in thinking mode a tool-calling turn
  * keeps its `reasoning_content` (the governor never removes it; the provider decides per model
@@ -11,23 +9,11 @@ const SOURCE = 'https://api-docs.deepseek.com/api/create-chat-completion';
 export const DEEPSEEK_PROFILE: TargetProfile = Object.freeze({
   target: 'deepseek',
   rules: ruleList([
-    ...toolPairingRules(SOURCE),
-    ...chatContentRules(SOURCE),
-    {
-      id: 'missing-reasoning-content',
-      requires: '"the tool invocation process in thinking mode requires users to pass back reasoning_content to the API"',
-      source: 'https://api-docs.deepseek.com/guides/thinking_mode#tool-calls',
-      does: 'keeps `reasoning_content` on every tool-calling turn; a turn another model made (none to send back) gets an empty `reasoning_content`',
-      reasons: ['reasoning-content-added'],
-    },
+    ...toolPairingRules(),
+    ...chatContentRules(),
+    { id: 'missing-reasoning-content', reasons: ['reasoning-content-added'] },
     ...modelSwitchRules([]),
-    {
-      id: 'earlier-reasoning',
-      requires: 'deepseek-reasoner: "In the next round of the conversation, the CoT from previous rounds is not concatenated into the context"; within the current tool loop, reasoning_content is passed back',
-      source: 'https://api-docs.deepseek.com/guides/reasoning_model#multi-round-conversation',
-      does: 'with the `model` option `deepseek-reasoner`, removes `reasoning_content` from assistant turns before the last user message (it keeps it, or an empty one, in the current tool loop); the V4 models keep it on every tool-calling turn',
-      reasons: ['earlier-reasoning-removed'],
-    },
+    { id: 'earlier-reasoning', reasons: ['earlier-reasoning-removed'] },
   ]),
   ...OPENAI_CHAT_SHAPE,
   reasoningContentOnToolCalls: true,
