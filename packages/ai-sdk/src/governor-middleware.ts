@@ -1,7 +1,7 @@
 import { aiSdkToolTraits } from './tool-traits.js';
 import { createGovernor, type GovernOptions, type GovernReport, type Governor } from '@nanobot/governor';
 import { dialectMemoOf } from '@nanobot/governor/dialect';
-import type { ToolDefinition } from '@nanobot/schema';
+import type { ToolDefinition, ToolTraitsByName } from '@nanobot/schema';
 import { ValidationError } from '@nanobot/schema';
 // `ai` 7 ships ES modules only: with `resolution-mode` the CommonJS declarations (`.d.cts`) can
 // still name its types under `module: node16` (TS1479 otherwise); ai 6 resolves the same way.
@@ -75,6 +75,8 @@ export function governorMiddleware(options: GovernorMiddlewareOptions = {}): Lan
   const governor = given ?? createGovernor(governOptions);
   if (given !== undefined) governor.govern([], governOptions);
   const memo = dialectMemoOf(governor);
+  // The last call's traits table and its JSON (see transformParams).
+  let lastTraits: { table: ToolTraitsByName; json: string } | null = null;
   // Recent prompts (their records), to recognise the next one the SDK rebuilds from the same data.
   const previous: { headRole: unknown; headContent: unknown; record: PreviousView }[] = [];
   const pick = (prompt: readonly unknown[]): number => {
@@ -99,8 +101,15 @@ export function governorMiddleware(options: GovernorMiddlewareOptions = {}): Lan
         if (inferred !== undefined) callOptions.target = inferred;
       }
       if (callOptions.tools === undefined) callOptions.tools = toolDefinitions(params.tools);
-      // Traits the call's tools declare (`providerOptions: nanobotToolTraits(…)`) decide the size rules.
-      if (callOptions.toolTraits === undefined) callOptions.toolTraits = aiSdkToolTraits(params.tools as Parameters<typeof aiSdkToolTraits>[0]);
+      // Traits the call's tools declare (`providerOptions: nanobotToolTraits(…)`) decide the size
+      // rules. The same declarations hand the governor the same table: its result-budget memos
+      // key on the table's identity, and a new (equal) table per call re-read every tool result.
+      if (callOptions.toolTraits === undefined) {
+        const traits = aiSdkToolTraits(params.tools as Parameters<typeof aiSdkToolTraits>[0]);
+        const json = JSON.stringify(traits);
+        if (lastTraits === null || lastTraits.json !== json) lastTraits = { table: traits, json };
+        callOptions.toolTraits = lastTraits.table;
+      }
       if (callOptions.maxOutputTokens === undefined && params.maxOutputTokens !== undefined) callOptions.maxOutputTokens = params.maxOutputTokens;
       const key = callKey(params) ?? (typeof sessionKey === 'function' ? sessionKey(params) : sessionKey ?? undefined);
       if (key !== undefined && key !== null) callOptions.sessionKey = key;

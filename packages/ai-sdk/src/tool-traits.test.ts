@@ -2,7 +2,8 @@ import { generateText, jsonSchema, tool, wrapLanguageModel, type LanguageModelMi
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigurationError, DEFAULT_REREADABLE_OUTPUT } from '@nanobot/schema';
-import { aiSdkToolTraits, governorMiddleware, nanobotToolTraits } from './index.js';
+import { createGovernor, type GovernOptions } from '@nanobot/governor';
+import { aiSdkToolTraits, governorMiddleware, nanobotToolTraits, type GovernedCallOptions } from './index.js';
 import { mockModel } from './test-support/mock-model.js';
 
 const tools = {
@@ -81,5 +82,32 @@ describe('declaring traits on AI SDK tools', () => {
     expect(results[1]).toMatch(/\[output shortened to fit the context: lines 10\u2013\d+ shown \(/);
     expect(results[1]).toMatch(/to read on, call read_log with offset=\d+ and limit=\d+\]$/);
     for (const r of results) expect(r.startsWith('Error')).toBe(false);
+  });
+
+  it('governorMiddleware hands the governor one traits table while the declarations stay the same (its memos key on it)', async () => {
+    const governor = createGovernor();
+    const tables: unknown[] = [];
+    // The Governor records the options of the calls it governs (not the check at creation).
+    const govern = governor.govern.bind(governor);
+    governor.govern = (history, options?: GovernOptions) => {
+      if (history.length > 0) tables.push(options?.toolTraits);
+      return govern(history, options);
+    };
+    const middleware = governorMiddleware({ governor });
+    const declared = (compactable: boolean) => [{ type: 'function' as const, name: 'search', inputSchema: { type: 'object', properties: {} }, providerOptions: nanobotToolTraits({ compactable }) }];
+    const call = (compactable: boolean) => middleware.transformParams!({
+      type: 'generate',
+      model: mockModel(),
+      params: { prompt: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: declared(compactable) } as GovernedCallOptions,
+    });
+    await call(true);
+    await call(true);
+    await call(false);
+    await call(false);
+    expect(tables).toHaveLength(4);
+    expect(tables[1]).toBe(tables[0]);
+    expect(tables[2]).not.toBe(tables[1]);
+    expect(tables[2]).toEqual(aiSdkToolTraits(declared(false)));
+    expect(tables[3]).toBe(tables[2]);
   });
 });

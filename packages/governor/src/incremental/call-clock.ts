@@ -20,7 +20,8 @@ export class CallClock {
   #calls = 0;
   readonly #immutable = new WeakSet<readonly Message[]>();
   readonly #shared = new WeakSet<readonly Message[]>();
-  readonly #vouched = new WeakMap<readonly Message[], Vouch>();
+  /** Per list, what was vouched for it (entries of earlier calls are stale). */
+  readonly #vouched = new WeakMap<readonly Message[], Vouch[]>();
 
   /** The current call's number (0 outside a call). */
   get active(): number {
@@ -66,13 +67,23 @@ export class CallClock {
    * `prefix` slots with `list`.
    */
   vouch(list: readonly Message[], from: readonly Message[] | null, since: number, prefix: number): void {
-    if (this.#active !== 0 && since !== 0 && from !== null) this.#vouched.set(list, { during: this.#active, from, since, prefix });
-    else this.#vouched.delete(list);
+    if (this.#active === 0 || since === 0 || from === null) return;
+    // A list may be vouched for against several earlier lists (the caller's, a memo's own).
+    let all = this.#vouched.get(list);
+    if (all === undefined || all.length > 0 && all[0].during !== this.#active) {
+      all = [];
+      this.#vouched.set(list, all);
+    }
+    const v = all.find((x) => x.from === from && x.since === since);
+    if (v !== undefined) v.prefix = prefix;
+    else all.push({ during: this.#active, from, since, prefix });
   }
 
   /** The prefix vouched for `list` in the current call for copies taken of `from` in call `since`, else -1. */
   vouched(list: readonly Message[], from: readonly Message[] | null, since: number): number {
-    const v = this.#vouched.get(list);
-    return v !== undefined && v.during === this.#active && this.#active !== 0 && v.from === from && v.since === since ? v.prefix : -1;
+    const all = this.#vouched.get(list);
+    if (all === undefined || this.#active === 0) return -1;
+    for (const v of all) if (v.during === this.#active && v.from === from && v.since === since) return v.prefix;
+    return -1;
   }
 }

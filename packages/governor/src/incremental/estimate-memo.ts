@@ -39,7 +39,7 @@ function sameTools(entry: KnownEstimate, tools: readonly object[] | null, estima
  * exactly `promptTokens([m], tools) − messageTokens(m) + Σ messageTokens` for a non-empty list.
  * An estimator of the caller's own is never assumed to be.
  */
-function additive(estimator: TokenEstimator | null): estimator is TokenEstimator {
+export function additive(estimator: TokenEstimator | null): estimator is TokenEstimator {
   return estimator !== null && estimator.mode === 'provider' && estimator === createEstimator({ tokenizer: estimator.tokenizer });
 }
 

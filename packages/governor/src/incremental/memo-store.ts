@@ -6,9 +6,11 @@ import type { Message } from '@nanobot/schema';
 import { AlternationMemos } from './alternation-memo.js';
 import { AppendedLists } from './appended-lists.js';
 import { CallClock } from './call-clock.js';
+import { InflightCompactions } from './compaction-memo.js';
 import { DialectMemo } from './dialect-memo.js';
 import { WeakDerivations } from './derivations.js';
 import { KnownEstimates } from './estimate-memo.js';
+import { LeadingInstructions } from './leading-instructions.js';
 import { InputTracker } from './input-tracker.js';
 import { LegalizeMemos } from './legalize-memo.js';
 import { PlaceholderMemos } from './placeholder-memo.js';
@@ -42,6 +44,8 @@ export class GovernorMemos<S = unknown> {
   readonly placeholders: PlaceholderMemos;
   readonly budgets: ToolResultBudgetMemos;
   readonly appended: AppendedLists;
+  readonly compactions: InflightCompactions;
+  readonly instructions: LeadingInstructions;
   readonly snips: SnipMemos;
   readonly toolResults: ToolResultIndexes;
   /** What dialects keep to convert histories to the governor's model and back. */
@@ -62,7 +66,9 @@ export class GovernorMemos<S = unknown> {
     this.placeholders = new PlaceholderMemos(this.clock, this.derive);
     this.budgets = new ToolResultBudgetMemos(this.clock);
     this.appended = new AppendedLists(this.clock);
-    this.snips = new SnipMemos(this.clock);
+    this.compactions = new InflightCompactions(this.clock);
+    this.instructions = new LeadingInstructions(this.clock);
+    this.snips = new SnipMemos(this.clock, this.instructions);
     this.toolResults = new ToolResultIndexes(this.clock);
   }
 
@@ -102,7 +108,7 @@ export class GovernorMemos<S = unknown> {
     this.#conversations.delete(key);
     const head = c.input.head;
     if (head !== undefined) {
-      for (const memo of [this.estimates, this.scans, this.legalize, this.alternation, this.separations, this.placeholders, this.budgets, this.appended, this.snips, this.toolResults]) memo.forget(head);
+      for (const memo of [this.estimates, this.scans, this.legalize, this.alternation, this.separations, this.placeholders, this.budgets, this.appended, this.compactions, this.instructions, this.snips, this.toolResults]) memo.forget(head);
     }
     return true;
   }

@@ -4,6 +4,7 @@
 import type { Message } from '@nanobot/schema';
 import { toolResultBudgetOptions } from '../steps/size/apply-tool-result-budget.js';
 import { compactInflightOutcome } from '../steps/size/compact-inflight-overflow.js';
+import { shortenNewestOutcome } from '../steps/size/shorten-newest-results.js';
 import type { GovernStep, StepContext, StepOutcome } from '../steps/step.js';
 import type { GovernorMemos } from './memo-store.js';
 import { backfillOpenTail } from './tail-backfill.js';
@@ -27,8 +28,11 @@ export function resumeStep(memos: GovernorMemos, step: GovernStep, list: readonl
       return { messages, toolResults: changes };
     }
     case 'compactInflightOverflow':
-      // Without recorded ids and under budget the plain rule reads nothing but the estimate.
-      return ctx.budget > 0 && ctx.compactedToolCallIds.size > 0 ? compactInflightOutcome(list, ctx, memos.toolResults.locator(list)) : undefined;
+      // Results found by the kept index, and the lists weighed kept and counted incrementally.
+      return ctx.budget > 0 ? compactInflightOutcome(list, ctx, memos.toolResults.locator(list), memos.compactions.listsFor(ctx.estimate) ?? undefined) : undefined;
+    case 'shortenNewestResults':
+      // The pending step's minimal copy from the instructions known to lead the history.
+      return shortenNewestOutcome(list, ctx, () => (list.length === 0 ? -1 : memos.instructions.of(list)));
     case 'snipHistory':
       return memos.snips.run(list, ctx);
     case 'enforceRoleAlternation':

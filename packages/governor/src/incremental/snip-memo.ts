@@ -14,16 +14,9 @@ import { declareCallIds, resultId } from '../internal/tool-calls.js';
 import { promptTokens } from '../sizing/estimate.js';
 import { cutPlanAt, messageFingerprint } from '../steps/cut/cut-plan.js';
 import type { StepContext, StepOutcome } from '../steps/step.js';
-import { isInstructionRole } from '../steps/target/govern-target.js';
 import type { CallClock } from './call-clock.js';
+import type { LeadingInstructions } from './leading-instructions.js';
 import { ListSnapshot } from './list-snapshot.js';
-
-/** Where a history's instructions are: how many lead it, and whether any comes later. */
-interface Instructions {
-  list: ListSnapshot;
-  leading: number;
-  later: boolean;
-}
 
 /** The report's entries of a cut, for the history they were made for (up to the kept tail). */
 interface CutEntries {
@@ -31,8 +24,8 @@ interface CutEntries {
   leading: number;
   start: number;
   anchor: number;
-  removed: ReportedMessage[];
-  added: ReportedMessage[];
+  removed: readonly ReportedMessage[];
+  added: readonly ReportedMessage[];
 }
 
 /** Whether `rest[start..]` holds no tool result whose call is before `start` (or missing). */
@@ -52,31 +45,13 @@ function legalFrom(messages: readonly Message[], leading: number, start: number)
 /** One Governor's resumed cuts (see the file comment). */
 export class SnipMemos {
   readonly #clock: CallClock;
-  readonly #instructions = new WeakMap<Message, Instructions>();
+  readonly #instructions: LeadingInstructions;
   readonly #entries = new WeakMap<Message, CutEntries>();
 
-  constructor(clock: CallClock) {
+  /** `instructions`: the Governor's instruction positions (shared with other memos). */
+  constructor(clock: CallClock, instructions: LeadingInstructions) {
     this.#clock = clock;
-  }
-
-  /** How many instructions lead `messages`, or -1 when one comes after the conversation started. */
-  #leading(messages: readonly Message[]): number {
-    const head = messages[0];
-    let known = this.#instructions.get(head);
-    let from = 0;
-    if (known !== undefined && known.list.length <= messages.length && known.list.commonPrefix(messages) === known.list.length) {
-      from = known.list.length;
-    } else {
-      known = { list: new ListSnapshot(this.#clock), leading: 0, later: false };
-      this.#instructions.set(head, known);
-    }
-    for (let i = from; i < messages.length && !known.later; i++) {
-      if (!isInstructionRole(messages[i].role)) continue;
-      if (known.leading === i) known.leading++;
-      else known.later = true;
-    }
-    known.list.update(messages, from);
-    return known.later ? -1 : known.leading;
+    this.#instructions = instructions;
   }
 
   /** The snip step's outcome when the plan is re-applied as is, else undefined (the plain step decides). */
@@ -85,7 +60,7 @@ export class SnipMemos {
     const plan = o.cutPlan;
     const budget = ctx.budget;
     if (!plan || !(budget > 0) || !ctx.fixed || o.cuts === 'tightest' || messages.length === 0) return undefined;
-    const leading = this.#leading(messages);
+    const leading = this.#instructions.of(messages);
     const m = messages.length - (leading < 0 ? 0 : leading);
     if (leading < 0 || m === 0) return undefined;
     const before = promptTokens(messages, ctx.estimate);
@@ -106,8 +81,10 @@ export class SnipMemos {
     const entries = this.#entriesOf(messages, copy, leading, start, anchor);
     return {
       messages: copy,
-      removed: entries.removed.slice(),
-      added: entries.added.slice(),
+      // The report's lists are frozen and shared (GovernStepReport): the same ~all-of-history
+      // list for every request that repeats this cut, never a copy per request.
+      removed: entries.removed,
+      added: entries.added,
       tokensBefore: before,
       tokensAfter: tokens,
       notes: [],
@@ -121,7 +98,7 @@ export class SnipMemos {
   }
 
   /** The report's entries of this cut: made once per cut (a diff), then reused while the history before the tail is the same. */
-  #entriesOf(messages: readonly Message[], copy: readonly Message[], leading: number, start: number, anchor: number): { removed: ReportedMessage[]; added: ReportedMessage[] } {
+  #entriesOf(messages: readonly Message[], copy: readonly Message[], leading: number, start: number, anchor: number): { removed: readonly ReportedMessage[]; added: readonly ReportedMessage[] } {
     const head = messages[0];
     const known = this.#entries.get(head);
     if (known !== undefined && known.leading === leading && known.start === start && known.anchor === anchor && known.list.commonPrefix(messages) >= leading + start) {
@@ -131,14 +108,13 @@ export class SnipMemos {
     const { removed, added } = diff(messages, copy);
     const list = new ListSnapshot(this.#clock);
     list.update(messages, 0);
-    const made = { list, leading, start, anchor, removed: removed.map((r) => Object.freeze(r)), added: added.map((a) => Object.freeze(a)) };
+    const made = { list, leading, start, anchor, removed: Object.freeze(removed.map((r) => Object.freeze(r))), added: Object.freeze(added.map((a) => Object.freeze(a))) };
     this.#entries.set(head, made);
     return made;
   }
 
   /** Drops what is kept for the history starting with `head`. */
   forget(head: Message): void {
-    this.#instructions.delete(head);
     this.#entries.delete(head);
   }
 }

@@ -5,7 +5,7 @@
 // exactly what one without returns, call by call.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEstimator, type Message, type TokenEstimator, type TokenizerName } from '@nanobot/schema';
+import { createEstimator, toolTraitsTable, type Message, type TokenEstimator, type TokenizerName } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
 import { govern, governWith } from '../govern.js';
 import type { GovernOptions, GovernResult } from '../govern-options.js';
@@ -26,6 +26,7 @@ import { resolveCall } from '../step-context.js';
 import { snipHistoryStep } from '../steps/cut/snip-history.js';
 import { diff } from '../report/step-recorder.js';
 import { compactInflightOutcome, compactInflightOverflowStep, scanToolResults } from '../steps/size/compact-inflight-overflow.js';
+import { createGovernor } from '../governor.js';
 
 function expectSame(got: { messages: Message[]; removed: unknown[]; added: unknown[] }, want: { messages: Message[]; removed: unknown[]; added: unknown[] }, input: readonly Message[]): void {
   expect(got.messages === input).toBe(want.messages === input);
@@ -377,5 +378,146 @@ describe('the tool-result index', () => {
     // Not vacuous: the index answered, and the Governor's pipeline asks it.
     expect(located).toBeGreaterThan(0);
     expect(memos.toolResults.hits).toBeGreaterThan(0);
+  });
+});
+
+describe('in-flight compaction resumed (one list kept and updated in place)', () => {
+  // As a runner declares its built-in tools (without traits nothing is compactable in the default mode).
+  const toolTraits = toolTraitsTable([['read_file', { compactable: true }], ['exec', { compactable: true }], ['grep', { compactable: true }], ['mcp_git_status', { compactable: true }]]);
+  it('equals the plain step call by call, recorded ids threaded, the kept list reused', () => {
+    let own = 0;
+    fc.assert(
+      fc.property(sessions, arbitraryBudget, fc.array(fc.option(fc.nat(40), { nil: undefined }), { maxLength: 8 }), ({ history, steps }, budget, runs) => {
+        const memos = new GovernorMemos();
+        let ids = new Set<string>();
+        let start = budget.inflightStartIndex;
+        for (const [k, list] of lists(deepFreeze(history), steps).entries()) {
+          // A new run starts now and then (later or earlier): its recorded ids are new, the
+          // earlier compactions go.
+          const next = runs[k];
+          if (next !== undefined) {
+            ids = new Set();
+            start = next;
+          }
+          const { ctx } = resolveCall(list, { ...budget, inflightStartIndex: start, toolTraits, compactedToolCallIds: ids }, memos.derive, memos.estimates);
+          const want = compactInflightOverflowStep.run(list, ctx);
+          const outer = memos.clock.begin();
+          let got;
+          try {
+            const listsOf = memos.compactions.listsFor(ctx.estimate);
+            // The schema's estimators are additive: the memo counts by differences.
+            expect(listsOf).not.toBeNull();
+            got = compactInflightOutcome(list, ctx, memos.toolResults.locator(list), listsOf!);
+          } finally {
+            memos.clock.end(outer);
+          }
+          expect(got.messages === list).toBe(want.messages === list);
+          expect(got.messages).toEqual(want.messages);
+          expect(got.toolResults).toEqual(want.toolResults);
+          expect(got.newlyCompacted).toEqual(want.newlyCompacted);
+          expect(got.tokensBefore).toBe(want.tokensBefore);
+          expect(got.tokensAfter).toBe(want.tokensAfter);
+          // The entries read from the compacted stretch are the whole-list comparison's.
+          if (got.messages !== list) {
+            expect(got.removed).toEqual(diff(list, want.messages).removed);
+            expect(got.added).toEqual(diff(list, want.messages).added);
+            if (memos.clock.releasable(got.messages) !== got.messages) own++;
+          }
+          for (const id of want.newlyCompacted ?? []) ids.add(id);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Not vacuous: the memo handed out its own list.
+    expect(own).toBeGreaterThan(0);
+  });
+
+  it('puts back the results an earlier run compacted when a new run no longer compacts them', () => {
+    const big = (i: number) => `line ${i} of the output\n`.repeat(300);
+    const call = (id: string): Message => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'exec', arguments: '{}' } }] });
+    const result = (id: string, i: number): Message => ({ role: 'tool', tool_call_id: id, name: 'exec', content: big(i) });
+    const list: Message[] = deepFreeze([
+      { role: 'system', content: 'You are terse.' }, { role: 'user', content: 'go' },
+      call('c1'), result('c1', 1), call('c2'), result('c2', 2), call('c3'), result('c3', 3), { role: 'user', content: 'and now?' },
+    ]);
+    const memos = new GovernorMemos();
+    const outcome = (start: number) => {
+      const { ctx } = resolveCall(list, { contextWindowTokens: 2600, maxOutputTokens: 0, toolTraits, inflightStartIndex: start, compactedToolCallIds: new Set() }, memos.derive, memos.estimates);
+      const outer = memos.clock.begin();
+      try {
+        return { got: compactInflightOutcome(list, ctx, memos.toolResults.locator(list), memos.compactions.listsFor(ctx.estimate)!), want: compactInflightOverflowStep.run(list, ctx) };
+      } finally {
+        memos.clock.end(outer);
+      }
+    };
+    const a = outcome(2);
+    expect(a.want.newlyCompacted).toContain('c1');
+    expect(a.got.messages).toEqual(a.want.messages);
+    // The next run starts at c3: c1 and c2 are whole again.
+    const b = outcome(6);
+    expect(b.want.newlyCompacted).toEqual(['c3']);
+    expect(b.got.messages).toEqual(b.want.messages);
+    expect(b.got.messages[3]).toBe(list[3]);
+  });
+
+  it('a growing over-budget history governed with memos equals one without, messages replaced and rebuilt on the way', () => {
+    let compacted = 0;
+    fc.assert(
+      fc.property(
+        arbitraryHistory,
+        fc.integer({ min: 1300, max: 5000 }),
+        fc.array(fc.record({ grow: fc.integer({ min: 0, max: 4 }), replace: fc.option(fc.nat(), { nil: undefined }), rebuild: fc.boolean() }), { minLength: 2, maxLength: 10 }),
+        (history, window, steps) => {
+          const h = deepFreeze(history);
+          const withMemos = createGovernor({ contextWindowTokens: window, maxOutputTokens: 0, toolTraits });
+          const plain = createGovernor({ contextWindowTokens: window, maxOutputTokens: 0, toolTraits, memos: false });
+          let end = Math.min(h.length, 2);
+          for (const step of steps) {
+            end = Math.min(h.length, end + step.grow);
+            let list = h.slice(0, end);
+            if (step.replace !== undefined && list.length > 1) {
+              const at = 1 + (step.replace % (list.length - 1));
+              list[at] = deepFreeze({ ...list[at] });
+            }
+            if (step.rebuild) list = deepFreeze(JSON.parse(JSON.stringify(list)) as Message[]);
+            const a = withMemos.govern(list);
+            const b = plain.govern(list);
+            expect(JSON.stringify(a.messages)).toBe(JSON.stringify(b.messages));
+            expect(JSON.stringify(a.report)).toBe(JSON.stringify(b.report));
+            expect(a.cutPlan).toEqual(b.cutPlan);
+            if (a.report.steps.some((s) => s.step === 'compactInflightOverflow' && s.changed)) compacted++;
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(compacted).toBeGreaterThan(0);
+  });
+});
+
+describe('the report\'s lists', () => {
+  it('are frozen, and a Governor repeating a cut hands every report the same list of cut messages', () => {
+    const history: Message[] = [{ role: 'system', content: 'You are terse.' }];
+    for (let i = 0; i < 120; i++) {
+      history.push({ role: 'user', content: `question ${i}: ${'word '.repeat(40)}` });
+      history.push({ role: 'assistant', content: `answer ${i}: ${'word '.repeat(40)}` });
+    }
+    const governor = createGovernor({ contextWindowTokens: 3000, maxOutputTokens: 0 });
+    const first = governor.govern(history.slice(0, 200));
+    const second = governor.govern(history.slice(0, 202));
+    const snipOf = (r: GovernResult) => r.report.steps.find((s) => s.step === 'snipHistory')!;
+    expect(second.report.cut?.reused).toBe(true);
+    expect(snipOf(second).removed.length).toBeGreaterThan(100);
+    expect(snipOf(second).removed).toBe(snipOf(governor.govern(history.slice(0, 204))).removed);
+    for (const r of [first, second, govern(history, { contextWindowTokens: 3000, maxOutputTokens: 0 })]) {
+      for (const s of r.report.steps) {
+        expect(Object.isFrozen(s.removed)).toBe(true);
+        expect(Object.isFrozen(s.added)).toBe(true);
+      }
+    }
+    expect(() => (snipOf(second).removed as unknown[]).push({})).toThrow(TypeError);
+    // The rest of the report is the caller's.
+    second.report.steps.push(snipOf(second));
+    snipOf(second).notes = ['mine'];
   });
 });

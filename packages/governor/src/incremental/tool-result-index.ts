@@ -28,10 +28,11 @@ export class ToolResultIndexes {
     this.#clock = clock;
   }
 
-  /** A {@link ToolResultLocator} answering from the index of `messages` (brought up to date first). */
+  /** A {@link ToolResultLocator} answering from the index of `messages` (brought up to date on its first question). */
   locator(messages: readonly Message[]): ToolResultLocator {
-    const x = this.#indexed(messages);
+    let x: Indexed | null = null;
     const at = (ids: Iterable<string>): number[] => {
+      x ??= this.#indexed(messages);
       const out: number[] = [];
       for (const id of ids) {
         const slots = x.byId.get(id);

@@ -94,7 +94,13 @@ export interface ReportedToolResult {
   error?: string;
 }
 
-/** What one step did. Plain JSON data. */
+/**
+ * What one step did. Plain JSON data. Its `removed` and `added` lists are frozen and may be the
+ * very arrays an earlier report held: a Governor repeating a cut hands every request the same
+ * list of the ~all-of-history messages it cut, instead of a copy per request (at 100,000
+ * messages that copy cost more than the rest of the call). Copy them (`[...step.removed]`)
+ * before changing anything; the other fields are the caller's own.
+ */
 export interface GovernStepReport {
   step: GovernStepName;
   /** 1 for the first run of a step, 2 for the repeat after snipping. */
@@ -105,8 +111,10 @@ export interface GovernStepReport {
   /** Prompt estimates (present when the call had a budget or asked for estimates). */
   tokensBefore?: number;
   tokensAfter?: number;
-  removed: ReportedMessage[];
-  added: ReportedMessage[];
+  /** Messages the step removed, by their index in its input (frozen, shared between reports). */
+  removed: readonly ReportedMessage[];
+  /** Messages the step added, by their index in its output (frozen, shared between reports). */
+  added: readonly ReportedMessage[];
   toolResults: ReportedToolResult[];
   /** Free-text remarks, e.g. that snipping cut inside a tool loop. */
   notes?: string[];

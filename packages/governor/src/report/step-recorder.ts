@@ -17,6 +17,23 @@ export function diff(before: readonly Message[], after: readonly Message[]): { r
     sb--;
     sa--;
   }
+  return entriesBetween(before, after, p, sb, sa);
+}
+
+/**
+ * {@link diff} of a step that rewrote slots in place (`after` as long as `before`) and none
+ * outside `[from, to)`: only that stretch is read, with the same entries as {@link diff}.
+ */
+export function diffRewritten(before: readonly Message[], after: readonly Message[], from: number, to: number): { removed: ReportedMessage[]; added: ReportedMessage[] } {
+  let p = from;
+  while (p < to && before[p] === after[p]) p++;
+  let s = to;
+  while (s > p && before[s - 1] === after[s - 1]) s--;
+  return entriesBetween(before, after, p, s, s);
+}
+
+/** The entries of the differing stretch `before[p, sb)` / `after[p, sa)`. */
+function entriesBetween(before: readonly Message[], after: readonly Message[], p: number, sb: number, sa: number): { removed: ReportedMessage[]; added: ReportedMessage[] } {
   const midBefore = before.slice(p, sb);
   const midAfter = after.slice(p, sa);
   const inAfter = new Set(midAfter);
@@ -27,6 +44,9 @@ export function diff(before: readonly Message[], after: readonly Message[]): { r
   midAfter.forEach((m, i) => { if (!inBefore.has(m)) added.push(ref(m, p + i)); });
   return { removed, added };
 }
+
+/** The empty list of a step that changed nothing (frozen, so shared by every report). */
+const NONE: readonly ReportedMessage[] = Object.freeze([]);
 
 /** Records the steps of one govern call, in order. */
 export class StepRecorder {
@@ -54,10 +74,11 @@ export class StepRecorder {
     if (outcome.tokensBefore !== undefined) this.#known.set(input, outcome.tokensBefore);
     if (outcome.tokensAfter !== undefined) this.#known.set(next, outcome.tokensAfter);
     const entries = !changed
-      ? { removed: [], added: [] }
+      ? { removed: NONE, added: NONE }
       : outcome.removed !== undefined && outcome.added !== undefined ? { removed: outcome.removed, added: outcome.added } : diff(input, next);
+    // Frozen: a memo may hand the same lists to the next call's report (see GovernStepReport).
     const line: GovernStepReport = {
-      step, pass, changed, messagesBefore: input.length, messagesAfter: next.length, removed: entries.removed, added: entries.added, toolResults: outcome.toolResults ?? [],
+      step, pass, changed, messagesBefore: input.length, messagesAfter: next.length, removed: Object.freeze(entries.removed), added: Object.freeze(entries.added), toolResults: outcome.toolResults ?? [],
     };
     if (outcome.notes !== undefined && outcome.notes.length > 0) line.notes = outcome.notes;
     const tb = this.#tokens(input);

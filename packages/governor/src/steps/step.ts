@@ -55,8 +55,8 @@ export interface StepOutcome {
    * Report entries when a step knows why it removed or added messages (reasons, locations);
    * without them the report lists what differs between input and output, by identity.
    */
-  removed?: ReportedMessage[];
-  added?: ReportedMessage[];
+  removed?: readonly ReportedMessage[];
+  added?: readonly ReportedMessage[];
   /** Tool results whose content changed (offloaded, truncated, compacted, renamed, moved). */
   toolResults?: ReportedToolResult[];
   /** Prompt estimates the step already made (reused by the report, not counted again). */

@@ -51,10 +51,10 @@ export function governResponses<I extends ResponsesItemLike>(input: readonly I[]
       report.steps.push(step);
     }
     step.changed = true;
-    for (const index of blank) {
-      step.removed.push({ index, role: 'assistant', reason: 'blank-text-removed' });
-      step.added.push({ index, role: 'assistant', reason: 'blank-text-removed' });
-    }
+    // The report's lists are frozen (and may be shared with earlier reports): new ones.
+    const entries = blank.map((index) => ({ index, role: 'assistant', reason: 'blank-text-removed' as const }));
+    step.removed = Object.freeze([...step.removed, ...entries]);
+    step.added = Object.freeze([...step.added, ...entries.map((e) => ({ ...e }))]);
   }
   return { input: items as I[], report, cutPlan };
 }

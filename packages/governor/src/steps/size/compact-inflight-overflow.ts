@@ -3,6 +3,7 @@ import { compactionMessage, INFLIGHT_COMPACT_TARGET_RATIO, MICROCOMPACT_MIN_CHAR
 import { isolatedTokens, promptTokens, type EstimateContext } from '../../sizing/estimate.js';
 import { resultId } from '../../internal/tool-calls.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
+import { diffRewritten } from '../../report/step-recorder.js';
 import { defineStep, type StepContext, type StepOutcome } from '../step.js';
 import { compactedNote } from './honest-notes.js';
 import { pendingStep } from './shorten-newest-results.js';
@@ -85,6 +86,46 @@ function toolId(msg: Message): string | null {
 }
 
 /**
+ * Compaction's edits of a list: edit `j` replaces slot `slots[j]` by `next[j]`. They only grow,
+ * in the order the rule decides them (re-applied results first, then new ones oldest first).
+ */
+export interface CompactionEdits {
+  readonly slots: readonly number[];
+  readonly next: readonly Message[];
+}
+
+/**
+ * How compaction makes and counts the lists it weighs: the input with its first `count` edits.
+ * The plain way copies and estimates each; the incremental layer updates one list it owns and
+ * counts by per-message differences. Both must give the same lists and the same estimates.
+ */
+export interface CompactionLists {
+  /** Prompt estimate of the input with the first `count` edits. */
+  tokens(count: number): number;
+  /** The input with the first `count` edits (the input itself for 0): called once, for the output. */
+  list(count: number): Message[];
+}
+
+/** Makes the {@link CompactionLists} of `messages` and its (growing) `edits`. */
+export type CompactionListsOf = (messages: readonly Message[], edits: CompactionEdits, options: EstimateContext) => CompactionLists;
+
+/** The plain {@link CompactionLists}: a copy per count, estimated with `promptTokens`. */
+export function copiedLists(messages: readonly Message[], edits: CompactionEdits, options: EstimateContext): CompactionLists {
+  const made = new Map<number, Message[]>();
+  const list = (count: number): Message[] => {
+    if (count === 0) return messages as Message[];
+    let out = made.get(count);
+    if (out === undefined) {
+      out = messages.slice();
+      for (let j = 0; j < count; j++) out[edits.slots[j]] = edits.next[j];
+      made.set(count, out);
+    }
+    return out;
+  };
+  return { list, tokens: (count) => promptTokens(list(count), options) };
+}
+
+/**
  * Under context pressure, replaces the oldest in-flight results of compactable tools
  * (`read_file`, `exec`, `grep`, … of at least 500 characters) with a note asking the model to
  * retry more narrowly, until the prompt is at or below 85 % of the budget (reference
@@ -96,55 +137,68 @@ function toolId(msg: Message): string | null {
  * cost is linear. Pure: the ids it adds are returned, never written into the given set.
  */
 export function compactInflightOverflow(messages: readonly Message[], options: CompactInflightOptions): CompactInflightResult {
-  const none: CompactInflightResult = { messages: messages as Message[], newlyCompacted: [], reapplied: [] };
+  return compactInflight(messages, options, copiedLists);
+}
+
+/** {@link compactInflightOverflow} weighing its lists through `listsOf` (see {@link CompactionLists}). */
+export function compactInflight(messages: readonly Message[], options: CompactInflightOptions, listsOf: CompactionListsOf): CompactInflightResult {
   const budget = options.budget;
-  if (!(budget > 0)) return none;
+  if (!(budget > 0)) return { messages: messages as Message[], newlyCompacted: [], reapplied: [] };
   const recorded = options.compactedToolCallIds ?? new Set<string>();
   const derive = options.derive ?? NO_CACHE;
   const rules = options.rules ?? REFERENCE_RULES;
 
-  let updated: Message[] | null = null;
+  const slots: number[] = [];
+  const next: Message[] = [];
   const reapplied: string[] = [];
   if (recorded.size > 0) {
     for (const i of (options.locate ?? scanToolResults(messages)).resultsOf(recorded)) {
       const msg = messages[i];
       const id = toolId(msg)!;
-      const next = compacted(msg, derive, rules);
-      if (next.content === msg.content) continue;
-      updated ??= messages.slice();
-      updated[i] = next;
+      const copy = compacted(msg, derive, rules);
+      if (copy.content === msg.content) continue;
+      slots.push(i);
+      next.push(copy);
       reapplied.push(id);
     }
   }
-  const base: Message[] = updated ?? (messages as Message[]);
-  const before = promptTokens(base, options);
-  const result = (msgs: Message[], newly: string[], after: number): CompactInflightResult => ({
-    messages: msgs, newlyCompacted: newly, reapplied, tokensBefore: before, tokensAfter: after,
+  const lists = listsOf(messages, { slots, next }, options);
+  const e0 = slots.length;
+  const before = lists.tokens(e0);
+  const result = (k: number, newly: string[], after: number): CompactInflightResult => ({
+    messages: lists.list(e0 + k), newlyCompacted: newly, reapplied, tokensBefore: before, tokensAfter: after,
   });
-  if (before <= budget) return result(base, [], before);
+  if (before <= budget) return result(0, [], before);
 
+  // The list the new compactions start from: the input with the earlier decisions re-applied.
+  let reappliedAt: Map<number, Message> | null = null;
+  const base = (i: number): Message => {
+    if (e0 === 0) return messages[i];
+    reappliedAt ??= new Map(slots.map((slot, j) => [slot, next[j]]));
+    return reappliedAt.get(i) ?? messages[i];
+  };
   const target = Math.floor(budget * INFLIGHT_COMPACT_TARGET_RATIO);
   const start = Math.max(0, options.inflightStartIndex ?? 0);
   // Default mode: the results the model waits on are never compacted (issue 29, item 1); they
-  // are shortened to fit by `shortenNewestResults` after the older ones went.
-  const pending = rules.reference ? null : pendingStep(base);
-  const end = pending === null ? base.length : pending.call;
+  // are shortened to fit by `shortenNewestResults` after the older ones went. (A re-applied
+  // compaction keeps role and calls: the pending step is the input's.)
+  const pending = rules.reference ? null : pendingStep(messages);
+  const end = pending === null ? messages.length : pending.call;
   const candidates: number[] = [];
   for (let i = start; i < end; i++) {
-    const msg = base[i];
+    const msg = base(i);
     if (msg.role !== 'tool' || !isCompactable(rules, msg.name)) continue;
     const id = toolId(msg);
     if (id === null || recorded.has(id)) continue;
     if (typeof msg.content !== 'string' || !atLeastChars(msg.content, MICROCOMPACT_MIN_CHARS)) continue;
     candidates.push(i);
   }
-  if (candidates.length === 0) return result(base, [], before);
+  if (candidates.length === 0) return result(0, [], before);
+  for (const i of candidates) {
+    slots.push(i);
+    next.push(compacted(base(i), derive, rules));
+  }
 
-  const build = (k: number): Message[] => {
-    const out = base.slice();
-    for (let j = 0; j < k; j++) out[candidates[j]] = compacted(base[candidates[j]], derive, rules);
-    return out;
-  };
   // Reference rule on exact estimates f(k) (k results compacted): the first k >= 1 with
   // f(k) <= target; when that never happens before the newest candidate, the newest one is
   // spared if f(m-1) <= budget.
@@ -157,7 +211,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   let approx = before;
   for (let k = 1; k <= m; k++) {
     const i = candidates[k - 1];
-    approx += isolatedTokens(compacted(base[i], derive, rules), options) - isolatedTokens(base[i], options);
+    approx += isolatedTokens(next[e0 + k - 1], options) - isolatedTokens(base(i), options);
     if (decide(k, approx)) {
       guess = k;
       break;
@@ -167,7 +221,7 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   const f = (k: number): number => {
     let v = exact.get(k);
     if (v === undefined) {
-      v = promptTokens(build(k), options);
+      v = lists.tokens(e0 + k);
       exact.set(k, v);
     }
     return v;
@@ -175,8 +229,8 @@ export function compactInflightOverflow(messages: readonly Message[], options: C
   let k = guess;
   while (k < m && !decide(k, f(k))) k++;
   while (k > 1 && decide(k - 1, f(k - 1))) k--;
-  const ids = candidates.slice(0, k).map((i) => toolId(base[i])!);
-  return result(build(k), ids, k === m && !exact.has(m) ? f(m) : f(k));
+  const ids = candidates.slice(0, k).map((i) => toolId(base(i))!);
+  return result(k, ids, f(k));
 }
 
 /** The step: under pressure, the oldest in-flight compactable results replaced by a note. */
@@ -194,14 +248,19 @@ export const compactInflightOverflowStep = defineStep({
  * index; default a scan). Compacted copies keep their call id and name, so `list`'s slots name
  * the report's results.
  */
-export function compactInflightOutcome(list: readonly Message[], ctx: StepContext, locate: ToolResultLocator = scanToolResults(list)): StepOutcome {
-  const c = compactInflightOverflow(list, {
+export function compactInflightOutcome(list: readonly Message[], ctx: StepContext, locate: ToolResultLocator = scanToolResults(list), listsOf: CompactionListsOf = copiedLists): StepOutcome {
+  const c = compactInflight(list, {
     ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive, locate, rules: toolResultRules(ctx.options),
-  });
+  }, listsOf);
   const reported = [...c.reapplied, ...c.newlyCompacted];
-  const name = reported.length === 0 ? () => 'tool' : namesFrom(list, locate.resultsOf(new Set(reported)));
+  const at = reported.length === 0 ? [] : locate.resultsOf(new Set(reported));
+  const name = reported.length === 0 ? () => 'tool' : namesFrom(list, at);
+  // Compaction rewrites results in place, and only results of the ids it reports: the report's
+  // entries are read from their stretch of the list, not from a comparison of the whole list.
+  const entries = c.messages === list ? {} : diffRewritten(list, c.messages, at[0] ?? 0, (at[at.length - 1] ?? -1) + 1);
   return {
     messages: c.messages,
+    ...entries,
     toolResults: [
       ...c.reapplied.map((id) => ({ toolCallId: id, name: name(id), action: 'recompacted' as const })),
       ...c.newlyCompacted.map((id) => ({ toolCallId: id, name: name(id), action: 'compacted' as const })),

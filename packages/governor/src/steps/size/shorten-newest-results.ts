@@ -13,7 +13,7 @@ import { promptTokens, type EstimateContext } from '../../sizing/estimate.js';
 import { resultId } from '../../internal/tool-calls.js';
 import type { ReportedToolResult } from '../../report/govern-report.js';
 import { isInstructionRole } from '../target/govern-target.js';
-import { defineStep } from '../step.js';
+import { defineStep, type StepContext, type StepOutcome } from '../step.js';
 import { formatCount, SHORTENED_PREFIX, shortenedNote } from './honest-notes.js';
 
 /** The smallest preview worth sending (code points of head and tail together): below it, the note alone. */
@@ -56,8 +56,9 @@ export function pendingStep(list: readonly Message[]): PendingStep | null {
  * The copy that must fit for the pending step to survive: the instructions, the user message
  * the step answers (when there is one) and the step itself. Its results sit at the end, in order.
  */
-export function minimalCopy(list: readonly Message[], step: PendingStep): Message[] {
-  const out = list.filter((m, i) => i < step.call && isInstructionRole(m.role));
+export function minimalCopy(list: readonly Message[], step: PendingStep, leadingInstructions = -1): Message[] {
+  // Instructions known to lead the list (none later) are its first slots: no pass over the list.
+  const out = leadingInstructions >= 0 ? list.slice(0, Math.min(leadingInstructions, step.call)) : list.filter((m, i) => i < step.call && isInstructionRole(m.role));
   if (step.anchor >= 0) out.push(list[step.anchor]);
   for (let i = step.call; i < list.length; i++) out.push(list[i]);
   return out;
@@ -158,6 +159,11 @@ export interface ShortenNewestOptions extends EstimateContext {
   budget: number;
   artifactStore?: ArtifactStore | null;
   sessionKey?: string | null;
+  /**
+   * How many instructions lead `list` when no other comes later, else -1 (the Governor knows it
+   * without reading the list). Called at most once; default: the list is filtered by role.
+   */
+  leadingInstructions?: (() => number) | undefined;
 }
 
 /**
@@ -173,7 +179,7 @@ export function shortenNewestResults(list: readonly Message[], options: ShortenN
   if (!(budget > 0)) return same;
   const step = pendingStep(list);
   if (step === null || promptTokens(list, options) <= budget) return same;
-  const minimal = minimalCopy(list, step);
+  const minimal = minimalCopy(list, step, options.leadingInstructions?.() ?? -1);
   if (promptTokens(minimal, options) <= budget) return same;
   const offset = minimal.length - (list.length - step.call);
   const store = options.artifactStore ?? null;
@@ -231,14 +237,17 @@ export const shortenNewestResultsStep = defineStep({
   noopOnClean: false,
   keepsClean: true,
   runs: (ctx) => ctx.fixed && ctx.budget > 0,
-  run: (list, ctx) => {
-    const r = shortenNewestResults(list, { ...ctx.estimate, budget: ctx.budget, artifactStore: ctx.options.artifactStore ?? null, sessionKey: ctx.options.sessionKey ?? null });
-    if (r.changes.length === 0) return { messages: r.messages };
-    // Not even a short preview fitted: the copy does not hold what the model waits on, so it
-    // is reported as not fitting (issue 29: "says so plainly … and in report.fits").
-    const withheld = r.kept === 0
-      ? { reason: 'no room for even a short preview of the newest tool results beside the instructions, the user message and the calls', messages: r.messages.filter((m, i) => m !== list[i]) }
-      : undefined;
-    return { messages: r.messages, toolResults: r.changes, notes: r.notes, ...(withheld !== undefined ? { withheld } : {}) };
-  },
+  run: (list, ctx) => shortenNewestOutcome(list, ctx),
 });
+
+/** The step's outcome on `list`; `leadingInstructions` as in {@link ShortenNewestOptions}. */
+export function shortenNewestOutcome(list: readonly Message[], ctx: StepContext, leadingInstructions?: () => number): StepOutcome {
+  const r = shortenNewestResults(list, { ...ctx.estimate, budget: ctx.budget, artifactStore: ctx.options.artifactStore ?? null, sessionKey: ctx.options.sessionKey ?? null, leadingInstructions });
+  if (r.changes.length === 0) return { messages: r.messages };
+  // Not even a short preview fitted: the copy does not hold what the model waits on, so it
+  // is reported as not fitting (issue 29: "says so plainly … and in report.fits").
+  const withheld = r.kept === 0
+    ? { reason: 'no room for even a short preview of the newest tool results beside the instructions, the user message and the calls', messages: r.messages.filter((m, i) => m !== list[i]) }
+    : undefined;
+  return { messages: r.messages, toolResults: r.changes, notes: r.notes, ...(withheld !== undefined ? { withheld } : {}) };
+}
