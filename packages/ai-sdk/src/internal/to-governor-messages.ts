@@ -105,6 +105,28 @@ function reasoningSignature(part: AiPart): string | undefined {
   return undefined;
 }
 
+// The provider-options namespace of each family whose signed reasoning only its own API reads back.
+const REASONING_FAMILY_OF: Readonly<Record<string, string>> = Object.freeze({
+  anthropic: 'anthropic', bedrock: 'bedrock', google: 'gemini', vertex: 'gemini', openai: 'responses', azure: 'responses', openrouter: 'openrouter',
+});
+
+/**
+ * The family whose signed state a reasoning part carries (a signature, redacted data, a thought
+ * signature, Responses' encrypted content or item id), from its provider options' namespace;
+ * undefined for plain reasoning text.
+ */
+function reasoningProducer(part: AiPart): string | undefined {
+  const options = part.providerOptions;
+  if (!isRecord(options)) return undefined;
+  for (const [namespace, own] of Object.entries(options)) {
+    const family = REASONING_FAMILY_OF[namespace];
+    if (family === undefined || !isRecord(own)) continue;
+    const signed = ['signature', 'redactedData', 'thoughtSignature', 'reasoningEncryptedContent', 'itemId'].some((key) => typeof own[key] === 'string' && own[key] !== '');
+    if (signed) return family;
+  }
+  return undefined;
+}
+
 /** Which provider ran a provider-executed tool part: its provider options' namespace, else its id's form. */
 function serverToolProducer(part: AiPart): 'anthropic' | 'responses' {
   const options = isRecord(part.providerOptions) ? part.providerOptions : {};
@@ -123,6 +145,10 @@ function contentPart(part: AiPart, at: number, source: AiMessage): ContentPart {
     // aborted turn of unsigned reasoning only); not enumerable, so counts and output do not change.
     const signature = reasoningSignature(part);
     if (signature !== undefined) Object.defineProperty(copy, 'signature', { value: signature, enumerable: false });
+    // Whose signed state it is, for the governor's model-switch rule (another family's target
+    // gets it removed, and the report says so): not enumerable either.
+    const producer = reasoningProducer(part);
+    if (producer !== undefined) Object.defineProperty(copy, 'producer', { value: producer, enumerable: false });
   } else if ((part.type === 'tool-call' && part.providerExecuted === true) || (part.type === 'tool-result' && source.role === 'assistant')) {
     // A provider-executed tool (Anthropic web search, OpenAI web_search_call): marked for the
     // governor's model-switch rule (only its producer's API takes it back; others get text).

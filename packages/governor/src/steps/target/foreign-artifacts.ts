@@ -46,6 +46,15 @@ function isSignedThinkingPart(part: unknown): boolean {
   return isRec(part) && ((part.type === 'thinking' && typeof part.signature === 'string' && part.signature !== '') || (part.type === 'redacted_thinking' && typeof part.data === 'string'));
 }
 
+/**
+ * The family of a reasoning content part whose dialect marked its producer (the AI SDK's signed
+ * reasoning parts: non-enumerable `producer`); null for any other part.
+ */
+function markedReasoningFamily(part: unknown): ArtifactFamily | null {
+  if (!isRec(part) || part.type !== 'reasoning' || typeof part.producer !== 'string') return null;
+  return (ARTIFACT_FAMILIES as readonly string[]).includes(part.producer) ? (part.producer as ArtifactFamily) : null;
+}
+
 /** Whether a call carries an enumerable Gemini thought signature (the stored OpenAI-compatible form). */
 function hasOwnSignature(call: unknown): boolean {
   if (!isRec(call) || !Object.prototype.propertyIsEnumerable.call(call, 'extra_content')) return false;
@@ -93,7 +102,8 @@ const clip = (s: string): string => (s.length > 2000 ? `${s.slice(0, 2000)}…` 
 /**
  * The message as `profile`'s target takes it: artifacts of families the profile keeps stay
  * byte-exact (the same objects); signed reasoning of another family is removed (`thinking_blocks`
- * entries, signed thinking parts, `reasoning_details`, enumerable thought signatures on calls);
+ * entries, signed thinking parts, reasoning parts a dialect marked with their producer,
+ * `reasoning_details`, enumerable thought signatures on calls);
  * provider-executed tool blocks of another family become text parts in their place; for a
  * target that requires it, a Responses reasoning item without `summary` gets `summary: []`.
  * Null when nothing changes. Pure; the input is never mutated.
@@ -153,7 +163,8 @@ export function convertForeignArtifacts(msg: Message, profile: TargetProfile): {
         note('server-tool-as-text');
         return;
       }
-      if (isSignedThinkingPart(p) && !keeps.includes((p as Rec).producer === 'bedrock' ? 'bedrock' : 'anthropic')) {
+      const marked = markedReasoningFamily(p);
+      if ((marked !== null && !keeps.includes(marked)) || (isSignedThinkingPart(p) && !keeps.includes((p as Rec).producer === 'bedrock' ? 'bedrock' : 'anthropic'))) {
         parts ??= (m.content as ContentPart[]).slice(0, i);
         note('foreign-reasoning-removed');
         return;
@@ -197,6 +208,7 @@ export function foreignArtifactsIn(msg: Message, profile: TargetProfile): string
     const server = serverToolFamily(p);
     if (server !== null && !keeps.includes(server)) found.push(`${server} provider-executed tool block ${String((p as Rec).type)}`);
     else if (isSignedThinkingPart(p) && !keeps.includes((p as Rec).producer === 'bedrock' ? 'bedrock' : 'anthropic')) found.push('signed thinking part');
+    else if (markedReasoningFamily(p) !== null && !keeps.includes(markedReasoningFamily(p)!)) found.push(`${markedReasoningFamily(p)!} reasoning part`);
   }
   return found;
 }
