@@ -3,7 +3,7 @@ import { modelSwitchDocs, strictDocs, toolPairingDocs, type RuleDocs } from './s
 const SOURCE = 'https://docs.anthropic.com/en/api/messages';
 
 /** Anthropic Messages' rules, as Anthropic states them. */
-export const ANTHROPIC_RULE_DOCS: RuleDocs = {
+export const ANTHROPIC_RULE_DOCS: RuleDocs = Object.freeze({
   ...toolPairingDocs(SOURCE),
   ...strictDocs(SOURCE, {
     blank: '"text content blocks must contain non-whitespace text"',
@@ -18,4 +18,4 @@ export const ANTHROPIC_RULE_DOCS: RuleDocs = {
     does: 'drops an assistant turn that holds only unsigned reasoning (an aborted turn), which the AI SDK would send as `content: []`',
   },
   ...modelSwitchDocs(['anthropic']),
-};
+});

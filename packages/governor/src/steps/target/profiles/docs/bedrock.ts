@@ -4,7 +4,7 @@ const CONVERSE_GUIDE = 'https://docs.aws.amazon.com/bedrock/latest/userguide/con
 const REASONING = 'https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ReasoningTextBlock.html';
 
 /** Amazon Bedrock Converse's rules, as AWS states them. */
-export const BEDROCK_RULE_DOCS: RuleDocs = {
+export const BEDROCK_RULE_DOCS: RuleDocs = Object.freeze({
   ...toolPairingDocs('https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html'),
   ...strictDocs(CONVERSE_GUIDE, {
     blank: '"The text field in the ContentBlock object at messages.N.content.M is blank"',
@@ -15,4 +15,4 @@ export const BEDROCK_RULE_DOCS: RuleDocs = {
   'invalid-tool-call-id': { requires: 'toolUseId matches ^[a-zA-Z0-9_-]+$', source: 'https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolUseBlock.html', does: 'renames other ids, call and results alike' },
   'unsigned-reasoning-turn': { requires: '"You must submit the signature in subsequent Converse requests" (unsigned reasoning is not sent back)', source: REASONING, does: 'drops an assistant turn that holds only unsigned reasoning; signed reasoning is kept byte-exact' },
   ...modelSwitchDocs(['bedrock']),
-};
+});

@@ -3,7 +3,7 @@ import { chatContentDocs, modelSwitchDocs, toolPairingDocs, type RuleDocs } from
 const SOURCE = 'https://api-docs.deepseek.com/api/create-chat-completion';
 
 /** DeepSeek chat's rules, as DeepSeek states them. */
-export const DEEPSEEK_RULE_DOCS: RuleDocs = {
+export const DEEPSEEK_RULE_DOCS: RuleDocs = Object.freeze({
   ...toolPairingDocs(SOURCE),
   ...chatContentDocs(SOURCE),
   'missing-reasoning-content': {
@@ -17,4 +17,4 @@ export const DEEPSEEK_RULE_DOCS: RuleDocs = {
     source: 'https://api-docs.deepseek.com/guides/reasoning_model#multi-round-conversation',
     does: 'with the `model` option `deepseek-reasoner`, removes `reasoning_content` from assistant turns before the last user message (it keeps it, or an empty one, in the current tool loop); the V4 models keep it on every tool-calling turn',
   },
-};
+});

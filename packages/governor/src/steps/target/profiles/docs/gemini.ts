@@ -4,7 +4,7 @@ const FUNCTION_CALLING = 'https://ai.google.dev/gemini-api/docs/function-calling
 const SIGNATURES = 'https://ai.google.dev/gemini-api/docs/thought-signatures';
 
 /** Gemini generateContent's rules, as Google states them. */
-export const GEMINI_RULE_DOCS: RuleDocs = {
+export const GEMINI_RULE_DOCS: RuleDocs = Object.freeze({
   ...toolPairingDocs(FUNCTION_CALLING),
   ...strictDocs('https://ai.google.dev/api/caching#Content', {
     blank: 'no part with empty text; every content has at least one part',
@@ -25,4 +25,4 @@ export const GEMINI_RULE_DOCS: RuleDocs = {
     does: 'gives such a call without a signature the placeholder `skip_thought_signature_validator` (OpenAI-compatible form; `@ai-sdk/google` does it itself)',
   },
   ...modelSwitchDocs(['gemini']),
-};
+});

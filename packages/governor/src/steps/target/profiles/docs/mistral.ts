@@ -3,7 +3,7 @@ import { modelSwitchDocs, strictDocs, toolPairingDocs, type RuleDocs } from './s
 const VALIDATOR = 'https://github.com/mistralai/mistral-common/blob/main/src/mistral_common/protocol/instruct/validator.py';
 
 /** Mistral chat's rules, as mistral-common's validator and its errors state them. */
-export const MISTRAL_RULE_DOCS: RuleDocs = {
+export const MISTRAL_RULE_DOCS: RuleDocs = Object.freeze({
   ...toolPairingDocs(VALIDATOR),
   ...strictDocs(VALIDATOR, {
     blank: 'content present and not blank',
@@ -22,4 +22,4 @@ export const MISTRAL_RULE_DOCS: RuleDocs = {
     does: 'maps every other id to 9 alphanumerics derived from it (the same id gives the same short id on every request, so the prompt cache holds; collisions resolved in order of appearance), call and results alike',
   },
   ...modelSwitchDocs([]),
-};
+});

@@ -3,7 +3,7 @@ import { chatContentDocs, modelSwitchDocs, toolPairingDocs, type RuleDocs } from
 const SOURCE = 'https://openrouter.ai/docs/api-reference/chat-completion';
 
 /** OpenRouter's rules, as OpenRouter states them. */
-export const OPENROUTER_RULE_DOCS: RuleDocs = {
+export const OPENROUTER_RULE_DOCS: RuleDocs = Object.freeze({
   ...toolPairingDocs(SOURCE),
   ...chatContentDocs(SOURCE),
   'reasoning-details-unmodified': {
@@ -17,4 +17,4 @@ export const OPENROUTER_RULE_DOCS: RuleDocs = {
     source: 'https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks',
     does: 'with the `model` option naming such a model (`google/gemini-3…`, `anthropic/claude…:thinking`), a current-turn step made by another model (none of its reasoning to send back) is sent as plain text: its calls as an assistant note, its results as a user note, so the turn that follows starts afresh; signed steps are left alone',
   },
-};
+});

@@ -1,7 +1,7 @@
 import { chatContentDocs, modelSwitchDocs, toolPairingDocs, type RuleDocs } from './shared-docs.js';
 
 /** The OpenAI Responses API's rules, as OpenAI states them. */
-export const RESPONSES_RULE_DOCS: RuleDocs = {
+export const RESPONSES_RULE_DOCS: RuleDocs = Object.freeze({
   ...toolPairingDocs('https://platform.openai.com/docs/guides/function-calling'),
   ...chatContentDocs('https://platform.openai.com/docs/api-reference/responses/create'),
   'reasoning-with-its-item': {
@@ -15,4 +15,4 @@ export const RESPONSES_RULE_DOCS: RuleDocs = {
     source: 'https://platform.openai.com/docs/api-reference/responses/create#responses-create-input',
     does: 'gives a Responses reasoning item without `summary` an empty one (`summary: []`); everything else in the item stays byte-exact',
   },
-};
+});
