@@ -29,10 +29,11 @@ describe('the Node majors plan', () => {
     const covered = new Set(Object.values(plan.SUITES_ON_MAJOR).flat());
     for (const dir of ['packages/tools', 'packages/session', 'packages/mcp', 'packages/postgres']) expect(covered.has(dir), dir).toBe(true);
   });
-  it('expects the peer-majors reports on 22 and 24 and the unit reports where the plan runs them', () => {
-    expect(plan.expectedVariants('packages/ai-sdk', true, [22, 24])).toEqual(['node22-majors', 'node24-majors']);
+  it('expects the peer-majors reports on 22 and the unit reports where the plan runs them', () => {
+    expect(plan.expectedVariants('packages/ai-sdk', true, [22, 24])).toEqual(['node22-majors']);
     expect(plan.expectedVariants('packages/tools', false, [22, 24])).toEqual(['node24']);
-    expect(plan.expectedVariants('packages/session', false, [22, 24])).toEqual(['node22']);
+    expect(plan.expectedVariants('packages/session', false, [22, 24])).toEqual(['node24']);
+    expect(plan.expectedVariants('packages/mcp', false, [22, 24])).toEqual(['node22']);
     expect(plan.expectedVariants('packages/governor', false, [22, 24])).toEqual([]);
     // A local run without --variants expects nothing beyond Node 20's report.
     expect(plan.expectedVariants('packages/tools', false, [])).toEqual([]);
