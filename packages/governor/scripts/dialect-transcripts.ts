@@ -4,7 +4,7 @@
 // the prefixes; this runs them all). Exits 1 when any request has a problem.
 // Usage: node --conditions=source --import tsx packages/governor/scripts/dialect-transcripts.ts
 import { resolve } from 'node:path';
-import { loadTranscript, transcriptFiles } from '../src/test-support/transcripts.js';
+import { loadTranscript, transcriptFiles } from '../src/test-support/node/transcripts.js';
 import { DIALECT_BUDGETS, anthropicSession, checkAnthropicRequest, checkResponsesRequest, responsesSession } from '../src/test-support/dialect-suite.js';
 
 process.env.NANOBOT_FIXTURES_DIR ??= resolve(import.meta.dirname, '..', '..', '..', 'fixtures');

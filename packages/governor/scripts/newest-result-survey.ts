@@ -6,7 +6,7 @@
 //   NANOBOT_FIXTURES_DIR=fixtures node --conditions=source --import tsx packages/governor/scripts/newest-result-survey.ts
 import { govern } from '../src/govern.js';
 import { MemoryArtifactStore } from '../src/offload/memory-artifact-store.js';
-import { loadTranscript, waitingOnResultPoints } from '../src/test-support/transcripts.js';
+import { loadTranscript, waitingOnResultPoints } from '../src/test-support/node/transcripts.js';
 
 const WINDOWS = [8_000, 16_000, 32_000, 128_000];
 const rows: Record<number, { points: number; whole: number; preview: number; noRoom: number; noRoomFits: number; gone: number; error: number; unfit: number }> = {};

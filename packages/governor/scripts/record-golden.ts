@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FULL_GOLDENS, dialectCases, governCases, recordAll } from '../src/test-support/golden-cases.js';
-import { loadTranscript } from '../src/test-support/transcripts.js';
+import { loadTranscript } from '../src/test-support/node/transcripts.js';
 
 const dir = join(import.meta.dirname, '..', 'test', 'golden');
 mkdirSync(join(dir, 'full'), { recursive: true });

@@ -5,7 +5,7 @@ import { govern } from './govern.js';
 import type { GovernOptions } from './govern-options.js';
 import { createGovernor } from './governor.js';
 import type { CutPlan } from './steps/cut/cut-plan.js';
-import { loadTranscript, transcriptFiles } from './test-support/transcripts.js';
+import { loadTranscript, transcriptFiles } from './test-support/node/transcripts.js';
 
 /** Request points of a recorded session: prefixes ending right before an assistant message. */
 function requestEnds(messages: readonly Message[]): number[] {

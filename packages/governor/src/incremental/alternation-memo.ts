@@ -15,6 +15,7 @@ import { isInstructionRole } from '../steps/target/govern-target.js';
 import { ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
+import { resumeFold } from './resume-fold.js';
 
 /** The step's output with its report entries (input indices for removed, output for added). */
 export interface ReportedAlternation {
@@ -152,14 +153,9 @@ export class AlternationMemos {
     const n = messages.length;
     if (n === 0) return { messages: messages as Message[], removed: [], added: [] };
     const head = messages[0];
-    let memo = this.#byHead.get(head);
-    let from = 0;
-    if (memo !== undefined) {
-      from = memo.input.commonPrefix(messages);
-      if (from === 0) memo = undefined;
-      else if (from < memo.input.length) rewind(memo, from);
-    }
-    memo ??= fresh(this.#clock);
+    const resumed = resumeFold(this.#byHead, messages, rewind);
+    const from = resumed.from;
+    const memo = resumed.memo ?? fresh(this.#clock);
     fold(memo, messages, from, this.#derive);
     memo.input.update(messages, from);
     this.#byHead.set(head, memo);

@@ -15,6 +15,7 @@ import type { ToolCallIdMap } from '../steps/target/tool-call-id-map.js';
 import { ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
+import { resumeFold } from './resume-fold.js';
 
 /** The step's output with its report entries (input indices for removed, output for added). */
 export interface ReportedLegalization {
@@ -114,14 +115,9 @@ export class LegalizeMemos {
       this.#byTarget.set(target, byHead);
     }
     const head = messages[0];
-    let memo = byHead.get(head);
-    let from = 0;
-    if (memo !== undefined) {
-      from = memo.input.commonPrefix(messages);
-      if (from === 0) memo = undefined;
-      else if (from < memo.input.length) rewind(memo, from);
-    }
-    memo ??= fresh(this.#clock);
+    const resumed = resumeFold(byHead, messages, rewind);
+    const from = resumed.from;
+    const memo = resumed.memo ?? fresh(this.#clock);
     const before = memo.out;
     const stable = before === null ? 0 : before.length;
     fold(memo, messages, from, target, this.#derive);

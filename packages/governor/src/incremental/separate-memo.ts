@@ -11,6 +11,7 @@ import type { DerivationCache } from '../steps/derivation-cache.js';
 import { acknowledgementBefore } from '../steps/target/separate-tool-results-from-user.js';
 import type { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
+import { resumeFold } from './resume-fold.js';
 
 /** The step's output with its report entries (output indices of the added turns). */
 export interface ReportedSeparation {
@@ -74,14 +75,9 @@ export class SeparateMemos {
     const n = messages.length;
     if (n === 0) return { messages: messages as Message[], removed: [], added: [] };
     const head = messages[0];
-    let memo = this.#byHead.get(head);
-    let from = 0;
-    if (memo !== undefined) {
-      from = memo.input.commonPrefix(messages);
-      if (from === 0) memo = undefined;
-      else if (from < memo.input.length) rewind(memo, from);
-    }
-    memo ??= { input: new ListSnapshot(this.#clock), out: null, outCall: 0, before: [], entries: [] };
+    const resumed = resumeFold(this.#byHead, messages, rewind);
+    const from = resumed.from;
+    const memo = resumed.memo ?? { input: new ListSnapshot(this.#clock), out: null, outCall: 0, before: [], entries: [] };
     const before = memo.out;
     const stable = before === null ? 0 : before.length;
     fold(memo, messages, from, this.#derive);

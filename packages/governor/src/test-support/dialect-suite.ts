@@ -17,7 +17,7 @@ import type { ResponsesItemLike } from '../dialects/responses/responses-types.js
 import { anthropicRequestViolations } from './anthropic-request-rules.js';
 import { toAnthropicHistory, toResponsesInput } from './dialect-histories.js';
 import { responsesRequestViolations } from './responses-request-rules.js';
-import { budgetOptions } from './transcripts.js';
+import { budgetOptions } from './node/transcripts.js';
 
 /** The budgets the dialect suites govern at: 8k, 32k, 128k tokens and none. */
 export const DIALECT_BUDGETS: readonly (number | null)[] = [8_000, 32_000, 128_000, null];

@@ -17,7 +17,7 @@ import { MemoryArtifactStore } from '../offload/memory-artifact-store.js';
 import { governResponses } from '../dialects/responses/govern-responses.js';
 import { createUsageCalibrator } from '../sizing/usage-calibrator.js';
 import { anthropicSession, responsesSession } from './dialect-suite.js';
-import { budgetOptions, loadTranscript, transcriptFiles, userTurnPrefixLengths } from './transcripts.js';
+import { budgetOptions, loadTranscript, transcriptFiles, userTurnPrefixLengths } from './node/transcripts.js';
 
 /** One recorded output: a short hash of its JSON. */
 export function outputHash(value: unknown): string {

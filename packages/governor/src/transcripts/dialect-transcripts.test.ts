@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { anthropicRequestViolations } from '../test-support/anthropic-request-rules.js';
 import { DIALECT_BUDGETS, anthropicSession, checkAnthropicRequest, checkResponsesRequest, responsesSession } from '../test-support/dialect-suite.js';
 import { responsesRequestViolations } from '../test-support/responses-request-rules.js';
-import { loadTranscript, transcriptFiles } from '../test-support/transcripts.js';
+import { loadTranscript, transcriptFiles } from '../test-support/node/transcripts.js';
 
 const SAMPLES = 5;
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FULL_GOLDENS, dialectCases, governCases, recordFile } from '../test-support/golden-cases.js';
-import { loadTranscript, transcriptFiles } from '../test-support/transcripts.js';
+import { loadTranscript, transcriptFiles } from '../test-support/node/transcripts.js';
 
 const dir = join(import.meta.dirname, '..', '..', 'test', 'golden');
 const recorded = JSON.parse(readFileSync(join(dir, 'govern-outputs.json'), 'utf8')) as Record<'govern' | 'dialects', Record<string, string[]>>;

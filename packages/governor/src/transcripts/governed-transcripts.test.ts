@@ -11,7 +11,7 @@ import { govern } from '../govern.js';
 import type { GovernReport } from '../report/govern-report.js';
 import type { GovernTarget } from '../steps/target/govern-target.js';
 import { anthropicTurnViolations } from '../test-support/anthropic-turns.js';
-import { SUITE_BUDGETS, budgetOptions, loadTranscript, manifestEntry, prefixStride, sampledPrefixEnds, transcriptFiles } from '../test-support/transcripts.js';
+import { SUITE_BUDGETS, budgetOptions, loadTranscript, manifestEntry, prefixStride, sampledPrefixEnds, transcriptFiles } from '../test-support/node/transcripts.js';
 
 const TARGETS: readonly GovernTarget[] = ['any', 'openai', 'anthropic'];
 

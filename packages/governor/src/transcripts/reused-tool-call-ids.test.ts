@@ -10,7 +10,7 @@ import { emptyResultMessage } from '../constants.js';
 import { enforceRoleAlternation } from '../steps/target/enforce-role-alternation.js';
 import { govern } from '../govern.js';
 import { repairToolCallIds } from '../steps/repair/repair-tool-call-ids.js';
-import { SUITE_BUDGETS, budgetOptions, loadTranscript, manifestEntry } from '../test-support/transcripts.js';
+import { SUITE_BUDGETS, budgetOptions, loadTranscript, manifestEntry } from '../test-support/node/transcripts.js';
 
 const FILES = [
   'sierra-research-tau-bench__gpt-4o-airline-task33-trial2.json',

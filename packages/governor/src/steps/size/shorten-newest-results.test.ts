@@ -10,7 +10,7 @@ import { deepFreeze, runs } from '@nanobot-internal/test-support';
 import { govern } from '../../govern.js';
 import { MemoryArtifactStore } from '../../offload/memory-artifact-store.js';
 import { arbitraryCleanHistory } from '../../test-support/arbitrary-history.js';
-import { loadTranscript, waitingOnResultPoints } from '../../test-support/transcripts.js';
+import { loadTranscript, waitingOnResultPoints } from '../../test-support/node/transcripts.js';
 import { minimalCopy, NEWEST_PREVIEW_MIN_CHARS, noRoomNote, pendingStep } from './shorten-newest-results.js';
 
 const estimator = createEstimator({ tokenizer: 'cl100k_base' });
