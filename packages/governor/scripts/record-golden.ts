@@ -1,11 +1,11 @@
-// Records the governor's before/after golden (see src/test-support/golden-cases.ts): the hash of
+// Records the governor's before/after golden (see src/test-support/node/golden-cases.ts): the hash of
 // every governed request in test/golden/govern-outputs.json and a few whole outputs in
 // test/golden/full/. Run it only to re-record on purpose (a behaviour change an issue asks for):
 //
 //   NANOBOT_FIXTURES_DIR=fixtures node --conditions=source --import tsx packages/governor/scripts/record-golden.ts
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FULL_GOLDENS, dialectCases, governCases, recordAll } from '../src/test-support/golden-cases.js';
+import { FULL_GOLDENS, dialectCases, governCases, recordAll } from '../src/test-support/node/golden-cases.js';
 import { loadTranscript } from '../src/test-support/node/transcripts.js';
 
 const dir = join(import.meta.dirname, '..', 'test', 'golden');

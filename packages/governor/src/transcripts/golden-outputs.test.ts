@@ -1,11 +1,11 @@
 // The before/after comparison of issue 31: every governed request of the golden cases (see
-// test-support/golden-cases.ts) hashes to what the code before the pipeline redesign produced,
+// test-support/node/golden-cases.ts) hashes to what the code before the pipeline redesign produced,
 // and the whole outputs kept in test/golden/full/ are equal field by field. A failure names the
 // session, the case and the first request that differs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FULL_GOLDENS, dialectCases, governCases, recordFile } from '../test-support/golden-cases.js';
+import { FULL_GOLDENS, dialectCases, governCases, recordFile } from '../test-support/node/golden-cases.js';
 import { loadTranscript, transcriptFiles } from '../test-support/node/transcripts.js';
 
 const dir = join(import.meta.dirname, '..', '..', 'test', 'golden');

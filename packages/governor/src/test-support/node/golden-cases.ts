@@ -9,15 +9,15 @@
 // scripts/record-golden.ts writes them; src/transcripts/golden-outputs.test.ts compares.
 import { createHash } from 'node:crypto';
 import type { Message } from '@nanobot/schema';
-import { governAnthropic } from '../dialects/anthropic/govern-anthropic.js';
-import { govern, type GovernOptions } from '../govern.js';
-import type { CutPlan } from '../steps/cut/cut-plan.js';
-import type { GovernTarget } from '../steps/target/govern-target.js';
-import { MemoryArtifactStore } from '../offload/memory-artifact-store.js';
-import { governResponses } from '../dialects/responses/govern-responses.js';
-import { createUsageCalibrator } from '../sizing/usage-calibrator.js';
-import { anthropicSession, responsesSession } from './dialect-suite.js';
-import { budgetOptions, loadTranscript, transcriptFiles, userTurnPrefixLengths } from './node/transcripts.js';
+import { governAnthropic } from '../../dialects/anthropic/govern-anthropic.js';
+import { govern, type GovernOptions } from '../../govern.js';
+import type { CutPlan } from '../../steps/cut/cut-plan.js';
+import type { GovernTarget } from '../../steps/target/govern-target.js';
+import { MemoryArtifactStore } from '../../offload/memory-artifact-store.js';
+import { governResponses } from '../../dialects/responses/govern-responses.js';
+import { createUsageCalibrator } from '../../sizing/usage-calibrator.js';
+import { anthropicSession, responsesSession } from '../dialect-suite.js';
+import { budgetOptions, loadTranscript, transcriptFiles, userTurnPrefixLengths } from './transcripts.js';
 
 /** One recorded output: a short hash of its JSON. */
 export function outputHash(value: unknown): string {
