@@ -34,7 +34,7 @@ export default tseslint.config(
         setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', URL: 'readonly',
         AbortController: 'readonly', AbortSignal: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly',
         structuredClone: 'readonly', fetch: 'readonly', Response: 'readonly', Request: 'readonly',
-        Headers: 'readonly', performance: 'readonly', queueMicrotask: 'readonly', setImmediate: 'readonly',
+        Headers: 'readonly', performance: 'readonly', queueMicrotask: 'readonly', setImmediate: 'readonly', ReadableStream: 'readonly',
         document: 'readonly', window: 'readonly', EventSource: 'readonly', navigator: 'readonly',
       },
     },

@@ -24,7 +24,7 @@ import { formatReport, verdictOf, vitestShaped } from './src/report.mjs';
 import { RUNTIMES } from './src/runners.mjs';
 import { buildInputs } from './src/subset.mjs';
 
-const ALL_PROGRAMS = ['conformance', 'dialects', 'tools'];
+const ALL_PROGRAMS = ['conformance', 'dialects', 'tools', 'providers'];
 const BASELINE = 'node20';
 
 const { values } = parseArgs({
@@ -72,7 +72,7 @@ const phase = (name, fn) => {
   return value;
 };
 if (selected.some((r) => !r.id.startsWith('node') && !r.id.startsWith('chromium'))) phase('engines', ensureEngines);
-log('packing @nanobot/schema, governor, ai-sdk, langchain, tools-core');
+log('packing @nanobot/schema, governor, ai-sdk, langchain, tools-core, providers');
 const tarballs = phase('build + pack', () => packPackages(work));
 const consumer = phase('consumer', () => prepareConsumer(work, tarballs));
 const built = phase('inputs', buildInputs);

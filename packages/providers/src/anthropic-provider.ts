@@ -8,11 +8,13 @@ import type { AnthropicParamOptions } from './anthropic-request.js';
 import { AnthropicStreamAccumulator, parseAnthropicMessage } from './anthropic-response.js';
 import { BaseProvider } from './base-provider.js';
 import type { BaseProviderOptions } from './base-provider.js';
+import { sdkClientOptions } from './sdk-client-options.js';
+import type { SdkClientOptions } from './sdk-client-options.js';
 import type { StreamSource } from './provider-stream.js';
 import { toProviderError } from './classify-error.js';
 
 /** Options of `AnthropicProvider`. */
-export interface AnthropicProviderOptions extends BaseProviderOptions, AnthropicParamOptions {
+export interface AnthropicProviderOptions extends BaseProviderOptions, AnthropicParamOptions, SdkClientOptions {
   apiKey?: string;
   /** API root without `/v1` (a trailing `/v1` is removed: the SDK adds it itself). */
   baseUrl?: string;
@@ -54,6 +56,7 @@ export class AnthropicProvider extends BaseProvider {
         defaultHeaders: options.headers,
         timeout: options.timeoutMs ?? 600_000,
         maxRetries: 0,
+        ...sdkClientOptions(options),
       });
     if (options.publishesModelLimits !== false) this.modelLimits = (request) => this.fetchModelLimits(request);
   }

@@ -1,6 +1,7 @@
 import { AzureOpenAI } from 'openai';
 import { envSeconds } from './base-provider.js';
 import { OpenAICompatProvider } from './openai-compat-provider.js';
+import { sdkClientOptions } from './sdk-client-options.js';
 import type { OpenAICompatProviderOptions } from './openai-compat-provider.js';
 
 /** The Azure OpenAI data-plane API version used when none is configured (the reference's). */
@@ -34,6 +35,7 @@ export class AzureOpenAIProvider extends OpenAICompatProvider {
       defaultHeaders: options.headers,
       timeout: options.timeoutMs ?? envSeconds('NANOBOT_OPENAI_COMPAT_TIMEOUT_S', 120_000),
       maxRetries: 0,
+      ...sdkClientOptions(options),
     });
     super({ ...options, name: options.name ?? 'azure_openai', client });
   }

@@ -10,6 +10,7 @@ import { ProviderStream } from './provider-stream.js';
 import type { StreamSource } from './provider-stream.js';
 import type { GovernorTarget } from './registry/provider-spec.js';
 import type { RetryOptions } from './with-retry.js';
+import { processEnv } from './process-env.js';
 
 /** Options every SDK-backed provider accepts. */
 export interface BaseProviderOptions {
@@ -32,7 +33,7 @@ export interface BaseProviderOptions {
  * A duration in seconds from the environment (the reference's knobs), or `fallbackMs` when unset,
  * not a positive number, or above `maxS`.
  */
-export function envSeconds(name: string, fallbackMs: number, maxS = Infinity, env: Record<string, string | undefined> = process.env): number {
+export function envSeconds(name: string, fallbackMs: number, maxS = Infinity, env: Readonly<Record<string, string | undefined>> = processEnv()): number {
   const raw = env[name];
   const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
   return Number.isFinite(value) && value > 0 ? Math.min(value, maxS) * 1000 : fallbackMs;

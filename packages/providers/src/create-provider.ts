@@ -3,6 +3,8 @@ import { isMissingPackage, MissingSdkError } from './missing-sdk-error.js';
 import { ProviderConfigError } from './registry/provider-config-error.js';
 import { resolveProviderConfig } from './registry/resolve-provider-config.js';
 import type { ProviderSelection, ResolvedProviderConfig } from './registry/resolve-provider-config.js';
+import { sdkClientOptions } from './sdk-client-options.js';
+import type { SdkClientOptions } from './sdk-client-options.js';
 import type { RetryOptions } from './with-retry.js';
 
 export { resolveProviderConfig };
@@ -11,8 +13,11 @@ export type { ResolvedProviderConfig };
 /** The three names the package knew before the registry; they keep their meaning. */
 export type ProviderKind = 'openai' | 'openai-responses' | 'anthropic';
 
-/** Provider configuration as a user writes it (CLI flags, config file): the selection plus our retry policy. */
-export interface ProviderConfig extends ProviderSelection {
+/**
+ * Provider configuration as a user writes it (CLI flags, config file): the selection plus our
+ * retry policy, and for Workers, pages and tests the SDK client's `fetch` and browser opt-in.
+ */
+export interface ProviderConfig extends ProviderSelection, SdkClientOptions {
   retry?: RetryOptions;
 }
 
@@ -35,13 +40,16 @@ async function loadSdkModule<T>(load: () => Promise<T>, packageName: string, pro
  */
 export async function createProvider(config: ProviderConfig = {}): Promise<LLMProvider> {
   const resolved = resolveProviderConfig(config);
-  return createResolvedProvider(resolved, config.retry);
+  return createResolvedProvider(resolved, config.retry, sdkClientOptions(config));
 }
 
-/** Builds the provider of an already resolved configuration (see `createProvider`). */
-export async function createResolvedProvider(resolved: ResolvedProviderConfig, retry?: RetryOptions): Promise<LLMProvider> {
+/**
+ * Builds the provider of an already resolved configuration (see `createProvider`); `client` goes
+ * to the OpenAI and Anthropic SDK clients (Bedrock's has its own request handler).
+ */
+export async function createResolvedProvider(resolved: ResolvedProviderConfig, retry?: RetryOptions, client: SdkClientOptions = {}): Promise<LLMProvider> {
   const governorTarget = resolved.spec.governorTarget;
-  const common = { model: resolved.model, apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, headers: resolved.headers, retry, name: resolved.provider, governorTarget };
+  const common = { model: resolved.model, apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, headers: resolved.headers, retry, name: resolved.provider, governorTarget, ...sdkClientOptions(client) };
   switch (resolved.backend) {
     case 'anthropic': {
       const { AnthropicProvider } = await loadSdkModule(() => import('./anthropic-provider.js'), '@anthropic-ai/sdk', resolved.provider);

@@ -13,6 +13,7 @@ export type { FallbackCandidate, FallbackNotice, FallbackProviderOptions } from 
 export { createProvider, createResolvedProvider } from './create-provider.js';
 export { MissingSdkError } from './missing-sdk-error.js';
 export type { ProviderConfig, ProviderKind } from './create-provider.js';
+export type { SdkClientOptions } from './sdk-client-options.js';
 export { PROVIDER_SPECS } from './registry/provider-specs.js';
 export { defineProviderSpec, providerLabel, titleCase, SPEC_DEFAULTS } from './registry/provider-spec.js';
 export type { GovernorTarget, ProviderBackend, ProviderModelSpec, ProviderSpec, ProviderSpecInit, ThinkingStyle, ModelLimitsSource } from './registry/provider-spec.js';

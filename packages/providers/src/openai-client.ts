@@ -1,8 +1,10 @@
 import OpenAI from 'openai';
 import { envSeconds } from './base-provider.js';
+import { sdkClientOptions } from './sdk-client-options.js';
+import type { SdkClientOptions } from './sdk-client-options.js';
 
 /** How both OpenAI providers reach the API. */
-export interface OpenAIClientOptions {
+export interface OpenAIClientOptions extends SdkClientOptions {
   apiKey?: string;
   baseUrl?: string;
   headers?: Record<string, string>;
@@ -26,6 +28,7 @@ export function openAIClient(options: OpenAIClientOptions): OpenAI {
       defaultHeaders: options.headers,
       timeout: options.timeoutMs ?? envSeconds('NANOBOT_OPENAI_COMPAT_TIMEOUT_S', 120_000),
       maxRetries: 0,
+      ...sdkClientOptions(options),
     })
   );
 }

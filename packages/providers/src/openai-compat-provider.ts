@@ -8,6 +8,7 @@ import type { ModelLimitsSource } from './registry/provider-spec.js';
 import { BaseProvider } from './base-provider.js';
 import { openAIClient } from './openai-client.js';
 import type { BaseProviderOptions } from './base-provider.js';
+import type { SdkClientOptions } from './sdk-client-options.js';
 import type { StreamSource } from './provider-stream.js';
 import { toProviderError } from './classify-error.js';
 import { ProviderError } from './provider-error.js';
@@ -17,7 +18,7 @@ import { OpenAIStreamAccumulator, parseOpenAICompletion } from './openai-respons
 import type { OpenAIResponseOptions } from './openai-response.js';
 
 /** Options of `OpenAICompatProvider`. */
-export interface OpenAICompatProviderOptions extends BaseProviderOptions, OpenAIParamOptions {
+export interface OpenAICompatProviderOptions extends BaseProviderOptions, OpenAIParamOptions, SdkClientOptions {
   /** API key; local servers (Ollama, vLLM, LM Studio) accept any value, so it defaults to `"not-needed"` when `baseUrl` is set. */
   apiKey?: string;
   /** Endpoint including `/v1`, e.g. `http://127.0.0.1:11434/v1` for Ollama. */
@@ -90,7 +91,7 @@ export class OpenAICompatProvider extends BaseProvider {
     const source = options.modelLimitsSource ?? options.spec?.modelLimitsSource ?? '';
     if (source === 'models_list') this.modelLimits = (request) => this.listedModelLimits(request);
     if (source === 'gemini') {
-      const target: GeminiNativeTarget = { base: geminiNativeBase(this.client.baseURL), provider: this.name, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.headers ? { headers: options.headers } : {}) };
+      const target: GeminiNativeTarget = { base: geminiNativeBase(this.client.baseURL), provider: this.name, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.headers ? { headers: options.headers } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) };
       this.modelLimits = (request) => this.geminiModelLimits(target, request);
       this.countTokens = (request) => this.geminiCount(target, request);
     }

@@ -4,6 +4,7 @@ import { ProviderError } from './provider-error.js';
 import { BaseProvider } from './base-provider.js';
 import { openAIClient } from './openai-client.js';
 import type { BaseProviderOptions } from './base-provider.js';
+import type { SdkClientOptions } from './sdk-client-options.js';
 import { toProviderError } from './classify-error.js';
 import type { StreamSource } from './provider-stream.js';
 import { buildResponsesParams } from './responses-request.js';
@@ -11,7 +12,7 @@ import type { ResponsesParamOptions } from './responses-request.js';
 import { ResponsesStreamAccumulator, parseResponsesResponse } from './responses-response.js';
 
 /** Options of `OpenAIResponsesProvider`. */
-export interface OpenAIResponsesProviderOptions extends BaseProviderOptions, ResponsesParamOptions {
+export interface OpenAIResponsesProviderOptions extends BaseProviderOptions, ResponsesParamOptions, SdkClientOptions {
   apiKey?: string;
   /** Endpoint including `/v1` (default: OpenAI's). */
   baseUrl?: string;

@@ -10,6 +10,7 @@ export const PROGRAMS = {
   conformance: () => import('./conformance.mjs'),
   dialects: () => import('./dialects.mjs'),
   tools: () => import('./tools.mjs'),
+  providers: () => import('./providers.mjs'),
 };
 
 /**

@@ -8,8 +8,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { log, repoRoot, runtimesDir } from './paths.mjs';
 
-/** The packages under test (issue 27's portable core that the programs import). */
-export const PACKAGES = ['@nanobot/schema', '@nanobot/governor', '@nanobot/ai-sdk', '@nanobot/langchain', '@nanobot/tools-core'];
+/** The packages under test (issue 27's portable core that the programs import, with the fetch-based providers). */
+export const PACKAGES = ['@nanobot/schema', '@nanobot/governor', '@nanobot/ai-sdk', '@nanobot/langchain', '@nanobot/tools-core', '@nanobot/providers'];
 
 const dirOf = (name) => join(repoRoot, 'packages', name.replace('@nanobot/', ''));
 const manifestOf = (name) => JSON.parse(readFileSync(join(dirOf(name), 'package.json'), 'utf8'));

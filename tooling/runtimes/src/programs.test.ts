@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { run as runConformance } from '../programs/conformance.mjs';
 import { run as runDialects } from '../programs/dialects.mjs';
+import { run as runProviders } from '../programs/providers.mjs';
 import { run as runTools } from '../programs/tools.mjs';
 import { checkAgainstReference } from './reference-check.mjs';
 import { buildInputs, CASE_FILES } from './subset.mjs';
@@ -69,5 +70,33 @@ describe('programs/tools', () => {
     // The full validator (ajv) ran: pattern, format, oneOf and additionalProperties are enforced.
     expect(byId['schema validateParams {"path":"/tmp/x","when":"2026-11-01T10:00:00Z","mode":"read"}']).toEqual([]);
     expect(byId['schema validateParams {"path":"relative","when":"yesterday","mode":"append"}'].length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('programs/providers', () => {
+  it('asks each fetch-based provider for a plain and a streamed answer and reads both whole', async () => {
+    const { text } = await runProviders(inputs.providers);
+    const rows = text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l.replace(/,$/, '')));
+    expect(rows.filter((r) => r.out.error || r.out.answer?.error)).toEqual([]);
+    const answers = rows.filter((r) => r.id.startsWith('providers ') && r.out.answer);
+    expect(answers).toHaveLength(inputs.counts.dialectSessions * 2 * 3);
+    for (const r of answers) {
+      const answer = r.out.answer.value;
+      // The canned reply came through the SDK and the provider's parser intact, chat or stream.
+      expect(answer.content, r.id).toBe('Ünïcödé — ✓ 日本語 🙂 done');
+      expect(answer.toolCalls.map((c: { name: string; arguments: unknown }) => [c.name, c.arguments]), r.id).toEqual([['read_file', { path: 'notes/日本.md', mode: 'read' }]]);
+      expect(r.out.sent, r.id).toHaveLength(1);
+      expect(r.out.sent[0].body.messages ?? r.out.sent[0].body.input, r.id).toBeDefined();
+    }
+    const streamed = answers.filter((r) => r.id.includes(' stream '));
+    expect(streamed.every((r) => r.out.events > 2)).toBe(true);
+    // The registry's providers are built with the given fetch and answer through it.
+    const built = rows.filter((r) => r.id.startsWith('providers createProvider'));
+    expect(built.map((r) => [r.out.built.value?.name, r.out.built.value?.answer.content, r.out.sent.map((s: { path: string }) => s.path)])).toEqual([
+      ['deepseek', 'Ünïcödé — ✓ 日本語 🙂 done', ['/chat/completions']],
+      ['mistral', 'Ünïcödé — ✓ 日本語 🙂 done', ['/v1/chat/completions']],
+      ['anthropic', 'Ünïcödé — ✓ 日本語 🙂 done', ['/v1/messages']],
+      ['ollama', 'Ünïcödé — ✓ 日本語 🙂 done', ['/v1/chat/completions']],
+    ]);
   });
 });

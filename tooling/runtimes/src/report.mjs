@@ -48,6 +48,7 @@ export function formatReport(report) {
     conformance: `conformance ${c.cases} cases + ${c.sessions} sessions`,
     dialects: `dialects ${c.dialectSessions} sessions x 4 dialects x 2 budgets`,
     tools: `tools ${c.toolCases} cases + tools-core`,
+    providers: `providers ${c.dialectSessions} sessions x 3 providers x chat/stream + registry`,
   };
   const out = [`runtime harness: ${report.programs.map((p) => what[p]).join('; ')}; each compared byte for byte with Node 20`, '', table(header, lines), ''];
   for (const row of report.runtimes) {

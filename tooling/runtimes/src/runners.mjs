@@ -57,11 +57,11 @@ const bun = {
 const deno = {
   id: 'deno',
   label: 'Deno',
-  how: 'deno run with the project\'s package.json + node_modules, read permission only',
+  how: 'deno run with the project\'s package.json + node_modules, read permission for the work dir and env access (the openai and Anthropic SDKs read their variables, as a Deno user of them grants)',
   async run(ctx) {
     const bin = engines.deno();
     const env = { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(ctx.work, 'deno-dir') };
-    const args = ['run', '--no-prompt', `--allow-read=${ctx.work}`];
+    const args = ['run', '--no-prompt', `--allow-read=${ctx.work}`, '--allow-env'];
     return { version: await versionOf(bin), programs: await cliRunner(bin, args, ctx, env) };
   },
 };

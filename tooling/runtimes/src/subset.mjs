@@ -79,6 +79,7 @@ export function buildInputs() {
     conformance: JSON.stringify({ cases, sessions: SESSIONS.map(session) }),
     dialects: JSON.stringify({ sessions: DIALECT_SESSIONS.map(session) }),
     tools: JSON.stringify({ cases: toolCases, sessions: DIALECT_SESSIONS.map(session) }),
+    providers: JSON.stringify({ sessions: DIALECT_SESSIONS.map(session) }),
     expected,
     counts: { cases: cases.length, sessions: SESSIONS.length, dialectSessions: DIALECT_SESSIONS.length, toolCases: toolCases.length },
   };

@@ -1,5 +1,6 @@
 import { toProviderError } from '../classify-error.js';
 import { malformedModelInfo } from '../model-limits/published-limits.js';
+import type { SdkClientOptions } from '../sdk-client-options.js';
 
 /** How to reach the native Gemini API (`models.get`, `countTokens`) beside the OpenAI-compatible endpoint. */
 export interface GeminiNativeTarget {
@@ -9,6 +10,8 @@ export interface GeminiNativeTarget {
   headers?: Record<string, string>;
   /** Reported in errors. */
   provider: string;
+  /** The provider's `fetch` option (default the runtime's global fetch). */
+  fetch?: SdkClientOptions['fetch'];
 }
 
 /**
@@ -24,7 +27,7 @@ export async function geminiNativeRequest(target: GeminiNativeTarget, path: stri
   let response: Response;
   let text: string;
   try {
-    response = await fetch(`${target.base}${path}`, {
+    response = await (target.fetch ?? fetch)(`${target.base}${path}`, {
       method: init.body === undefined ? 'GET' : 'POST',
       headers,
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),

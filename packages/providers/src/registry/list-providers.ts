@@ -1,3 +1,4 @@
+import { processEnv } from '../process-env.js';
 import { DEFAULT_MODELS } from './default-models.js';
 import { providerLabel } from './provider-spec.js';
 import type { ProviderBackend, ProviderSpec } from './provider-spec.js';
@@ -51,7 +52,7 @@ function kindOf(spec: ProviderSpec): ProviderListing['kind'] {
  * malformed `providers` section (naming the field). Pure apart from reading `selection.env`.
  */
 export function listProviders(selection: ProviderSelection = {}, specs: readonly ProviderSpec[] = PROVIDER_SPECS): ProvidersOverview {
-  const env = selection.env ?? process.env;
+  const env = selection.env ?? processEnv();
   const parsed = parseProvidersConfig(selection.providers, specs);
   const providers: ProviderListing[] = specs.map((spec) => {
     const listing: ProviderListing = { name: spec.name, displayName: providerLabel(spec), backend: spec.backend, kind: kindOf(spec) };

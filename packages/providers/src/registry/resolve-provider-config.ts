@@ -1,3 +1,4 @@
+import { processEnv } from '../process-env.js';
 import { DEFAULT_MODELS } from './default-models.js';
 import { createCustomProviderSpec, findProviderSpec, normalizeProviderName } from './find-provider-spec.js';
 import { isLocalBaseUrl } from './is-local-base-url.js';
@@ -28,7 +29,7 @@ export interface ProviderSelection {
   headers?: Record<string, string>;
   /** `{ <name>: { apiKey, apiBase, extraHeaders, … } }` as the reference's config.json has it; other names add custom OpenAI-compatible providers. */
   providers?: Record<string, unknown>;
-  /** Where API-key variables are read (default `process.env`). */
+  /** Where API-key variables are read (default `process.env` where the runtime has one, else none: pass it in browsers and edge functions). */
   env?: Record<string, string | undefined>;
 }
 
@@ -143,7 +144,7 @@ function checkUsable(name: string, spec: ProviderSpec, settings: ProviderSetting
  * OAuth-only or transcription-only provider, or nothing configured. Pure apart from reading `env`.
  */
 export function resolveProviderConfig(selection: ProviderSelection = {}, specs: readonly ProviderSpec[] = PROVIDER_SPECS): ResolvedProviderConfig {
-  const env = selection.env ?? process.env;
+  const env = selection.env ?? processEnv();
   const parsed = parseProvidersConfig(selection.providers, specs);
   const builtin = new Map(parsed.builtin);
   const requested = stringField(selection, 'provider');
