@@ -16,6 +16,7 @@ import { captureAsync, capture, resultsText, revive } from './encode.mjs';
 
 const TEXT = 'Ünïcödé — ✓ 日本語 🙂 done';
 const ARGS = '{"path":"notes/日本.md","mode":"read"}';
+/** @type {import('@nanobot/schema').ToolDefinition[]} */
 const TOOLS = [{ type: 'function', function: { name: 'read_file', description: 'Reads a file', parameters: { type: 'object', properties: { path: { type: 'string' }, mode: { type: 'string' } }, required: ['path'] } } }];
 
 /** `text` as a stream of 7-byte pieces (multi-byte characters split across pieces). */
@@ -40,6 +41,7 @@ const REPLIES = {
     if (!body.stream) {
       return { type: 'application/json', text: JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: TEXT, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: ARGS } }] } }], usage }) };
     }
+    /** @param {object} delta @param {string | null} [finish] @param {object} [extra] */
     const chunk = (delta, finish = null, extra = {}) => ({ data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra } });
     const half = Math.floor(ARGS.length / 2);
     return {
@@ -172,7 +174,9 @@ export async function run(inputText) {
         const request = { messages, tools: TOOLS, maxTokens: 512 };
         const deltas = [];
         const out = await captureAsync(async () =>
-          answerOf(mode === 'chat' ? await provider.chat(request) : await collectStream(provider.stream(request), (e) => deltas.push(e.type))),
+          answerOf(mode === 'chat' ? await provider.chat(request) : await collectStream(provider.stream(request), (e) => {
+            deltas.push(e.type);
+          })),
         );
         results.push({ id: `providers ${name} ${mode} ${s.name}`, out: { answer: out, events: deltas.length, sent: sent.splice(0) } });
       }
