@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import { createEstimator, encodingLoadMs, estimatePromptTokens, type Message } from '../src/index.js';
+import { createEstimator, encodingLoadMs, estimatePromptTokens, type Message } from '../src/node.js';
 
 const dir = join(process.env.NANOBOT_FIXTURES_DIR ?? resolve(import.meta.dirname, '..', '..', '..', 'fixtures'), 'transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'MANIFEST.json').sort();

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import { clearTokenCaches, countTokens, estimateMessageTokens, estimatePromptTokens, pythonJsonDumps, type Message } from '../src/index.js';
+import { clearTokenCaches, countTokens, estimateMessageTokens, estimatePromptTokens, pythonJsonDumps, type Message } from '../src/node.js';
 
 const pkgDir = join(import.meta.dirname, '..');
 

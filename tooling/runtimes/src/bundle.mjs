@@ -168,16 +168,17 @@ export function bundleSizes(outdir, mainFile, markers, metafile) {
 
 /**
  * What went into `mainFile` (an output of a build with a metafile), grouped: a package under
- * node_modules by name, a repository file by its first two folders under `src/`; largest first,
- * as `[group, bytes in the minified output]`.
+ * node_modules by name, a repository file by its folder under `src/` (`steps/target`,
+ * `incremental`; a file directly in `src/` by its name); largest first, as `[group, bytes in the
+ * minified output]`.
  */
 export function largestInputs(metafile, mainFile) {
   const output = Object.entries(metafile.outputs).find(([path]) => path.split('/').pop() === mainFile)?.[1];
   const groups = new Map();
   for (const [path, input] of Object.entries(output?.inputs ?? {})) {
     const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(path);
-    const inRepo = /packages\/([^/]+)\/(?:src|dist)\/((?:[^/]+\/)?[^/]+)/.exec(path);
-    const group = pkg && !pkg[1].startsWith('@nanobot/') ? pkg[1] : inRepo ? `@nanobot/${inRepo[1]} ${inRepo[2].replace(/\.(ts|js)$/, '')}` : path;
+    const inRepo = /packages\/([^/]+)\/(?:src|dist)\/(?:(.+)\/)?([^/]+)$/.exec(path);
+    const group = pkg && !pkg[1].startsWith('@nanobot/') ? pkg[1] : inRepo ? `@nanobot/${inRepo[1]} ${inRepo[2] ?? inRepo[3].replace(/\.(ts|js)$/, '')}` : path;
     groups.set(group, (groups.get(group) ?? 0) + input.bytesInOutput);
   }
   return [...groups].sort((a, b) => b[1] - a[1]);

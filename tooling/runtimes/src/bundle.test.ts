@@ -75,6 +75,32 @@ describe('bundleSizes', () => {
     expect(inputs[0]![1]).toBeGreaterThan(0);
   });
 
+  it('groups what went into a bundle by package and by source folder', () => {
+    const input = (bytesInOutput: number) => ({ bytesInOutput });
+    const metafile = {
+      inputs: {},
+      outputs: {
+        'out/entry.js': {
+          inputs: {
+            '../../packages/governor/src/incremental/memo-store.ts': input(30),
+            '../../packages/governor/src/incremental/snip-memo.ts': input(20),
+            '../../packages/governor/src/steps/target/profiles/gemini.ts': input(5),
+            '../../packages/governor/src/steps/target/user-first.ts': input(7),
+            '../../packages/governor/src/govern.ts': input(40),
+            '../../node_modules/.pnpm/base64-js@1.5.1/node_modules/base64-js/index.js': input(3),
+          },
+        },
+      },
+    } as unknown as Parameters<typeof largestInputs>[0];
+    expect(largestInputs(metafile, 'entry.js')).toEqual([
+      ['@nanobot/governor incremental', 50],
+      ['@nanobot/governor govern', 40],
+      ['@nanobot/governor steps/target', 7],
+      ['@nanobot/governor steps/target/profiles', 5],
+      ['base64-js', 3],
+    ]);
+  });
+
   it('finds rank data imported statically inside the main bundle', async () => {
     const out = join(d, 'out-eager');
     expect((await bundle({ entry: join(d, 'eager.mjs'), outdir: out, target: 'browser', minify: true })).ok).toBe(true);

@@ -6,7 +6,7 @@
 //   first validation (it costs ~100 ms to import; elsewhere the interpreter validates).
 // Nothing here runs in the main entry: it is the only place the package uses createRequire.
 import { createRequire } from 'node:module';
-import { setSyncRankSource, type SyncRankSource, type TiktokenClass } from '../tokenizer/encoder-store.js';
+import { setSyncRankSource, type SyncRankSource } from '../tokenizer/encoder-store.js';
 import { setJsonSchemaBackend } from '../json-schema/full-json-schema.js';
 import { AJV_OPTIONS, ajvBackend, type AjvLike } from '../json-schema/ajv-backend.js';
 import type { JsonSchemaBackend, JsonSchemaDraft } from '../json-schema/json-schema-backend.js';
@@ -15,10 +15,7 @@ import type { JsonSchemaBackend, JsonSchemaDraft } from '../json-schema/json-sch
 export const requireHere = createRequire(import.meta.url);
 
 /** The ranks from node_modules, synchronously (js-tiktoken's CommonJS build). */
-export const nodeRankSource: SyncRankSource = (encoding) => ({
-  Tiktoken: (requireHere('js-tiktoken/lite') as { Tiktoken: TiktokenClass }).Tiktoken,
-  ranks: requireHere(`js-tiktoken/ranks/${encoding}`),
-});
+export const nodeRankSource: SyncRankSource = (encoding) => requireHere(`js-tiktoken/ranks/${encoding}`);
 
 setSyncRankSource(nodeRankSource);
 

@@ -13,6 +13,7 @@
 import { TokenizerNotLoadedError, ValidationError } from '../errors/errors.js';
 import type { TokenizerName } from '../models/model-info.js';
 import { isRecord } from '../util/is-record.js';
+import { RankEncoder, type TokenizerRanks } from './rank-encoder.js';
 
 /** The tiktoken encodings we count in. */
 export type EncodingName = 'cl100k_base' | 'o200k_base';
@@ -20,30 +21,17 @@ export type EncodingName = 'cl100k_base' | 'o200k_base';
 /** Every encoding, in the order `loadTokenizer()` loads them without an argument. */
 export const ENCODINGS: readonly EncodingName[] = ['cl100k_base', 'o200k_base'];
 
-/** js-tiktoken's rank data of one encoding: the default export of `js-tiktoken/ranks/<encoding>`. */
-export interface TokenizerRanks {
-  pat_str: string;
-  special_tokens: Record<string, number>;
-  bpe_ranks: string;
-}
+export type { TokenizerRanks } from './rank-encoder.js';
 
-/** The slice of js-tiktoken's `Tiktoken` we use. */
-export interface Encoder {
-  encode(text: string, allowedSpecial?: string[] | 'all', disallowedSpecial?: string[] | 'all'): number[];
-  decode(tokens: number[]): string;
-  /** js-tiktoken's rank table (bytes joined by "," → rank); marked internal there, so optional here. */
-  rankMap?: Map<string, number>;
-}
-
-/** js-tiktoken's `Tiktoken` class (from `js-tiktoken/lite`). */
-export type TiktokenClass = new (ranks: TokenizerRanks) => Encoder;
+/** What counts and decodes in one encoding (built from its ranks). */
+export type Encoder = RankEncoder;
 
 /**
  * Reads an encoding's ranks synchronously (the Node entry's source requires them from
  * node_modules). Contract: may throw (the count then throws {@link TokenizerNotLoadedError} with
  * that cause); called at most once per encoding until it succeeds.
  */
-export type SyncRankSource = (encoding: EncodingName) => { Tiktoken: TiktokenClass; ranks: unknown };
+export type SyncRankSource = (encoding: EncodingName) => unknown;
 
 /** An encoding ready to count: its encoder, its pre-split pattern and its ranks. */
 export interface LoadedEncoding {
@@ -99,9 +87,9 @@ function checkedRanks(encoding: EncodingName, value: unknown): TokenizerRanks {
   return ranks as unknown as TokenizerRanks;
 }
 
-function build(encoding: EncodingName, Tiktoken: TiktokenClass, rawRanks: unknown, t0: number): LoadedEncoding {
+function build(encoding: EncodingName, rawRanks: unknown, t0: number): LoadedEncoding {
   const ranks = checkedRanks(encoding, rawRanks);
-  const out: LoadedEncoding = { encoder: new Tiktoken(ranks), pieces: new RegExp(ranks.pat_str, 'gu'), ranks, loadMs: 0 };
+  const out: LoadedEncoding = { encoder: new RankEncoder(ranks), pieces: new RegExp(ranks.pat_str, 'gu'), ranks, loadMs: 0 };
   out.loadMs = performance.now() - t0;
   loaded.set(encoding, out);
   return out;
@@ -132,8 +120,7 @@ export function loadedEncoding(encoding: EncodingName): LoadedEncoding | null {
   if (syncSource !== null && !syncFailures.has(encoding)) {
     const t0 = performance.now();
     try {
-      const { Tiktoken, ranks } = syncSource(encoding);
-      return build(encoding, Tiktoken, ranks, t0);
+      return build(encoding, syncSource(encoding), t0);
     } catch (cause) {
       syncFailures.set(encoding, cause);
     }
@@ -161,10 +148,6 @@ function importRanks(encoding: EncodingName): Promise<unknown> {
   }
 }
 
-async function importTiktoken(): Promise<TiktokenClass> {
-  return (await import('js-tiktoken/lite')).Tiktoken as unknown as TiktokenClass;
-}
-
 function encodingsOf(tokenizer: TokenizerName | readonly TokenizerName[] | undefined): EncodingName[] {
   const names: readonly unknown[] = tokenizer === undefined ? ENCODINGS : typeof tokenizer === 'string' ? [tokenizer] : Array.isArray(tokenizer) ? tokenizer : [tokenizer];
   const out: EncodingName[] = [];
@@ -184,8 +167,8 @@ function loadAsync(encoding: EncodingName): Promise<LoadedEncoding> {
   let promise = pending.get(encoding);
   if (promise === undefined) {
     const t0 = performance.now();
-    promise = Promise.all([importTiktoken(), importRanks(encoding)])
-      .then(([Tiktoken, ranks]) => loaded.get(encoding) ?? build(encoding, Tiktoken, ranks, t0))
+    promise = importRanks(encoding)
+      .then((ranks) => loaded.get(encoding) ?? build(encoding, ranks, t0))
       .catch((cause: unknown) => {
         const why = cause instanceof Error ? cause.message : String(cause);
         throw new TokenizerNotLoadedError(encoding, `${encoding} rank data could not be loaded: ${why}`, { cause });
@@ -218,12 +201,11 @@ export async function loadTokenizer(tokenizer?: TokenizerName | readonly Tokeniz
   const t0 = performance.now();
   const inFlight = pending.get(encoding);
   if (inFlight !== undefined) await inFlight.catch(() => undefined);
-  const Tiktoken = await importTiktoken();
   const current = loaded.get(encoding);
   if (current !== undefined) {
     // Counts are cached per message and per piece: swapping ranks under them would mix tokenizers.
     if (current.ranks.bpe_ranks !== ranks.bpe_ranks) throw new ValidationError(`${encoding} is loaded already, with other ranks than these`);
     return;
   }
-  build(encoding, Tiktoken, ranks, t0);
+  build(encoding, ranks, t0);
 }

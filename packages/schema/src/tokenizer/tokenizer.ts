@@ -1,19 +1,9 @@
-import { bytePairMerge } from './byte-pair-merge.js';
 import { detachString } from '../util/detach-string.js';
 import { loadedEncoding, encodingLoaded, type Encoder } from './encoder-store.js';
 
 export type { Encoder } from './encoder-store.js';
 export { setTokenizerUnavailableForTesting } from './encoder-store.js';
 
-// Pieces longer than this go through our O(n log n) merge: js-tiktoken's is quadratic.
-const LONG_PIECE = 64;
-const utf8 = new TextEncoder();
-
-function encodePiece(encoder: Encoder, piece: string): number[] {
-  const ranks = encoder.rankMap;
-  if (piece.length <= LONG_PIECE || !(ranks instanceof Map)) return encoder.encode(piece, [], []);
-  return bytePairMerge(utf8.encode(piece), (key) => ranks.get(key));
-}
 
 /**
  * The cl100k_base encoder, loading its ranks on first use where that can be done synchronously
@@ -54,13 +44,13 @@ export function countPiecesWith(encoder: Encoder, pieces: RegExp, cache: Map<str
   for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
     const piece = m[0];
     if (piece.length > PIECE_CACHE_MAX_LENGTH) {
-      total += encodePiece(encoder, piece).length;
+      total += encoder.encode(piece).length;
       continue;
     }
     let n = cache.get(piece);
     if (n === undefined) {
       // A pre-split piece re-splits to itself, so encoding it alone is its BPE count.
-      n = encoder.encode(piece, [], []).length;
+      n = encoder.encode(piece).length;
       if (cache.size >= cacheLimit) cache.clear();
       // A match is a view into `text`: cache a copy so the key does not pin the whole text.
       cache.set(detachString(piece), n);
@@ -132,7 +122,7 @@ export function encodeTokens(text: string): number[] | null {
   const out: number[] = [];
   pieces.lastIndex = 0;
   for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
-    for (const token of encodePiece(encoder, m[0])) out.push(token);
+    for (const token of encoder.encode(m[0])) out.push(token);
   }
   return out;
 }
