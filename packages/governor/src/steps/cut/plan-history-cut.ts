@@ -85,8 +85,9 @@ function legalStarts(rest: readonly Message[]): boolean[] {
  * front, then that user message alone.
  */
 function candidates(rest: readonly Message[], legal: readonly boolean[], from: number, keepFrom: number, server: AnchorSpan): { start: number; anchor: number }[] {
+  // The newest user turn: its user message (a Responses compaction item, a user-side anchor, is not one).
   let last = -1;
-  for (let i = rest.length - 1; i >= 0; i--) if (rest[i].role === 'user') { last = i; break; }
+  for (let i = rest.length - 1; i >= 0; i--) if (rest[i].role === 'user' && i !== server.at) { last = i; break; }
   if (last < 0) return [];
   const out: { start: number; anchor: number }[] = [];
   // A server compaction anchor in a past turn: the server ignores what precedes it, so no cut
@@ -97,7 +98,7 @@ function candidates(rest: readonly Message[], legal: readonly boolean[], from: n
     from = Math.max(from, server.at <= last ? server.at : last + 1);
   }
   for (let u = from; u <= last; u++) if (rest[u].role === 'user' && legal[u]) out.push({ start: u, anchor: u });
-  for (let a = Math.max(from, last + 1); a < rest.length && a <= keepFrom; a++) if (rest[a].role === 'assistant' && legal[a]) out.push({ start: a, anchor: last });
+  for (let a = Math.max(from, last + 1); a < rest.length && a <= keepFrom; a++) if ((rest[a].role === 'assistant' || a === server.at) && legal[a]) out.push({ start: a, anchor: last });
   if (rest.length > last + 1 && rest.length >= from && rest.length <= keepFrom) out.push({ start: rest.length, anchor: last });
   return out;
 }
