@@ -1,16 +1,15 @@
 // Histories holding server-side compaction anchors (Anthropic compaction blocks, Responses
 // compaction items), governed at tight budgets and sent through the official SDKs to the local
 // stand-ins, which verify each anchor byte-exact and every other rule of the API: no violation,
-// the newest anchor sent as it was stored, the newest user turn kept.
+// the newest anchor sent as it was stored, the newest user turn kept. (Here, beside the SDKs:
+// only this package imports them.)
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { anthropicCompactionContent, responsesCompactionContent, responsesEncryptedContent, startAnthropicServer, startResponsesServer, wireSignature, type WireServer } from '@nanobot-internal/provider-wire';
 import { deepFreeze } from '@nanobot-internal/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { governAnthropic } from './anthropic/govern-anthropic.js';
-import type { AnthropicMessageLike } from './anthropic/anthropic-types.js';
-import { governResponses } from './responses/govern-responses.js';
-import type { ResponsesItemLike } from './responses/responses-types.js';
+import { governAnthropic, type AnthropicMessageLike } from '@nanobot/governor/anthropic';
+import { governResponses, type ResponsesItemLike } from '@nanobot/governor/responses';
 
 const BUDGETS = [8_000, 3_000, 1_500, 900];
 const WINDOW = { contextWindowTokens: 200_000 };
@@ -41,7 +40,7 @@ describe('Anthropic compaction blocks through @anthropic-ai/sdk', () => {
   const histories: [string, AnthropicMessageLike[]][] = [
     ['anchor in a past turn', [...[0, 1, 2].flatMap(turn), { role: 'user', content: 'Keep going.' }, compacted(1), ...[3, 4].flatMap(turn), { role: 'user', content: 'More.' }, compacted(2), ...[5, 6, 7, 8].flatMap(turn), { role: 'user', content: 'What next?' }]],
     ['anchor right before the newest user turn', [...[0, 1, 2, 3, 4, 5].flatMap(turn), { role: 'user', content: 'Keep going.' }, compacted(3), { role: 'user', content: 'What next?' }]],
-    ['anchor turn that called a tool', [...[0, 1, 2].flatMap(turn), { role: 'user', content: 'Keep going.' }, { role: 'assistant', content: [block(`Summary ${talk(9, 5)}`), { type: 'tool_use', id: 'toolu_after', name: 'exec', input: { cmd: 'ls' } }] } as AnthropicMessageLike, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_after', content: 'a b c' }] } as AnthropicMessageLike, ...[10, 11, 12, 13, 14].flatMap(turn), { role: 'user', content: 'What next?' }]],
+    ['anchor turn that called a tool', [...[0, 1, 2].flatMap(turn), { role: 'user', content: 'Keep going.' }, { role: 'assistant', content: [block(`Summary ${talk(9, 5)}`), { type: 'tool_use', id: 'toolu_after', name: 'exec', input: { cmd: 'ls' } }] } as unknown as AnthropicMessageLike, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_after', content: 'a b c' }] } as unknown as AnthropicMessageLike, ...[10, 11, 12, 13, 14].flatMap(turn), { role: 'user', content: 'What next?' }]],
   ];
 
   it.each(histories)('%s: 0 violations at every budget, the newest block sent as stored, the newest user turn kept', async (_name, stored) => {
