@@ -3,6 +3,7 @@ import type { ContentPart, Message } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
 import { checkLegality } from '../../check-legality.js';
 import { govern } from '../../govern.js';
+import { createGovernor } from '../../governor.js';
 import { promptTokens } from '../../sizing/estimate.js';
 import { snipHistory } from './snip-history.js';
 import { keepServerAnchor, newestServerAnchor } from './server-compaction-anchor.js';
@@ -85,6 +86,15 @@ describe('server compaction anchors under snipping', () => {
     expect(second.report.cut?.reused).toBe(true);
     expect(second.messages).toContain(anchor);
     expect(second.report.cut?.serverCompaction).toBe('anchor-kept');
+    // A Governor carries the plan itself; with or without its memos, the same copies.
+    for (const memos of [true, false]) {
+      const governor = createGovernor({ memos });
+      const options = { target: 'anthropic' as const, contextBlockLimit: budget, contextWindowTokens: 1_000_000, sessionKey: 's' };
+      expect(governor.govern(messages, options).messages).toEqual(first.messages);
+      const again = governor.govern(grown, options);
+      expect(again.messages).toEqual(second.messages);
+      expect(again.report.cut?.reused).toBe(true);
+    }
   });
 
   it('under budget nothing moves; without anchors nothing changes', () => {
