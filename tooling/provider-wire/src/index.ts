@@ -24,7 +24,7 @@ export type { ChatVendor } from './openai-chat/check-openai-chat.js';
 export { startOpenAIChatServer, chatErrorBody } from './openai-chat/openai-chat-server.js';
 export type { OpenAIChatServerOptions, ListedModel } from './openai-chat/openai-chat-server.js';
 
-export { ANTHROPIC_RULES, ANTHROPIC_BODY_FIELD_RULES, cacheControlPaths, anthropicBlocks } from './anthropic/anthropic-rules.js';
+export { ANTHROPIC_RULES, ANTHROPIC_BODY_FIELD_RULES, cacheControlPaths, anthropicBlocks, anthropicCompactionContent } from './anthropic/anthropic-rules.js';
 export type { AnthropicCheckContext } from './anthropic/anthropic-rules.js';
 export { checkAnthropicMessages } from './anthropic/check-anthropic.js';
 export type { CheckAnthropicOptions } from './anthropic/check-anthropic.js';
@@ -32,7 +32,7 @@ export { startAnthropicServer, sendAnthropicError } from './anthropic/anthropic-
 export type { AnthropicListedModel } from './anthropic/anthropic-server.js';
 
 export { RESPONSES_RULES, responsesItems } from './responses/responses-rules.js';
-export { checkResponses, startResponsesServer, responsesEncryptedContent } from './responses/responses-server.js';
+export { checkResponses, startResponsesServer, responsesEncryptedContent, responsesCompactionContent } from './responses/responses-server.js';
 
 export { GEMINI_RULES, geminiContents, currentTurnStart } from './gemini/gemini-rules.js';
 export { checkGemini, startGeminiServer, sendGeminiError } from './gemini/gemini-server.js';

@@ -135,7 +135,20 @@ function serverToolProducer(part: AiPart): 'anthropic' | 'responses' {
   return /^(ws|ci|fs|ig|mcp|lsh|ctc)_/.test(String(part.toolCallId ?? '')) ? 'responses' : 'anthropic';
 }
 
+/**
+ * Whether a part is Anthropic's server-side compaction block as `@ai-sdk/anthropic` carries it:
+ * a text part marked `providerOptions.anthropic.type: 'compaction'` (it sends it back as
+ * `{ type: 'compaction', content }`).
+ */
+function isAnthropicCompaction(part: AiPart): boolean {
+  const anthropic = isRecord(part.providerOptions) ? part.providerOptions.anthropic : undefined;
+  return part.type === 'text' && typeof part.text === 'string' && isRecord(anthropic) && anthropic.type === 'compaction';
+}
+
 function contentPart(part: AiPart, at: number, source: AiMessage): ContentPart {
+  // The governor sees it as the block itself (a server compaction anchor: counted, kept in front
+  // of a cut, never shortened); it goes back as the very same part.
+  if (isAnthropicCompaction(part)) return withOrigin({ type: 'compaction', content: part.text }, { part, at, made: undefined, source });
   if (part.type === 'text' && typeof part.text === 'string') {
     return withOrigin({ type: 'text', text: part.text }, { part, at, made: part.text, source });
   }

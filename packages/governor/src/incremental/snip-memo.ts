@@ -59,7 +59,8 @@ export class SnipMemos {
     const o = ctx.options;
     const plan = o.cutPlan;
     const budget = ctx.budget;
-    if (!plan || !(budget > 0) || !ctx.fixed || o.cuts === 'tightest' || messages.length === 0) return undefined;
+    // A plan that keeps a server compaction anchor in front of its start is re-applied by the plain step.
+    if (!plan || plan.serverAnchor !== undefined || !(budget > 0) || !ctx.fixed || o.cuts === 'tightest' || messages.length === 0) return undefined;
     const leading = this.#instructions.of(messages);
     const m = messages.length - (leading < 0 ? 0 : leading);
     if (leading < 0 || m === 0) return undefined;

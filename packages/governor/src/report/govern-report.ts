@@ -55,6 +55,13 @@ export interface ReportedCut {
   removed: number;
   /** Whether the caller's plan was re-applied (the request repeats the previous one up to there). */
   reused: boolean;
+  /**
+   * Present when a server compaction anchor (Anthropic `compaction` block, Responses
+   * `compaction` item) decided the cut: `'cut-at-anchor'`, the history starts at the newest
+   * anchor (the server ignores what precedes it); `'anchor-kept'`, the anchor is kept in front
+   * of a later start (the server needs it for everything after it).
+   */
+  serverCompaction?: 'cut-at-anchor' | 'anchor-kept';
 }
 
 /**

@@ -87,6 +87,8 @@ export interface StepCut {
   removedCount: number;
   /** Whether the caller's plan was re-applied. */
   reused: boolean;
+  /** How a server compaction anchor decided the cut (absent: it did not). */
+  serverCompaction?: 'cut-at-anchor' | 'anchor-kept';
 }
 
 /** One declared step of the pipeline. */

@@ -4,7 +4,7 @@
 // order and alternation, no empty content or whitespace-only text, every tool_use answered by
 // tool_result blocks first in the next user turn, prompt-caching limits, and thinking blocks
 // (signed, byte-exact, first in the tool loop's assistant turn when thinking is on).
-import { verifyWireSignature } from '../core/signatures.js';
+import { verifyWireSignature, wireSignature } from '../core/signatures.js';
 import type { Json, RuleFinding, WireRule } from '../core/wire-rule.js';
 import { blank, isRec, records } from '../core/wire-rule.js';
 
@@ -20,6 +20,10 @@ const MESSAGES_API = 'https://docs.claude.com/en/api/messages';
 const CACHING = 'https://docs.claude.com/en/docs/build-with-claude/prompt-caching';
 const THINKING = 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks';
 const TOOL_USE = 'https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use#handling-tool-use-and-tool-result-content-blocks';
+const COMPACTION = 'https://platform.claude.com/docs/en/build-with-claude/compaction-threshold';
+
+/** The `encrypted_content` a local Anthropic server gives a compaction block whose summary is `content`. */
+export const anthropicCompactionContent = (content: string): string => wireSignature('anthropic-compaction', content);
 const ASSISTANT_ONLY = new Set(['thinking', 'redacted_thinking', 'tool_use', 'server_tool_use']);
 
 /** The blocks of a message (a string content is one text block). */
@@ -163,6 +167,16 @@ export const ANTHROPIC_RULES: readonly WireRule<AnthropicCheckContext>[] = [
     const out: RuleFinding[] = [];
     ms.forEach((m, i) => anthropicBlocks(m).forEach((b, j) => {
       if (b.type === 'thinking' && typeof b.signature === 'string' && b.signature !== '' && !verifyWireSignature('anthropic-thinking', String(b.thinking ?? ''), b.signature)) out.push({ path: `messages.${i}.content.${j}`, message: `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block` });
+    }));
+    return out;
+  }),
+  rule('compaction-byte-exact', 'a compaction block comes back as it was returned: its `encrypted_content` is "opaque metadata from prior compaction, to be round-tripped verbatim" with its summary', COMPACTION, (_b, ms, ctx) => {
+    if (!ctx.verifySignatures) return [];
+    const out: RuleFinding[] = [];
+    ms.forEach((m, i) => anthropicBlocks(m).forEach((b, j) => {
+      if (b.type !== 'compaction') return;
+      if (b.content !== undefined && b.content !== null && typeof b.content !== 'string') out.push({ path: `messages.${i}.content.${j}.content`, message: `messages.${i}.content.${j}.compaction.content: Input should be a valid string` });
+      else if (typeof b.encrypted_content === 'string' && !verifyWireSignature('anthropic-compaction', String(b.content ?? ''), b.encrypted_content)) out.push({ path: `messages.${i}.content.${j}`, message: `messages.${i}.content.${j}: Invalid \`encrypted_content\` in \`compaction\` block` });
     }));
     return out;
   }),

@@ -10,6 +10,7 @@ import { wireSignature } from '../core/signatures.js';
 import type { WireServer } from '../core/wire-server.js';
 import { checkAnthropicMessages } from './check-anthropic.js';
 import { startAnthropicServer } from './anthropic-server.js';
+import { anthropicCompactionContent } from './anthropic-rules.js';
 
 let server: WireServer;
 let client: Anthropic;
@@ -26,6 +27,7 @@ const loop: Anthropic.MessageParam[] = [
   { role: 'assistant', content: [{ type: 'thinking', thinking: 'Look it up.', signature: sig('Look it up.') }, { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Paris' } }] },
   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
 ];
+const compaction = (content: string, encrypted: string) => ({ type: 'compaction', content, encrypted_content: encrypted }) as unknown as Anthropic.ContentBlockParam;
 const tools: Anthropic.Tool[] = [{ name: 'weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
 
 describe('Messages API through @anthropic-ai/sdk', () => {
@@ -40,6 +42,13 @@ describe('Messages API through @anthropic-ai/sdk', () => {
     expect((final.content[1] as Anthropic.TextBlock).text).toBe('Streamed answer.');
     expect((final.content[2] as Anthropic.ToolUseBlock).input).toEqual({ city: 'Rome' });
     expect((final.content[0] as Anthropic.ThinkingBlock).signature).toBe(sig('r'));
+  });
+
+  it('takes a compaction block back as it was returned, its turn first after a user turn (what preceded it dropped)', async () => {
+    const summary = 'The user asked for the weather in Paris; it is sunny.';
+    const out = await client.messages.create({ model: MODEL, max_tokens: 1024, messages: [{ role: 'user', content: '(conversation continued)' }, { role: 'assistant', content: [compaction(summary, anthropicCompactionContent(summary)), { type: 'text', text: 'Continuing.' }] }, { role: 'user', content: 'And Rome?' }] });
+    expect(out.content[0]).toMatchObject({ type: 'text', text: 'ok' });
+    expect(server.requests.at(-1)!.violations).toEqual([]);
   });
 
   it('counts tokens and lists models with their limits', async () => {
@@ -57,6 +66,7 @@ describe('Messages API through @anthropic-ai/sdk', () => {
     ['whitespace-only text', [{ role: 'user', content: [{ type: 'text', text: ' ' }] }], 'messages: text content blocks must contain non-whitespace text', {}],
     ['a changed thinking block', [loop[0]!, { role: 'assistant', content: [{ type: 'thinking', thinking: 'Changed.', signature: sig('Look it up.') }, (loop[1]!.content as Anthropic.ContentBlockParam[])[1]!] }, loop[2]!], 'messages.1.content.0: Invalid `signature` in `thinking` block', {}],
     ['a tool loop without its thinking while thinking is on', [loop[0]!, { role: 'assistant', content: [(loop[1]!.content as Anthropic.ContentBlockParam[])[1]!] }, loop[2]!], 'messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`.', { thinking: { type: 'enabled', budget_tokens: 1024 } }],
+    ['a compaction block whose summary was changed', [{ role: 'user', content: 'Go on.' }, { role: 'assistant', content: [compaction('Changed summary.', anthropicCompactionContent('The summary.')), { type: 'text', text: 'Continuing.' }] }, { role: 'user', content: 'And?' }], 'messages.1.content.0: Invalid `encrypted_content` in `compaction` block', {}],
     ['prefill on a model without it', [loop[0]!, { role: 'assistant', content: 'Sure' }], 'This model does not support assistant message prefill. The conversation must end with a user message.', { model: 'claude-opus-4-7' }],
   ] as [string, Anthropic.MessageParam[], string, Record<string, unknown>][])('rejects %s with the API\'s 400', async (_name, messages, wording, extra) => {
     const error = await client.messages.create({ model: MODEL, max_tokens: 2048, tools, messages, ...extra } as Anthropic.MessageCreateParamsNonStreaming).catch((e: unknown) => e);

@@ -1,13 +1,15 @@
 // The OpenAI Responses API's rules for a request's `input` items, with the API's wording: every
 // function_call_output has its function_call and every function_call its output; a reasoning
 // item is followed by the item it produced; reasoning items carry `summary`; encrypted reasoning
-// comes back exactly as it was given; without `store`, items are not looked up by id.
+// comes back exactly as it was given, and so does a compaction item; without `store`, items are
+// not looked up by id.
 import { verifyWireSignature } from '../core/signatures.js';
 import type { Json, RuleFinding, WireRule } from '../core/wire-rule.js';
 import { records } from '../core/wire-rule.js';
 
 const REASONING = 'https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context';
 const FUNCTION_CALLING = 'https://platform.openai.com/docs/guides/function-calling';
+const COMPACTION = 'https://developers.openai.com/api/docs/guides/compaction';
 
 /** The body's `input` as items (a string input is one user message). */
 export function responsesItems(body: Json): Json[] {
@@ -28,6 +30,10 @@ export const RESPONSES_RULES: readonly WireRule[] = [
     body.store !== false ? [] : items.flatMap((it, i) => (it.type === 'reasoning' && typeof it.encrypted_content !== 'string' && typeof it.id === 'string' ? [{ path: `input[${i}]`, message: `Item with id '${it.id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.` }] : []))),
   rule('encrypted-reasoning-byte-exact', 'encrypted reasoning comes back exactly as the API gave it ("The encrypted content ... could not be verified")', 'https://github.com/openai/codex/issues/8119', (items) =>
     items.flatMap((it, i) => (it.type === 'reasoning' && typeof it.encrypted_content === 'string' && !verifyWireSignature('responses-reasoning', String(it.id ?? ''), it.encrypted_content)
+      ? [{ path: `input[${i}].encrypted_content`, message: `The encrypted content for item ${String(it.id)} could not be verified. Reason: Encrypted content could not be decrypted or parsed.`, code: 'invalid_encrypted_content' }]
+      : []))),
+  rule('compaction-byte-exact', 'a compaction item goes back as the API returned it: its `encrypted_content` is opaque ("not intended to be human-interpretable") and is decrypted by the server ("could not be verified" otherwise)', COMPACTION, (items) =>
+    items.flatMap((it, i) => (it.type === 'compaction' && !verifyWireSignature('responses-compaction', String(it.id ?? ''), it.encrypted_content)
       ? [{ path: `input[${i}].encrypted_content`, message: `The encrypted content for item ${String(it.id)} could not be verified. Reason: Encrypted content could not be decrypted or parsed.`, code: 'invalid_encrypted_content' }]
       : []))),
   rule('reasoning-followed', 'a reasoning item stays with the item that followed it ("was provided without its required following item")', REASONING, (items) => {

@@ -7,7 +7,7 @@ import type { ModelMessage } from 'ai';
 import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireServer } from '../core/wire-server.js';
-import { checkResponses, responsesEncryptedContent, startResponsesServer } from './responses-server.js';
+import { checkResponses, responsesCompactionContent, responsesEncryptedContent, startResponsesServer } from './responses-server.js';
 
 let server: WireServer;
 let client: OpenAI;
@@ -22,6 +22,12 @@ const call = { type: 'function_call' as const, call_id: 'call_1', name: 'lookup'
 const output = { type: 'function_call_output' as const, call_id: 'call_1', output: 'found' };
 
 describe('Responses through the openai SDK', () => {
+  it('takes a compaction item back as it was given, first in the input (what preceded it dropped)', async () => {
+    const out = await client.responses.create({ model: 'gpt-5', store: false, input: [{ type: 'compaction', id: 'cmp_1', encrypted_content: responsesCompactionContent('cmp_1') }, { role: 'user', content: 'Go on.' }] });
+    expect(out.output_text).toBe('ok');
+    expect(server.requests.at(-1)!.violations).toEqual([]);
+  });
+
   it('answers a legal input with encrypted reasoning (store off), streams, and counts input tokens', async () => {
     server.enqueue({ reasoning: 'think', text: 'Done.' });
     const out = await client.responses.create({ model: 'gpt-5', store: false, include: ['reasoning.encrypted_content'], input: [{ role: 'user', content: 'Look up a' }, reasoning, call, output] });
@@ -47,6 +53,7 @@ describe('Responses through the openai SDK', () => {
     ['a reasoning item without the item that followed it', [{ role: 'user', content: 'x' }, reasoning, { role: 'user', content: 'y' }], "Item 'rs_1' of type 'reasoning' was provided without its required following item."],
     ['an output without its call', [{ role: 'user', content: 'x' }, output], 'No tool call found for function call output with call_id call_1.'],
     ['a call without its output', [{ role: 'user', content: 'x' }, call, { role: 'user', content: 'y' }], 'No tool output found for function call call_1.'],
+    ['a changed compaction item', [{ type: 'compaction', id: 'cmp_1', encrypted_content: `${responsesCompactionContent('cmp_1')}x` }, { role: 'user', content: 'x' }], 'The encrypted content for item cmp_1 could not be verified. Reason: Encrypted content could not be decrypted or parsed.'],
     ['a reasoning item without summary', [{ role: 'user', content: 'x' }, { type: 'reasoning', id: 'rs_1', encrypted_content: responsesEncryptedContent('rs_1') }, call, output], "Missing required parameter: 'input[1].summary'."],
   ] as [string, OpenAI.Responses.ResponseInputItem[], string][])('rejects %s with the API\'s 400', async (_name, input, wording) => {
     const error = await client.responses.create({ model: 'gpt-5', store: false, input }).catch((e: unknown) => e);

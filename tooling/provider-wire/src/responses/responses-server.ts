@@ -15,6 +15,9 @@ export function checkResponses(body: Json): WireViolation[] {
 /** The encrypted content a local Responses server gives the reasoning item `id`. */
 export const responsesEncryptedContent = (id: string): string => wireSignature('responses-reasoning', id);
 
+/** The encrypted content a local Responses server gives the compaction item `id`. */
+export const responsesCompactionContent = (id: string): string => wireSignature('responses-compaction', id);
+
 function authorized(req: WireRequest, res: ServerResponse): boolean {
   if (typeof req.headers.authorization === 'string' && /^Bearer \S+/.test(req.headers.authorization)) return true;
   sendJson(res, 401, { error: { message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", type: 'invalid_request_error', param: null, code: null } });

@@ -146,4 +146,51 @@ describe('governAnthropic', () => {
     expect(b.messages).toEqual(a.messages);
     expect((b.messages[2].content as readonly object[])[0]).toEqual({ type: 'tool_result', tool_use_id: 'toolu_1', content: '(exec completed with no output)' });
   });
+
+  describe('server compaction blocks (anchors)', () => {
+    const turn = (n: number): AnthropicMessageLike[] => [
+      { role: 'user', content: `Question ${n}: ${'why does the build fail on the second run '.repeat(12)}` },
+      { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: `toolu_${n}`, name: 'exec', input: { cmd: 'make' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${n}`, content: 'make: error '.repeat(40) }] },
+      { role: 'assistant', content: `Answer ${n}: ${'the cache is stale '.repeat(20)}` },
+    ] as AnthropicMessageLike[];
+    const compaction = { type: 'compaction', content: `Summary: ${'the user fixed the build cache and moved on to tests. '.repeat(8)}` };
+    const compacted: AnthropicMessageLike = { role: 'assistant', content: [compaction, { type: 'text', text: 'Continuing from the summary.' }] } as AnthropicMessageLike;
+    const history = (before: number, after: number) => deepFreeze<AnthropicMessageLike[]>([
+      ...Array.from({ length: before }, (_, n) => turn(n)).flat(),
+      { role: 'user', content: 'Keep going.' },
+      compacted,
+      ...Array.from({ length: after }, (_, n) => turn(100 + n)).flat(),
+      { role: 'user', content: 'What next?' },
+    ]);
+
+    it('over budget, starts at the compaction turn (the API drops what precedes the block), byte-exact, with a user turn before it', () => {
+      const messages = history(12, 1);
+      const out = governAnthropic({ messages }, { contextWindowTokens: 100_000, contextBlockLimit: 1500 });
+      expect(anthropicRequestViolations(out.messages)).toEqual([]);
+      expect(out.messages[0].role).toBe('user');
+      expect(out.messages[1]).toBe(messages[messages.indexOf(compacted)]);
+      expect(out.messages.at(-1)).toBe(messages.at(-1));
+      expect(out.report.cut?.serverCompaction).toBe('cut-at-anchor');
+    });
+
+    it('a cut after the compaction turn keeps it in front, the same object, and the newest user turn', () => {
+      const messages = history(1, 12);
+      const out = governAnthropic({ messages }, { contextWindowTokens: 100_000, contextBlockLimit: 1500 });
+      expect(anthropicRequestViolations(out.messages)).toEqual([]);
+      expect(out.messages).toContain(messages[messages.indexOf(compacted)]);
+      expect(out.messages.length).toBeLessThan(messages.length - messages.indexOf(compacted));
+      expect(out.messages.at(-1)).toBe(messages.at(-1));
+      expect(out.report.cut?.serverCompaction).toBe('anchor-kept');
+    });
+
+    it('shrinking the newest turn never touches the block', () => {
+      const huge: AnthropicMessageLike = { role: 'assistant', content: [compaction, { type: 'text', text: 'detail '.repeat(3000) }] } as AnthropicMessageLike;
+      const messages = deepFreeze<AnthropicMessageLike[]>([{ role: 'user', content: 'Go.' }, huge, { role: 'user', content: 'And?' }]);
+      const out = governAnthropic({ messages }, { contextWindowTokens: 100_000, contextBlockLimit: 800, onOverflow: 'shrink' });
+      const blocks = out.messages[1].content as unknown as readonly object[];
+      expect(blocks[0]).toBe(compaction);
+      expect(JSON.stringify(out.messages).length).toBeLessThan(JSON.stringify(messages).length / 2);
+    });
+  });
 });

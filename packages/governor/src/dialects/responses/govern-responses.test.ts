@@ -127,4 +127,47 @@ describe('governResponses', () => {
     const withSummary = deepFreeze([input[0], input[1], { ...reasoning, summary: [] }, input[3], input[4]] as unknown as ResponsesItemLike[]);
     expect(governResponses(withSummary).input[2]).toBe(withSummary[2]);
   });
+
+  describe('server compaction items (anchors)', () => {
+    const turn = (n: number) => [
+      { role: 'user', content: `Question ${n}: ${'why does the build fail on the second run '.repeat(12)}` },
+      reasoning(`rs_${n}`), call(`call_${n}`, '{"cmd":"make"}'), output(`call_${n}`, 'make: error '.repeat(40)),
+      { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `Answer ${n}: ${'the cache is stale '.repeat(20)}`, annotations: [] }] },
+    ];
+    const compaction = { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAA-compacted-'.repeat(30) };
+    const history = (before: number, after: number) => deepFreeze([
+      ...Array.from({ length: before }, (_, n) => turn(n)).flat(),
+      compaction,
+      ...Array.from({ length: after }, (_, n) => turn(100 + n)).flat(),
+      { role: 'user', content: 'What next?' },
+    ] as unknown as ResponsesItemLike[]);
+    const at = (items: readonly ResponsesItemLike[]) => items.findIndex((it) => it.type === 'compaction');
+
+    it('over budget, drops what precedes the newest compaction item and keeps it byte-exact, first (the cut is reported)', () => {
+      const input = history(12, 1);
+      const out = governResponses(input, { contextWindowTokens: 100_000, contextBlockLimit: 1500 });
+      expect(responsesRequestViolations(out.input)).toEqual([]);
+      expect(out.input[0]).toBe(compaction);
+      expect(out.input.slice(1)).toEqual(input.slice(at(input) + 1));
+      expect(out.report.cut?.serverCompaction).toBe('cut-at-anchor');
+    });
+
+    it('a cut after the compaction item keeps it in front of the kept items, the newest user message last', () => {
+      const input = history(2, 12);
+      const out = governResponses(input, { contextWindowTokens: 100_000, contextBlockLimit: 1500 });
+      expect(responsesRequestViolations(out.input)).toEqual([]);
+      expect(out.input[0]).toBe(compaction);
+      expect(out.input.filter((it) => it === compaction)).toHaveLength(1);
+      expect(out.input.at(-1)).toBe(input.at(-1));
+      expect(out.input.length).toBeLessThan(input.length - at(input));
+      expect(out.report.cut?.serverCompaction).toBe('anchor-kept');
+    });
+
+    it('counts the compaction item: its encrypted content is part of the prompt estimate', () => {
+      const input = history(0, 1);
+      const without = input.filter((it) => it !== compaction);
+      const tokens = (items: readonly ResponsesItemLike[]) => governResponses(items, { contextWindowTokens: 100_000, contextBlockLimit: 100_000 }).report.tokensAfter ?? 0;
+      expect(tokens(input) - tokens(without)).toBeGreaterThan(50);
+    });
+  });
 });

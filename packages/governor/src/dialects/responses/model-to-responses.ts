@@ -6,7 +6,7 @@
 import type { Message, ToolCall } from '@nanobot/schema';
 import { DialectMemo } from '../../incremental/dialect-memo.js';
 import { originOf } from '../dialect-origin.js';
-import type { ResponsesCallOrigin, ResponsesPartOrigin, ResponsesUnitOrigin } from './responses-to-model.js';
+import { isCompactionItem, type ResponsesCallOrigin, type ResponsesPartOrigin, type ResponsesUnitOrigin } from './responses-to-model.js';
 import type { ResponsesItemLike } from './responses-types.js';
 
 type Item = ResponsesItemLike & Record<string, unknown>;
@@ -128,7 +128,8 @@ function convertOne(m: Message, index: number, rescued: ReadonlyMap<ResponsesUni
       if (carried !== undefined) out.push(...carried);
     }
     const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
-    if (origin !== undefined && origin.message === m) {
+    // The server's compaction item goes back as it came, whatever happened to its message.
+    if (origin !== undefined && (origin.message === m || isCompactionItem(origin.item))) {
       const skip = calls.length > 0 && isAssistantMessageItem(origin.item) && !hasWords((origin.item as Item).content) ? origin.item : undefined;
       if (skip !== undefined) blank.push(index);
       for (const it of origin.items) if (it !== skip) out.push(it);

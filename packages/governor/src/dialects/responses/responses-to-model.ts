@@ -2,9 +2,12 @@
 // for a run of items: a `message` item (with the reasoning items before it), or an assistant
 // turn (an optional assistant `message`, then its `function_call`s, each with the reasoning
 // items before it), or one `function_call_output`. Items of other types travel with the next
-// model message (or the last one, at the end). Text parts become model text parts (so they are
-// counted); the model messages, calls and parts carry their origin (see dialect-origin.ts), so
-// whatever the governor leaves alone converts back to the very same items.
+// model message (or the last one, at the end), except a `compaction` item (the server's
+// compaction, an anchor: see steps/cut/server-compaction-anchor.ts), which is a model message of
+// its own: a `user` message whose one content part is the item itself, so the cut counts it and
+// keeps it, and it goes back as the very same item. Text parts become model text parts (so they
+// are counted); the model messages, calls and parts carry their origin (see dialect-origin.ts),
+// so whatever the governor leaves alone converts back to the very same items.
 import { ValidationError, type ContentPart, type JsonSchema, type Message, type ToolCall, type ToolDefinition } from '@nanobot/schema';
 import { DialectMemo } from '../../incremental/dialect-memo.js';
 import { tagOrigin } from '../dialect-origin.js';
@@ -43,13 +46,18 @@ export interface ResponsesPartOrigin {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-type Kind = 'message' | 'function_call' | 'function_call_output' | 'reasoning' | 'other';
+type Kind = 'message' | 'function_call' | 'function_call_output' | 'reasoning' | 'compaction' | 'other';
 
 function kindOf(item: Item): Kind {
   const t = item.type;
   if (t === 'message' || ((t === undefined || t === null) && 'role' in item)) return 'message';
-  if (t === 'function_call' || t === 'function_call_output' || t === 'reasoning') return t;
+  if (t === 'function_call' || t === 'function_call_output' || t === 'reasoning' || t === 'compaction') return t;
   return 'other';
+}
+
+/** Whether an item is the server's compaction item (it stands for everything before it). */
+export function isCompactionItem(item: ResponsesItemLike | undefined): boolean {
+  return item !== undefined && item !== null && (item as Item).type === 'compaction';
 }
 
 const TEXT_TYPES: readonly string[] = Object.freeze(['input_text', 'output_text', 'text']);
@@ -98,6 +106,12 @@ function build(items: readonly Item[], names: ReadonlyMap<string, string>, trail
       reasoning = [];
       const modelRole = role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : role === 'developer' ? 'developer' : 'system';
       message = { role: modelRole, content: partsToModel(it.content) };
+    } else if (kind === 'compaction') {
+      // The item itself is the content part: counted as its JSON, never rewritten by a step.
+      item = it;
+      itemReasoning = reasoning;
+      reasoning = [];
+      message = { role: 'user', content: [it as unknown as ContentPart] };
     } else if (kind === 'function_call') {
       const id = typeof it.call_id === 'string' ? it.call_id : String(it.call_id ?? '');
       const fnName = typeof it.name === 'string' ? it.name : '';
@@ -136,6 +150,7 @@ function units(items: readonly Item[], kinds: readonly Kind[], from: number): nu
     }
     const assistantTurn = kind === 'function_call' || (kind === 'message' && items[i].role === 'assistant');
     i++;
+    // A compaction item is a unit of its own.
     if (assistantTurn) {
       // Calls (with their reasoning) that follow join this turn.
       for (;;) {

@@ -154,6 +154,8 @@ describe('cut plans', () => {
       [{ ...good, anchor: 1.5 }, /anchor must be a non-negative integer/],
       [{ ...good, anchor: 5 }, /anchor must be at most start/],
       [{ ...good, fingerprint: 7 }, /fingerprint must be two fingerprints/],
+      [{ ...good, serverAnchor: 4 }, /serverAnchor must be a non-negative integer below start, got 4/],
+      [{ ...good, serverAnchor: '1' }, /serverAnchor must be a non-negative integer below start/],
     ];
     for (const [cutPlan, message] of bad) {
       expect(() => govern(history, { ...options, cutPlan: cutPlan as CutPlan })).toThrow(ValidationError);
@@ -164,5 +166,6 @@ describe('cut plans', () => {
       expect(() => govern(history, { ...options, cutTargetRatio })).toThrow(/cutTargetRatio must be a number in \(0, 1\]/);
     }
     expect(govern(history, { ...options, cutPlan: good as CutPlan, cutTargetRatio: 1 }).report.cut!.reused).toBe(false);
+    expect(() => govern(history, { ...options, cutPlan: { ...good, serverAnchor: 2 } as CutPlan })).not.toThrow();
   });
 });

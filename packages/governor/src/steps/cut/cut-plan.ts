@@ -26,6 +26,11 @@ export interface CutPlan {
   anchor: number;
   /** Fingerprints of the anchor and of the last removed message (`anchor:last`). */
   fingerprint: string;
+  /**
+   * Position of a server compaction anchor kept in front of `start` (before it, and not the
+   * user message at `anchor`): present only on such a cut, which is re-applied with the anchor.
+   */
+  serverAnchor?: number;
 }
 
 
@@ -52,9 +57,13 @@ function fingerprintOf(message: Message): string {
   return hash53(JSON.stringify([m.role, m.content ?? null, m.tool_call_id ?? null, calls]) ?? '');
 }
 
-/** The plan of a cut resuming at `start` with `rest[anchor]` kept in front. */
-export function makeCutPlan(rest: readonly Message[], start: number, anchor: number, derive: DerivationCache = NO_CACHE): CutPlan {
-  return cutPlanAt(start, anchor, messageFingerprint(rest[anchor], derive), messageFingerprint(rest[start - 1], derive));
+/**
+ * The plan of a cut resuming at `start` with `rest[anchor]` kept in front (and the server
+ * compaction anchor at `serverAnchor`, when one is kept in front too).
+ */
+export function makeCutPlan(rest: readonly Message[], start: number, anchor: number, derive: DerivationCache = NO_CACHE, serverAnchor?: number): CutPlan {
+  const plan = cutPlanAt(start, anchor, messageFingerprint(rest[anchor], derive), messageFingerprint(rest[start - 1], derive));
+  return serverAnchor === undefined ? plan : { ...plan, serverAnchor };
 }
 
 /** The plan of a cut at `start` / `anchor` whose anchor and last cut message have these fingerprints. */
@@ -99,16 +108,20 @@ export function checkCutPlan(value: unknown): asserts value is CutPlan | null | 
   }
   if ((p.anchor as number) > (p.start as number) || (p.start as number) < 1) fail('anchor must be at most start, and start at least 1');
   if (typeof p.fingerprint !== 'string' || !/^[0-9a-z]+:[0-9a-z]+$/.test(p.fingerprint)) fail('fingerprint must be two fingerprints joined by ":"');
+  const s = p.serverAnchor;
+  if (s !== undefined && (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 0 || s >= (p.start as number))) fail(`serverAnchor must be a non-negative integer below start, got ${JSON.stringify(s) ?? typeof s}`);
 }
 
 /**
  * The report's view of a cut in the final copy: later steps may merge or add messages, so the
  * first kept message is looked up by identity, else the first non-instruction message counts.
  */
-export function reportedCut(copy: readonly Message[], snip: { firstKept: Message | null; removedCount: number; reused: boolean }): ReportedCut {
+export function reportedCut(copy: readonly Message[], snip: { firstKept: Message | null; removedCount: number; reused: boolean; serverCompaction?: ReportedCut['serverCompaction'] }): ReportedCut {
   let index = snip.firstKept === null ? -1 : copy.indexOf(snip.firstKept);
   if (index < 0) index = copy.findIndex((m) => !isInstructionRole(m.role));
-  return { index: index < 0 ? copy.length : index, removed: snip.removedCount, reused: snip.reused };
+  const out: ReportedCut = { index: index < 0 ? copy.length : index, removed: snip.removedCount, reused: snip.reused };
+  if (snip.serverCompaction !== undefined) out.serverCompaction = snip.serverCompaction;
+  return out;
 }
 
 /** Validates `cuts`, `cutTargetRatio` and `cutPlan` of govern's options (ValidationError). */

@@ -7,6 +7,7 @@ import { planHistoryCut } from './plan-history-cut.js';
 import type { DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
 import { pendingStep } from '../size/shorten-newest-results.js';
+import { keepServerAnchor, type ServerAnchorDecision } from './server-compaction-anchor.js';
 
 /** Share of the room behind the instructions a fresh stable cut fills (see `cutTargetRatio`). */
 export const DEFAULT_CUT_TARGET_RATIO = 0.6;
@@ -59,6 +60,11 @@ export interface SnipHistoryResult {
   reused: boolean;
   /** The first kept non-instruction message, when anything was cut. */
   firstKept: Message | null;
+  /**
+   * How a server compaction anchor decided the cut (`'cut-at-anchor'`: the copy starts at it;
+   * `'anchor-kept'`: it is kept in front of a later start); null when none did.
+   */
+  serverAnchor: ServerAnchorDecision | null;
 }
 
 function tailFitting(rest: readonly Message[], from: number, remaining: number, forceNewest: boolean, ctx: EstimateContext): Message[] {
@@ -100,7 +106,7 @@ function legalTail(kept: Message[], rest: readonly Message[]): Message[] {
  * Pure: the same array when it already fits; kept messages are the input objects.
  */
 export function snipHistory(messages: readonly Message[], options: SnipHistoryOptions): SnipHistoryResult {
-  const same: SnipHistoryResult = { messages: messages as Message[], removed: [], loopSnipped: false, laterTurn: false, plan: null, reused: false, firstKept: null };
+  const same: SnipHistoryResult = { messages: messages as Message[], removed: [], loopSnipped: false, laterTurn: false, plan: null, reused: false, firstKept: null, serverAnchor: null };
   const budget = options.budget;
   if (messages.length === 0 || !(budget > 0)) return same;
   const before = promptTokens(messages, options);
@@ -132,9 +138,12 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
         laterTurn: false,
         tokensBefore: before,
         tokensAfter: cut.tokens,
-        plan: stable && cut.start > 0 ? makeCutPlan(rest, cut.start, cut.anchor, options.derive) : null,
+        // A cut at a server compaction anchor (not a user message) is found again from the
+        // anchor itself: it needs no plan.
+        plan: stable && cut.start > 0 && rest[cut.anchor].role === 'user' ? makeCutPlan(rest, cut.start, cut.anchor, options.derive, cut.serverAnchorAt) : null,
         reused: cut.reused,
         firstKept: cut.messages[system.length] ?? null,
+        serverAnchor: cut.serverAnchor,
       };
     }
   }
@@ -169,10 +178,17 @@ export function snipHistory(messages: readonly Message[], options: SnipHistoryOp
       }
     }
   }
+  // These cuts are not planned with a server compaction anchor in view: one they dropped while
+  // keeping what follows it goes back in its place.
+  const anchored = keepServerAnchor(rest, out.slice(system.length));
+  if (anchored.decision !== null) {
+    out = [...system, ...anchored.messages];
+    after = promptTokens(out, options);
+  }
   const keptSet = new Set(out);
   return {
     messages: out, removed: messages.filter((m) => !keptSet.has(m)), loopSnipped, laterTurn, tokensBefore: before, tokensAfter: after,
-    plan: null, reused: false, firstKept: out[system.length] ?? null,
+    plan: null, reused: false, firstKept: out[system.length] ?? null, serverAnchor: anchored.decision,
   };
 }
 
@@ -253,6 +269,10 @@ function fitLoop(
 
 const LOOP_SNIPPED_NOTE = 'kept the last user message and the newest part of its tool loop; the reference would have overflowed';
 const LATER_TURN_NOTE = 'started at a later user turn, the longest whole-turn tail that fits; the reference would have overflowed';
+const ANCHOR_NOTES: Readonly<Record<ServerAnchorDecision, string>> = Object.freeze({
+  'cut-at-anchor': "cut at the newest server compaction anchor: the server ignores what precedes it, so none of that is kept",
+  'anchor-kept': 'kept the newest server compaction anchor (and its tool results) in front of a later cut: the server needs it for everything after it',
+});
 
 /** The step: old history cut from the front until the copy fits (stable cuts by default). */
 export const snipHistoryStep = defineStep({
@@ -272,8 +292,14 @@ export const snipHistoryStep = defineStep({
       messages: snipped.messages,
       ...(snipped.tokensBefore !== undefined ? { tokensBefore: snipped.tokensBefore } : {}),
       ...(snipped.tokensAfter !== undefined ? { tokensAfter: snipped.tokensAfter } : {}),
-      notes: snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : snipped.laterTurn ? [LATER_TURN_NOTE] : [],
-      cut: { plan: snipped.plan, firstKept: snipped.firstKept, removedCount: snipped.removed.length, reused: snipped.reused },
+      notes: [
+        ...(snipped.loopSnipped ? [LOOP_SNIPPED_NOTE] : snipped.laterTurn ? [LATER_TURN_NOTE] : []),
+        ...(snipped.serverAnchor !== null ? [ANCHOR_NOTES[snipped.serverAnchor]] : []),
+      ],
+      cut: {
+        plan: snipped.plan, firstKept: snipped.firstKept, removedCount: snipped.removed.length, reused: snipped.reused,
+        ...(snipped.serverAnchor !== null ? { serverCompaction: snipped.serverAnchor } : {}),
+      },
     };
   },
 });

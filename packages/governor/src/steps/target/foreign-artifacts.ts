@@ -25,6 +25,9 @@ const ANTHROPIC_SERVER_BLOCKS: readonly string[] = Object.freeze(['server_tool_u
 export function serverToolFamily(part: unknown): ArtifactFamily | null {
   if (!isRec(part) || typeof part.type !== 'string') return null;
   const type = part.type;
+  // The Responses API's compaction item has the same type name as Anthropic's block, but no
+  // `content` summary beside its opaque `encrypted_content` (Anthropic's block always has one).
+  if (type === 'compaction' && !('content' in part) && typeof part.encrypted_content === 'string') return 'responses';
   if (ANTHROPIC_SERVER_BLOCKS.includes(type) || type.endsWith('_tool_result')) return 'anthropic';
   // AI SDK parts: the dialect marks provider-executed ones (non-enumerable `providerExecuted`, `producer`).
   if ((type === 'tool-call' || type === 'tool-result') && part.providerExecuted === true) {

@@ -13,6 +13,7 @@ export const ANTHROPIC_PROFILE: TargetProfile = Object.freeze({
     { id: 'invalid-tool-call-id', reasons: ['tool-call-id-sanitized'] },
     { id: 'unsigned-reasoning-turn', reasons: ['unsigned-reasoning-only'] },
     ...modelSwitchRules(['anthropic']),
+    { id: 'server-compaction-anchor' },
   ]),
   roles: PLAIN_ROLES,
   contentRequired: false,

@@ -14,6 +14,7 @@ export const RESPONSES_PROFILE: TargetProfile = Object.freeze({
     { id: 'reasoning-with-its-item' },
     ...modelSwitchRules(['responses']),
     { id: 'reasoning-summary-missing', reasons: ['reasoning-summary-added'] },
+    { id: 'server-compaction-anchor' },
   ]),
   ...OPENAI_CHAT_SHAPE,
   keepsArtifactsOf: ['responses'],

@@ -18,4 +18,9 @@ export const ANTHROPIC_RULE_DOCS: RuleDocs = Object.freeze({
     does: 'drops an assistant turn that holds only unsigned reasoning (an aborted turn), which the AI SDK would send as `content: []`',
   },
   ...modelSwitchDocs(['anthropic']),
+  'server-compaction-anchor': {
+    requires: 'server-side compaction (threshold and on-demand): "Messages before the compaction block are dropped on next request", and the block comes back as it was returned (its `encrypted_content` is "opaque metadata from prior compaction, to be round-tripped verbatim")',
+    source: 'https://platform.claude.com/docs/en/build-with-claude/compaction-threshold',
+    does: 'treats the newest `compaction` block as an anchor: over budget, a cut keeps nothing before it (it starts at the block\'s turn, a `(conversation continued)` user turn in front) or keeps that turn, byte-exact with its tool results, in front of a later start; no step shortens or rewrites the block; the report says so (`cut.serverCompaction`: `cut-at-anchor` / `anchor-kept`)',
+  },
 });
