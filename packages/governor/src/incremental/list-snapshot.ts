@@ -45,6 +45,11 @@ export class ListSnapshot {
     return k;
   }
 
+  /** Whether the copy was last made equal to `list` itself (the same array, maybe changed since). */
+  madeFrom(list: readonly Message[]): boolean {
+    return list === this.#from;
+  }
+
   /** A one-slot guess that `list` extends the copy (its last copied slot matches). */
   mayPrefix(list: readonly Message[]): boolean {
     const n = this.#items.length;
