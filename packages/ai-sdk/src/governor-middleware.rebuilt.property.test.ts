@@ -4,11 +4,11 @@
 // end — the middleware's output equals that of a middleware that recognises nothing (each of its
 // prompts a deep copy, so no input or output object is shared and every tool turn is converted
 // afresh), call after call, with and without a window (the cut plan carried either way).
-import { createGovernor } from '@nanobot/governor';
+import { createGovernor, type GovernOptions } from '@nanobot/governor';
 import type { ModelMessage } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { governorMiddleware, type GovernedCallOptions, type GovernorMiddlewareOptions } from './governor-middleware.js';
+import { governorMiddleware, type GovernedCallOptions } from './governor-middleware.js';
 import { mockModel } from './test-support/mock-model.js';
 import { damagedHistory, validHistory } from './test-support/arbitrary-model-messages.js';
 
@@ -88,7 +88,7 @@ async function transform(middleware: ReturnType<typeof governorMiddleware>, prom
 
 const where = fc.constantFrom('start' as const, 'middle' as const, 'end' as const, 'nowhere' as const);
 const change = fc.constantFrom<Change>('text', 'call-id', 'input', 'output', 'provider-options', 'other-part', 'role');
-const settings = fc.constantFrom<GovernorMiddlewareOptions>({}, { contextWindowTokens: 1_200, maxOutputTokens: 100 }, { contextWindowTokens: 600, maxOutputTokens: 50, maxToolResultChars: 40 });
+const settings = fc.constantFrom<GovernOptions>({}, { contextWindowTokens: 1_200, maxOutputTokens: 100 }, { contextWindowTokens: 600, maxOutputTokens: 50, maxToolResultChars: 40 });
 
 describe('governorMiddleware on prompts the SDK rebuilt', () => {
   it('gives, call after call, what a middleware that recognises nothing gives, with one message changed anywhere', async () => {
