@@ -35,7 +35,7 @@ interface KnownView {
  * until the next step would carry all its message and part objects into the old generation.
  */
 export interface PreviousView {
-  /** The fields of every message, in order (see writeSignature). */
+  /** The fields every message is recognised by, in order (see writeSignature). */
   sig: unknown[];
   /** Where each message's fields start in `sig` (one more entry: the end). */
   at: number[];
@@ -239,80 +239,109 @@ function convertOne(msg: AiMessage, index: number, where: string, awaiting?: Rea
 
 // Markers in a signature (never field values: module-private objects).
 const PARTS = Object.freeze({ parts: true });
-const PART = Object.freeze({ part: true });
+const FIELDS = Object.freeze({ fields: true });
+const NOT_AN_OBJECT = Object.freeze({ notAnObject: true });
 
 /**
- * Appends the signature of `msg` to `sig`: its field count, then each field name and value in
- * order; a content list as its length and each part's fields (a part that is not an object as
- * itself). Values are compared by identity, so a rebuilt message whose fields hold the same
- * strings, inputs and outputs (as the AI SDK rebuilds them) matches.
+ * Appends the signature of `msg` to `sig`. A message is recognised by the fields the prompt's
+ * types define — its role, provider options and content (a string, or a part list) — and each
+ * part by its type: a text part by its text, a tool call by its id, name, input and
+ * provider-executed flag, a tool result by its id, name and output, each with its provider
+ * options; those are every field the AI SDK gives these parts, and all a provider reads. Any
+ * other part (files, reasoning, approvals, …) is recognised by all its own fields, in order.
+ * Values are compared by identity, so a rebuilt message whose fields hold the same strings,
+ * inputs and outputs (as the AI SDK rebuilds them) matches, and any other message does not.
+ * Named fields are read directly (a rebuilt 10,000-message prompt is recognised in one pass
+ * that never enumerates the parts it knows).
  */
 function writeSignature(msg: Record<string, unknown>, sig: unknown[]): void {
-  const count = sig.length;
-  sig.push(0);
-  let n = 0;
-  for (const k in msg) {
-    const v = msg[k];
-    sig.push(k);
-    n++;
-    if (k !== 'content' || !Array.isArray(v)) {
-      sig.push(v);
+  const content = msg.content;
+  sig.push(msg.role, msg.providerOptions);
+  if (!Array.isArray(content)) {
+    sig.push(content);
+    return;
+  }
+  sig.push(PARTS, content.length);
+  for (const p of content as unknown[]) {
+    if (!isRecord(p)) {
+      sig.push(NOT_AN_OBJECT);
       continue;
     }
-    sig.push(PARTS, v.length);
-    for (const p of v as unknown[]) {
-      if (!isRecord(p)) {
-        sig.push(p);
-        continue;
-      }
-      const pc = sig.length + 1;
-      sig.push(PART, 0);
+    const type = p.type;
+    if (type === 'text') sig.push(type, p.providerOptions, p.text);
+    else if (type === 'tool-call') sig.push(type, p.providerOptions, p.toolCallId, p.toolName, p.input, p.providerExecuted);
+    else if (type === 'tool-result') sig.push(type, p.providerOptions, p.toolCallId, p.toolName, p.output);
+    else {
+      const count = sig.length + 1;
+      sig.push(FIELDS, 0);
       let m = 0;
-      for (const pk in p) {
-        sig.push(pk, p[pk]);
+      for (const k in p) {
+        sig.push(k, p[k]);
         m++;
       }
-      sig[pc] = m;
+      sig[count] = m;
     }
   }
-  sig[count] = n;
 }
 
-/** Whether `msg` has exactly the signature at `sig[from..]` (see {@link writeSignature}). */
-function matchesSignature(msg: unknown, sig: readonly unknown[], from: number): boolean {
-  if (!isRecord(msg)) return false;
-  let j = from + 1;
-  let n = 0;
-  for (const k in msg) {
-    if (sig[j] !== k) return false;
-    const v = msg[k];
-    n++;
-    if (k !== 'content' || !Array.isArray(v)) {
-      if (sig[j + 1] !== v) return false;
-      j += 2;
+/**
+ * How many of `messages[from..to)` have exactly the signatures recorded for their positions
+ * (message `i`'s at `sig[at[i]..]`, see {@link writeSignature}), counted from `from` up to the
+ * first that differs. A message or part that is null or not an object never matches (its
+ * signature is a marker no field holds; the shapes read here never throw on other values).
+ */
+function matchingRun(messages: readonly unknown[], sig: readonly unknown[], at: readonly number[], from: number, to: number): number {
+  let i = from;
+  for (; i < to; i++) {
+    const msg = messages[i] as Record<string, unknown> | null | undefined;
+    if (msg === null || typeof msg !== 'object') break;
+    const start = at[i];
+    const content = msg.content;
+    if (msg.role !== sig[start] || msg.providerOptions !== sig[start + 1]) break;
+    if (!Array.isArray(content)) {
+      if (content !== sig[start + 2]) break;
       continue;
     }
-    if (sig[j + 1] !== PARTS || sig[j + 2] !== v.length) return false;
-    j += 3;
-    for (const p of v as unknown[]) {
-      if (!isRecord(p)) {
-        if (sig[j] !== p) return false;
-        j++;
-        continue;
-      }
-      if (sig[j] !== PART) return false;
-      const count = sig[j + 1] as number;
-      j += 2;
-      let m = 0;
-      for (const pk in p) {
-        if (m === count || sig[j] !== pk || sig[j + 1] !== p[pk]) return false;
-        j += 2;
-        m++;
-      }
-      if (m !== count) return false;
-    }
+    if (sig[start + 2] !== PARTS || sig[start + 3] !== content.length) break;
+    if (!partsMatch(content, sig, start + 4)) break;
   }
-  return n === sig[from];
+  return i;
+}
+
+/** Whether the parts of a content list match the signature from `sig[j]` on (see {@link writeSignature}). */
+function partsMatch(content: readonly unknown[], sig: readonly unknown[], j: number): boolean {
+  for (let i = 0; i < content.length; i++) {
+    const p = content[i] as Record<string, unknown> | null | undefined;
+    if (p === null || typeof p !== 'object') return false;
+    const type = p.type;
+    if (type === sig[j]) {
+      if (type === 'text') {
+        if (p.providerOptions !== sig[j + 1] || p.text !== sig[j + 2]) return false;
+        j += 3;
+      } else if (type === 'tool-call') {
+        if (p.providerOptions !== sig[j + 1] || p.toolCallId !== sig[j + 2] || p.toolName !== sig[j + 3] || p.input !== sig[j + 4] || p.providerExecuted !== sig[j + 5]) return false;
+        j += 6;
+      } else if (type === 'tool-result') {
+        if (p.providerOptions !== sig[j + 1] || p.toolCallId !== sig[j + 2] || p.toolName !== sig[j + 3] || p.output !== sig[j + 4]) return false;
+        j += 5;
+      } else {
+        return false;
+      }
+      continue;
+    }
+    // A part recognised by all its fields (its type among them).
+    if (sig[j] !== FIELDS) return false;
+    const count = sig[j + 1] as number;
+    j += 2;
+    let m = 0;
+    for (const k in p) {
+      if (m === count || sig[j] !== k || sig[j + 1] !== p[k]) return false;
+      j += 2;
+      m++;
+    }
+    if (m !== count) return false;
+  }
+  return true;
 }
 
 /** Writes the signature of `messages[from..]` after the first `from` of `sig`/`at`. */
@@ -322,7 +351,7 @@ function writeFrom(messages: readonly unknown[], from: number, sig: unknown[], a
   for (let i = from; i < messages.length; i++) {
     const m = messages[i];
     if (isRecord(m)) writeSignature(m, sig);
-    else sig.push(0, m);
+    else sig.push(NOT_AN_OBJECT);
     at.push(sig.length);
   }
 }
@@ -356,9 +385,7 @@ export function recordPrompt(messages: readonly unknown[], view: GovernorView, p
 function sharedWith(previous: PreviousView, messages: readonly unknown[]): number {
   complete(previous);
   const n = Math.min(previous.at.length - 1, messages.length);
-  let i = 0;
-  while (i < n && matchesSignature(messages[i], previous.sig, previous.at[i])) i++;
-  return i;
+  return matchingRun(messages, previous.sig, previous.at, 0, n);
 }
 
 /**
@@ -422,7 +449,7 @@ export function convertToGovernorView(messages: readonly unknown[], where: strin
     const msg = messages[i] as unknown;
     if (!isRecord(msg)) throw new ValidationError(`${where}: messages[${i}] must be an object`, [i]);
     let converted = cache.get(msg);
-    if (converted === undefined && i < previousLength && previous!.view.parts[i] !== undefined && (complete(previous!), matchesSignature(msg, previous!.sig, previous!.at[i]))) {
+    if (converted === undefined && i < previousLength && previous!.view.parts[i] !== undefined && (complete(previous!), matchingRun(messages, previous!.sig, previous!.at, i, i + 1) === i + 1)) {
       converted = previous!.view.parts[i];
       reused = true;
     }

@@ -51,13 +51,18 @@ interface AlternationMemo {
   /** The call that last handed `out` itself out, and the first slot changed since (later steps' copies share the slots before). */
   outCall: number;
   touched: number;
+  /**
+   * The report's entries last handed out (frozen, shared: reports are plain data), for the fold
+   * version, kept slots and opener they were made for; the same again while none has changed.
+   */
+  report: { version: number; kept: number; opener: Message | null; removed: readonly ReportedMessage[]; added: readonly ReportedMessage[] } | null;
 }
 
 function fresh(clock: CallClock): AlternationMemo {
   return {
     input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [], lenAfter: [], lastAfter: [], sizeLastAfter: [],
     removed: [], removedSlot: [], mergedSlots: [], addedEntry: [], addedMessage: [], addedShift: [],
-    version: 0, withOpener: null, withOpenerVersion: -1, outCall: 0, touched: 0,
+    version: 0, withOpener: null, withOpenerVersion: -1, outCall: 0, touched: 0, report: null,
   };
 }
 
@@ -127,6 +132,30 @@ function fold(memo: AlternationMemo, messages: readonly Message[], from: number,
   }
 }
 
+/** The report's entries of the fold's output with `kept` slots (frozen when nothing was popped, to be shared). */
+function entries(memo: AlternationMemo, messages: readonly Message[], kept: number, popped: boolean, opener: Message | null, first: number, shift: number): { removed: ReportedMessage[]; added: ReportedMessage[] } {
+  const { out, slotStart } = memo;
+  let cut = memo.removedSlot.length;
+  while (cut > 0 && memo.removedSlot[cut - 1] >= kept) cut--;
+  const removed = memo.removed.slice(0, cut);
+  if (popped) for (let i = slotStart[kept]; i < messages.length; i++) removed.push({ ...ref(messages[i], i), reason: 'trailing-assistant' });
+  const added: ReportedMessage[] = [];
+  if (opener !== null) added.push(frozenRef(opener, first, 'conversation-continued'));
+  const { mergedSlots, addedEntry, addedMessage, addedShift } = memo;
+  for (let j = 0; j < mergedSlots.length && mergedSlots[j] < kept; j++) {
+    const slot = mergedSlots[j];
+    let entry = addedEntry[j];
+    if (entry === undefined || addedMessage[j] !== out[slot] || addedShift[j] !== shift) {
+      entry = frozenRef(out[slot], slot + shift, 'merged-same-role');
+      addedEntry[j] = entry;
+      addedMessage[j] = out[slot];
+      addedShift[j] = shift;
+    }
+    added.push(entry);
+  }
+  return popped ? { removed, added } : { removed: Object.freeze(removed) as ReportedMessage[], added: Object.freeze(added) as ReportedMessage[] };
+}
+
 function hasUserOrTool(out: readonly Message[], kept: number): boolean {
   for (let i = 0; i < kept; i++) if (out[i].role === 'user' || out[i].role === 'tool') return true;
   return false;
@@ -160,7 +189,7 @@ export class AlternationMemos {
     memo.input.update(messages, from);
     this.#byHead.set(head, memo);
 
-    const { out, slotStart } = memo;
+    const { out } = memo;
     let kept = out.length;
     while (kept > 0 && out[kept - 1].role === 'assistant') kept--;
     const popped = kept < out.length;
@@ -173,39 +202,32 @@ export class AlternationMemos {
     const shift = opener === null ? 0 : 1;
     if (kept === n && opener === null) return { messages: messages as Message[], removed: [], added: [] };
 
-    let cut = memo.removedSlot.length;
-    while (cut > 0 && memo.removedSlot[cut - 1] >= kept) cut--;
-    const removed = memo.removed.slice(0, cut);
-    if (popped) for (let i = slotStart[kept]; i < n; i++) removed.push({ ...ref(messages[i], i), reason: 'trailing-assistant' });
-    const added: ReportedMessage[] = [];
-    if (opener !== null) added.push({ ...ref(opener, first), reason: 'conversation-continued' });
-    const { mergedSlots, addedEntry, addedMessage, addedShift } = memo;
-    for (let j = 0; j < mergedSlots.length && mergedSlots[j] < kept; j++) {
-      const slot = mergedSlots[j];
-      let entry = addedEntry[j];
-      if (entry === undefined || addedMessage[j] !== out[slot] || addedShift[j] !== shift) {
-        entry = frozenRef(out[slot], slot + shift, 'merged-same-role');
-        addedEntry[j] = entry;
-        addedMessage[j] = out[slot];
-        addedShift[j] = shift;
-      }
-      added.push(entry);
+    // Without popped turns the entries depend on the fold, the kept slots and the opener only: a
+    // repeated history hands out the same frozen lists instead of copies as long as its merges.
+    const known = memo.report;
+    let removed: readonly ReportedMessage[];
+    let added: readonly ReportedMessage[];
+    if (!popped && known !== null && known.version === memo.version && known.kept === kept && known.opener === opener) {
+      ({ removed, added } = known);
+    } else {
+      ({ removed, added } = entries(memo, messages, kept, popped, opener, first, shift));
+      memo.report = popped ? null : { version: memo.version, kept, opener, removed, added };
     }
     // The memo's own list when nothing was popped (govern copies it if it becomes the result).
     if (opener === null) {
-      if (kept < out.length) return { messages: out.slice(0, kept), removed, added };
+      if (kept < out.length) return { messages: out.slice(0, kept), removed: removed as ReportedMessage[], added: added as ReportedMessage[] };
       // Handed out again: copies later steps took of it last time share the slots before the first change.
       this.#clock.vouch(out, out, memo.outCall, Math.min(memo.touched, out.length));
       memo.outCall = this.#clock.active;
       memo.touched = out.length;
-      return { messages: this.#clock.markShared(out), removed, added };
+      return { messages: this.#clock.markShared(out), removed: removed as ReportedMessage[], added: added as ReportedMessage[] };
     }
     if (memo.withOpener === null || memo.withOpenerVersion !== memo.version) {
       const list = out.slice(0, first).concat([opener], out.slice(first, kept));
       memo.withOpener = this.#clock.markImmutable(list);
       memo.withOpenerVersion = memo.version;
     }
-    return { messages: this.#clock.markShared(memo.withOpener), removed, added };
+    return { messages: this.#clock.markShared(memo.withOpener), removed: removed as ReportedMessage[], added: added as ReportedMessage[] };
   }
 
   /** Drops what is kept for the history starting with `head`. */

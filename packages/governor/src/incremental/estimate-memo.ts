@@ -59,7 +59,13 @@ export class KnownEstimates implements EstimateMemo {
       entries = [];
       this.#byHead.set(head, entries);
     }
-    for (let i = 0; i < entries.length; i++) {
+    // The entry copied from this very array first: a sibling list (a step's output equal to its
+    // input but near the end) would cost a pass over the shared prefix before it is rejected.
+    let own = -1;
+    for (let i = 0; i < entries.length && own < 0; i++) if (entries[i].list.madeFrom(messages)) own = i;
+    for (let j = own < 0 ? 0 : -1; j < entries.length; j++) {
+      const i = j < 0 ? own : j;
+      if (j >= 0 && i === own) continue;
       const e = entries[i];
       if (sameTools(e, tools, estimator) && e.list.equals(messages)) {
         e.list.update(messages, messages.length); // no copying: marks it as seen in this call

@@ -311,6 +311,23 @@ describe('ListSnapshot', () => {
       { numRuns: 300 },
     );
   });
+
+  it('finds the common prefix of lists past the cached size (compared by pointer) where the first slot differs', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 16_000, max: 20_000 }), fc.nat(), fc.boolean(), (n, at, grow) => {
+        const pool = Array.from({ length: 64 }, (_, i) => ({ role: 'user', content: String(i) }) as Message);
+        const list = Array.from({ length: n }, (_, i) => pool[i % 64]);
+        const snap = new ListSnapshot(new CallClock());
+        snap.update(list, 0);
+        const next = grow ? [...list, pool[0]] : list.slice();
+        const k = at % (n + 1);
+        if (k < n) next[k] = { ...next[k] };
+        expect(snap.commonPrefix(next)).toBe(k);
+        expect(snap.equals(next)).toBe(k === n && !grow);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });
 
 describe('the snip memo', () => {
