@@ -61,17 +61,14 @@ export class KnownEstimates implements EstimateMemo {
     }
     // The entry copied from this very array first: a sibling list (a step's output equal to its
     // input but near the end) would cost a pass over the shared prefix before it is rejected.
-    let own = -1;
-    for (let i = 0; i < entries.length && own < 0; i++) if (entries[i].list.madeFrom(messages)) own = i;
-    for (let j = own < 0 ? 0 : -1; j < entries.length; j++) {
-      const i = j < 0 ? own : j;
-      if (j >= 0 && i === own) continue;
-      const e = entries[i];
-      if (sameTools(e, tools, estimator) && e.list.equals(messages)) {
-        e.list.update(messages, messages.length); // no copying: marks it as seen in this call
-        if (i > 0) entries.unshift(...entries.splice(i, 1));
-        return e.tokens;
-      }
+    const fits = (e: KnownEstimate): boolean => sameTools(e, tools, estimator) && e.list.equals(messages);
+    const own = entries.findIndex((e) => e.list.madeFrom(messages));
+    const hit = own >= 0 && fits(entries[own]) ? own : entries.findIndex((e, i) => i !== own && fits(e));
+    if (hit >= 0) {
+      const e = entries[hit];
+      e.list.update(messages, messages.length); // no copying: marks it as seen in this call
+      if (hit > 0) entries.unshift(...entries.splice(hit, 1));
+      return e.tokens;
     }
     const tokens = additive(estimator) ? this.#fromKnown(entries, messages, tools, estimator) : compute();
     // A grown list replaces the entry of the list it grew from (only the new slots are copied).
