@@ -4,7 +4,17 @@
 // already normalised (verified by identity) instead of visiting every tool message. A result
 // offloaded earlier is saved again on every call (`persist` is the store's promise that the
 // location holds the body; a file deleted since is written back), and when the store answers
-// with another location the result is normalised afresh.
+// with another location the result is normalised afresh. A history whose end changed (results
+// of the open turn arriving where backfilled ones stood, an in-flight result replaced) resumes
+// after the part it still shares with the previous one: the output, its changes and offloads
+// are cut back to that prefix first (each is one per input message or records its index).
+
+/** How many entries of `at` (ascending) are below `k`. */
+function countBelow(at: readonly number[], k: number): number {
+  let n = at.length;
+  while (n > 0 && at[n - 1] >= k) n--;
+  return n;
+}
 import { type Message } from '@nanobot/schema';
 import type { ArtifactRequest, ArtifactStore } from '../offload/artifact-store.js';
 import { describeResult, resultKey, type ToolResultBudgetOptions, type ToolResultChange } from '../steps/size/apply-tool-result-budget.js';
@@ -32,11 +42,15 @@ interface ListMemo {
   list: ListSnapshot;
   /** The output (a list this memo owns, grown in place), or null when it was the input unchanged. */
   out: Message[] | null;
+  /** Index of the first replaced message (where `out` starts to differ from the input), -1 without `out`. */
+  firstReplaced: number;
   /** The call that last handed `out` out. */
   outCall: number;
   changes: ToolResultChange[];
-  /** The offloads of the normalised part, saved again before it is reused. */
-  offloads: { request: ArtifactRequest; location: string }[];
+  /** Per change, the index of the input message it describes (ascending). */
+  changedAt: number[];
+  /** The offloads of the normalised part, saved again before it is reused (ascending `at`). */
+  offloads: { request: ArtifactRequest; location: string; at: number }[];
   max: number;
   store: ArtifactStore | null;
   session: string | null;
@@ -74,16 +88,31 @@ export class ToolResultBudgetMemos {
     let from = 0;
     let out: Message[] | null = null;
     let changes: ToolResultChange[] = [];
+    let changedAt: number[] = [];
     let offloads: ListMemo['offloads'] = [];
     let resumed = false;
-    if (prev !== undefined && prev.max === max && prev.store === store && prev.session === session && sameRules(prev.rules, rules) && prev.list.length <= messages.length
-      && prev.list.commonPrefix(messages) === prev.list.length && prev.offloads.every((o) => stillAt(store!, o.request, o.location))) {
-      from = prev.list.length;
-      // The output grows in place: later steps' memos know its first slots from last time.
-      out = prev.out;
-      changes = prev.changes;
-      offloads = prev.offloads;
-      resumed = true;
+    let firstReplaced = -1;
+    if (prev !== undefined && prev.max === max && prev.store === store && prev.session === session && sameRules(prev.rules, rules)) {
+      const k = prev.list.commonPrefix(messages);
+      const past = prev.offloads.findIndex((o) => o.at >= k);
+      const offloadsKept = past < 0 ? prev.offloads.length : past;
+      if (k > 0 && prev.offloads.every((o, j) => j >= offloadsKept || stillAt(store!, o.request, o.location))) {
+        from = k;
+        // The output grows in place (cut back to the shared prefix first): later steps' memos
+        // know its first slots from last time. Cut back before its first replacement, it is the
+        // input again (the plain step then returns the input itself).
+        out = prev.out !== null && prev.firstReplaced < k ? prev.out : null;
+        if (out !== null) out.length = k;
+        firstReplaced = out === null ? -1 : prev.firstReplaced;
+        changes = prev.changes;
+        changedAt = prev.changedAt;
+        const nChanges = countBelow(changedAt, k);
+        changes.length = nChanges;
+        changedAt.length = nChanges;
+        offloads = prev.offloads;
+        offloads.length = offloadsKept;
+        resumed = true;
+      }
     }
     const stable = out === null ? 0 : out.length;
     let failed = false;
@@ -111,10 +140,18 @@ export class ToolResultBudgetMemos {
         if (info.offloadError === undefined) this.#results.set(msg, { content: msg.content, max, store, session, id, name, rules, out: replacement ?? msg, info, request });
         else failed = true;
       }
-      if (request !== null) offloads.push({ request, location: info.offloadedTo! });
-      if (info.emptyMarker || info.offloadedTo !== undefined || info.truncated || info.offloadError !== undefined) changes.push(...describeResult(id, name, info));
+      if (request !== null) offloads.push({ request, location: info.offloadedTo!, at: i });
+      if (info.emptyMarker || info.offloadedTo !== undefined || info.truncated || info.offloadError !== undefined) {
+        for (const change of describeResult(id, name, info)) {
+          changes.push(change);
+          changedAt.push(i);
+        }
+      }
       if (replacement !== null) {
-        out ??= messages.slice(0, i);
+        if (out === null) {
+          out = messages.slice(0, i);
+          firstReplaced = i;
+        }
         out.push(replacement);
       } else {
         out?.push(msg);
@@ -130,7 +167,7 @@ export class ToolResultBudgetMemos {
       else {
         const list = resumed ? prev!.list : new ListSnapshot(this.#clock);
         list.update(messages, from);
-        this.#lists.set(first, { list, out, outCall: this.#clock.active, changes, offloads, max, store, session, rules });
+        this.#lists.set(first, { list, out, firstReplaced, outCall: this.#clock.active, changes, changedAt, offloads, max, store, session, rules });
       }
     }
     return { messages: result, changes: changes.slice() };
