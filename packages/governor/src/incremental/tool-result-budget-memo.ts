@@ -8,13 +8,6 @@
 // of the open turn arriving where backfilled ones stood, an in-flight result replaced) resumes
 // after the part it still shares with the previous one: the output, its changes and offloads
 // are cut back to that prefix first (each is one per input message or records its index).
-
-/** How many entries of `at` (ascending) are below `k`. */
-function countBelow(at: readonly number[], k: number): number {
-  let n = at.length;
-  while (n > 0 && at[n - 1] >= k) n--;
-  return n;
-}
 import { type Message } from '@nanobot/schema';
 import type { ArtifactRequest, ArtifactStore } from '../offload/artifact-store.js';
 import { describeResult, resultKey, type ToolResultBudgetOptions, type ToolResultChange } from '../steps/size/apply-tool-result-budget.js';
@@ -22,6 +15,7 @@ import { normalizeToolResultDetailed, offloadRequest, type NormalizedToolResult 
 import { REFERENCE_RULES, sameRules, type ToolResultRules } from '../steps/size/tool-rules.js';
 import type { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
+import { resumeFold } from './resume-fold.js';
 
 interface ResultMemo {
   content: unknown;
@@ -39,7 +33,7 @@ interface ResultMemo {
 
 interface ListMemo {
   /** Copy of the input (callers may push to their array between calls), updated in place. */
-  list: ListSnapshot;
+  input: ListSnapshot;
   /** The output (a list this memo owns, grown in place), or null when it was the input unchanged. */
   out: Message[] | null;
   /** Index of the first replaced message (where `out` starts to differ from the input), -1 without `out`. */
@@ -55,6 +49,30 @@ interface ListMemo {
   store: ArtifactStore | null;
   session: string | null;
   rules: ToolResultRules;
+}
+
+/** How many of `items` (ascending by `at`) are at indices below `k`. */
+function countBelow<T>(items: readonly T[], k: number, at: (item: T) => number): number {
+  let n = items.length;
+  while (n > 0 && at(items[n - 1]) >= k) n--;
+  return n;
+}
+
+/** Rewinds `memo` to its state after the first `k` inputs (see resumeFold's contract). */
+function rewind(memo: ListMemo, k: number): void {
+  const changes = countBelow(memo.changedAt, k, (i) => i);
+  memo.changes.length = changes;
+  memo.changedAt.length = changes;
+  memo.offloads.length = countBelow(memo.offloads, k, (o) => o.at);
+  if (memo.out === null) return;
+  // Cut back before its first replacement, the output is the input again (the plain step then
+  // returns the input itself); else it keeps its first `k` slots, one per input message.
+  if (memo.firstReplaced >= k) {
+    memo.out = null;
+    memo.firstReplaced = -1;
+  } else {
+    memo.out.length = k;
+  }
 }
 
 /** Saves `request` again; true when the store still answers with `location`. */
@@ -84,42 +102,29 @@ export class ToolResultBudgetMemos {
     const rules = options.rules ?? REFERENCE_RULES;
     const first = messages[0];
     const keyed = first !== undefined && first !== null && typeof first === 'object';
-    const prev = keyed ? this.#lists.get(first) : undefined;
+    let memo: ListMemo | undefined;
     let from = 0;
-    let out: Message[] | null = null;
-    let changes: ToolResultChange[] = [];
-    let changedAt: number[] = [];
-    let offloads: ListMemo['offloads'] = [];
-    let resumed = false;
-    let firstReplaced = -1;
-    if (prev !== undefined && prev.max === max && prev.store === store && prev.session === session && sameRules(prev.rules, rules)) {
-      const k = prev.list.commonPrefix(messages);
-      const past = prev.offloads.findIndex((o) => o.at >= k);
-      const offloadsKept = past < 0 ? prev.offloads.length : past;
-      if (k > 0 && prev.offloads.every((o, j) => j >= offloadsKept || stillAt(store!, o.request, o.location))) {
-        from = k;
-        // The output grows in place (cut back to the shared prefix first): later steps' memos
-        // know its first slots from last time. Cut back before its first replacement, it is the
-        // input again (the plain step then returns the input itself).
-        out = prev.out !== null && prev.firstReplaced < k ? prev.out : null;
-        if (out !== null) out.length = k;
-        firstReplaced = out === null ? -1 : prev.firstReplaced;
-        changes = prev.changes;
-        changedAt = prev.changedAt;
-        const nChanges = countBelow(changedAt, k);
-        changes.length = nChanges;
-        changedAt.length = nChanges;
-        offloads = prev.offloads;
-        offloads.length = offloadsKept;
-        resumed = true;
+    const kept = keyed ? this.#lists.get(first) : undefined;
+    if (kept !== undefined && kept.max === max && kept.store === store && kept.session === session && sameRules(kept.rules, rules)) {
+      ({ memo, from } = resumeFold(this.#lists, messages, rewind));
+      // An offload of the part kept that the store no longer answers for: normalise afresh.
+      if (memo !== undefined && !memo.offloads.every((o) => stillAt(store!, o.request, o.location))) {
+        memo = undefined;
+        from = 0;
       }
     }
-    const stable = out === null ? 0 : out.length;
+    const resumed = memo !== undefined;
+    const before = memo?.out ?? null;
+    const beforeCall = memo?.outCall ?? 0;
+    memo ??= { input: new ListSnapshot(this.#clock), out: null, firstReplaced: -1, outCall: 0, changes: [], changedAt: [], offloads: [], max, store, session, rules };
+    const { changes, changedAt, offloads } = memo;
+    // The output grows in place: later steps' memos know its first slots from last time.
+    const stable = before === null ? 0 : before.length;
     let failed = false;
     for (let i = from; i < messages.length; i++) {
       const msg = messages[i];
       if (msg.role !== 'tool') {
-        out?.push(msg);
+        memo.out?.push(msg);
         continue;
       }
       const { id, name } = resultKey(msg, i);
@@ -148,26 +153,26 @@ export class ToolResultBudgetMemos {
         }
       }
       if (replacement !== null) {
-        if (out === null) {
-          out = messages.slice(0, i);
-          firstReplaced = i;
+        if (memo.out === null) {
+          memo.out = messages.slice(0, i);
+          memo.firstReplaced = i;
         }
-        out.push(replacement);
+        memo.out.push(replacement);
       } else {
-        out?.push(msg);
+        memo.out?.push(msg);
       }
     }
-    if (out !== null) {
-      this.#clock.markShared(out);
-      if (resumed && out === prev!.out) this.#clock.vouch(out, out, prev!.outCall, stable);
+    if (memo.out !== null) {
+      this.#clock.markShared(memo.out);
+      if (resumed && memo.out === before) this.#clock.vouch(memo.out, memo.out, beforeCall, stable);
     }
-    const result = out ?? (messages as Message[]);
+    const result = memo.out ?? (messages as Message[]);
     if (keyed) {
       if (failed) this.#lists.delete(first);
       else {
-        const list = resumed ? prev!.list : new ListSnapshot(this.#clock);
-        list.update(messages, from);
-        this.#lists.set(first, { list, out, firstReplaced, outCall: this.#clock.active, changes, changedAt, offloads, max, store, session, rules });
+        memo.input.update(messages, from);
+        memo.outCall = this.#clock.active;
+        this.#lists.set(first, memo);
       }
     }
     return { messages: result, changes: changes.slice() };
