@@ -1,7 +1,6 @@
 // The opening every per-history fold memo shares (legalize, separation, alternation, the
-// tool-result budget): find the
-// memo kept for the history by its first message, see how far its last input still holds, and
-// rewind it to there, or drop it when nothing holds.
+// tool-result budget): find the memo kept for the history by its first message, see how far
+// its last input still holds, and rewind it to there, or drop it when nothing holds.
 import type { Message } from '@nanobot/schema';
 import type { ListSnapshot } from './list-snapshot.js';
 
