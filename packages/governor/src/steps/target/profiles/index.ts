@@ -20,21 +20,25 @@ function profile({ target, ...behaviour }: TargetBehaviour, rules: TargetRule[])
   return Object.freeze({ target, rules: ruleList(rules), ...behaviour });
 }
 
-const OPENAI_PROFILE = profile(B.openai, openaiRules());
-const ANTHROPIC_PROFILE = profile(B.anthropic, anthropicRules());
+/** Every target's profile, in GOVERN_TARGETS order ('any' reuses OpenAI's and Anthropic's rule objects). */
+function profiles(): Record<GovernTarget, TargetProfile> {
+  const openai = profile(B.openai, openaiRules());
+  const anthropic = profile(B.anthropic, anthropicRules());
+  return {
+    openai,
+    responses: profile(B.responses, responsesRules()),
+    anthropic,
+    gemini: profile(B.gemini, geminiRules()),
+    bedrock: profile(B.bedrock, bedrockRules()),
+    mistral: profile(B.mistral, mistralRules()),
+    deepseek: profile(B.deepseek, deepseekRules()),
+    openrouter: profile(B.openrouter, openrouterRules()),
+    any: profile(B.any, anyRules(openai.rules, anthropic.rules)),
+  };
+}
 
 /** Every target's profile (`TARGET_BEHAVIOURS[target]`'s fields, with the rules it declares). */
-export const TARGET_PROFILES: Readonly<Record<GovernTarget, TargetProfile>> = Object.freeze({
-  openai: OPENAI_PROFILE,
-  responses: profile(B.responses, responsesRules()),
-  anthropic: ANTHROPIC_PROFILE,
-  gemini: profile(B.gemini, geminiRules()),
-  bedrock: profile(B.bedrock, bedrockRules()),
-  mistral: profile(B.mistral, mistralRules()),
-  deepseek: profile(B.deepseek, deepseekRules()),
-  openrouter: profile(B.openrouter, openrouterRules()),
-  any: profile(B.any, anyRules(OPENAI_PROFILE.rules, ANTHROPIC_PROFILE.rules)),
-});
+export const TARGET_PROFILES: Readonly<Record<GovernTarget, TargetProfile>> = Object.freeze(profiles());
 
 export { ANTHROPIC_TOOL_ID_PATTERN } from './anthropic.js';
 export { MISTRAL_TOOL_ID_PATTERN } from './mistral.js';
