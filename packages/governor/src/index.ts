@@ -4,7 +4,7 @@ export { createGovernor } from './governor.js';
 export type { Governor, GovernorCallOptions, GovernorOptions, GovernorSessionState } from './governor.js';
 export { PIPELINE } from './pipeline.js';
 export type { GovernStep, StepContext, StepEffect, StepOutcome, StepCut } from './steps/step.js';
-export type { TargetProfile, TargetRule, TargetRuleDoc, DocumentedTargetRule } from './steps/target/target-profile.js';
+export type { TargetBehaviour, TargetProfile, TargetRule, TargetRuleDoc, DocumentedTargetRule } from './steps/target/target-profile.js';
 export { ruleForReason } from './steps/target/target-profile.js';
 export { separateToolResultsFromUser, TOOL_RESULTS_RECEIVED } from './steps/target/separate-tool-results-from-user.js';
 export { shortToolCallId, isUnsignedReasoningOnly } from './steps/target/legalize-for-target.js';

@@ -8,7 +8,7 @@ import { estimatorFor, withModelDefaults } from './sizing/model-defaults.js';
 import { NO_CACHE, type DerivationCache } from './steps/derivation-cache.js';
 import type { StepContext } from './steps/step.js';
 import type { GovernTarget } from './steps/target/govern-target.js';
-import { TARGET_PROFILES } from './steps/target/profiles/index.js';
+import { TARGET_BEHAVIOURS } from './steps/target/profiles/behaviours.js';
 
 /** A call's step context, and the two budgets (the model's input budget, and in estimate units). */
 export interface ResolvedCall {
@@ -63,7 +63,7 @@ export function resolveCall(history: readonly Message[], given: GovernOptions, d
     options,
     fixed,
     target,
-    profile: target === null ? null : TARGET_PROFILES[target],
+    profile: target === null ? null : TARGET_BEHAVIOURS[target],
     onOverflow: options.onOverflow ?? (fixed ? 'shrink' : 'send'),
     budget,
     estimate: { tools: options.tools ?? null, tokenCounter: options.tokenCounter ?? null, estimateCache: tokenCache, estimator: estimatorFor(options), memo: estimates },

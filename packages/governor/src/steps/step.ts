@@ -10,7 +10,7 @@ import type { EstimateContext } from '../sizing/estimate.js';
 import type { CutPlan } from './cut/cut-plan.js';
 import type { DerivationCache } from './derivation-cache.js';
 import type { GovernTarget } from './target/govern-target.js';
-import type { TargetProfile } from './target/target-profile.js';
+import type { TargetBehaviour } from './target/target-profile.js';
 
 /**
  * What a step may do to the list it is given (declared, and checked by the pipeline's property
@@ -28,8 +28,8 @@ export interface StepContext {
   readonly fixed: boolean;
   /** The API the copy is made legal for (null: no target steps, `compat: 'reference'`). */
   readonly target: GovernTarget | null;
-  /** The declared rules of `target` (null with no target). */
-  readonly profile: TargetProfile | null;
+  /** How `target` takes a history: its profile without the rule list, which no step reads (null with no target). */
+  readonly profile: TargetBehaviour | null;
   /** What happens when the newest turn cannot fit (`options.onOverflow` with its default). */
   readonly onOverflow: 'shrink' | 'throw' | 'send';
   /** The input budget in estimate units (0: no budget; compaction, snipping and shrinking off). */

@@ -59,10 +59,10 @@ export interface ToolTraitsDeclaration {
 export type ToolTraitsByName = Readonly<Record<string, ToolTraits>>;
 
 /** The traits of a tool that declares none: no rule treats it specially. */
-export const DEFAULT_TOOL_TRAITS: ToolTraits = Object.freeze({ readOnly: false, compactable: false, rereadable: null });
+export const DEFAULT_TOOL_TRAITS: ToolTraits = /* @__PURE__ */ Object.freeze({ readOnly: false, compactable: false, rereadable: null });
 
 /** What `rereadable: true` stands for: read_file's paging. */
-export const DEFAULT_REREADABLE_OUTPUT: RereadableOutput = Object.freeze({
+export const DEFAULT_REREADABLE_OUTPUT: RereadableOutput = /* @__PURE__ */ Object.freeze({
   offsetParam: 'offset',
   limitParam: 'limit',
   unit: 'lines',

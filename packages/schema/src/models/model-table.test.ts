@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KNOWN_MODELS } from './known-models.js';
-import { addCosts, costOfUsage, lookupModel } from './model-table.js';
+import { KNOWN_MODEL_LIMITS } from './model-limits.js';
+import { KNOWN_MODEL_PRICES } from './model-prices.js';
+import { addCosts, costOfUsage, lookupModel, lookupModelLimits } from './model-table.js';
 
 describe('lookupModel', () => {
   it.each([
@@ -60,6 +62,39 @@ describe('lookupModel', () => {
       expect(m.contextWindow).toBeGreaterThan(m.maxOutput - 1);
       for (const v of Object.values(m.prices ?? {})) expect(v).toBeGreaterThanOrEqual(0);
     }
+  });
+});
+
+describe('lookupModelLimits', () => {
+  const names = ['gpt-4o', 'openai/gpt-5.5-pro', 'us.anthropic.claude-opus-4-7-v1:0', 'models/gemini-3-flash', 'x/y/kimi-k3', 'mistral/codestral-2', 'deepseek-chat', 'nope', ''];
+
+  it('finds the entry lookupModel finds, with the same fields but no prices', () => {
+    for (const name of [...names, ...KNOWN_MODELS.map((m) => m.id)]) {
+      const full = lookupModel(name);
+      const limits = lookupModelLimits(name);
+      if (full === undefined) {
+        expect(limits).toBeUndefined();
+        continue;
+      }
+      const { prices, ...rest } = full;
+      expect(limits).toEqual(rest);
+      expect(Object.keys(limits!)).toEqual(Object.keys(rest));
+      expect(limits!.pattern).toBe(full.pattern);
+      expect(limits).not.toHaveProperty('prices');
+      if (prices !== undefined) expect(prices).toBe(KNOWN_MODEL_PRICES[full.id]);
+    }
+  });
+
+  it('returns an override as given (prices included), before the table', () => {
+    const mine = { id: 'mine', pattern: /^gpt-4o/, contextWindow: 1000, maxOutput: 100, tokenizer: 'cl100k_base' as const, prices: { input: 1, output: 2 } };
+    expect(lookupModelLimits('gpt-4o', { overrides: [mine] })).toBe(mine);
+  });
+
+  it('KNOWN_MODELS is the limits table, entry by entry, with prices where listed', () => {
+    expect(KNOWN_MODELS.map(({ prices: _prices, ...rest }) => rest)).toEqual(KNOWN_MODEL_LIMITS);
+    // A price under an id the limits table does not have would be silently unused.
+    expect(Object.keys(KNOWN_MODEL_PRICES).filter((id) => !KNOWN_MODEL_LIMITS.some((m) => m.id === id))).toEqual([]);
+    expect(KNOWN_MODELS.filter((m) => m.prices !== undefined).length).toBe(Object.keys(KNOWN_MODEL_PRICES).length);
   });
 });
 

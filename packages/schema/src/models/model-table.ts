@@ -1,4 +1,6 @@
+import { findModel } from './find-model.js';
 import { KNOWN_MODELS } from './known-models.js';
+import { KNOWN_MODEL_LIMITS } from './model-limits.js';
 import type { Usage } from '../provider/provider.js';
 import type { ModelInfo, ModelPrices } from './model-info.js';
 
@@ -13,12 +15,17 @@ export interface LookupModelOptions {
  * patterns do not name), or `undefined` for an unknown model. Pure.
  */
 export function lookupModel(model: string | undefined, options: LookupModelOptions = {}): ModelInfo | undefined {
-  if (!model) return undefined;
-  for (const table of [options.overrides ?? [], KNOWN_MODELS]) {
-    for (const info of table) if (info.pattern.test(model)) return info;
-  }
-  const slash = model.lastIndexOf('/');
-  return slash >= 0 ? lookupModel(model.slice(slash + 1), options) : undefined;
+  return findModel(model, [options.overrides ?? [], KNOWN_MODELS]);
+}
+
+/**
+ * {@link lookupModel} for what sizes a request: the entry's window, reply limit and tokenizer
+ * are the same, but a built-in entry comes without its prices (an override is returned as
+ * given). For code that never prices (`govern`), so a bundle of it leaves the price table out.
+ * Pure.
+ */
+export function lookupModelLimits(model: string | undefined, options: LookupModelOptions = {}): ModelInfo | undefined {
+  return findModel(model, [options.overrides ?? [], KNOWN_MODEL_LIMITS]);
 }
 
 /** The cost of one request's usage in USD, split the way bills are. */

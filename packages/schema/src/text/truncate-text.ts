@@ -42,7 +42,7 @@ export function truncateText(text: string, maxChars: number): string {
   return sliceCodePoints(text, maxChars) + TRUNCATION_SUFFIX;
 }
 
-const utf8 = new TextEncoder();
+const utf8 = /* @__PURE__ */ new TextEncoder();
 
 function bytePrefix(text: string, maxBytes: number): string {
   // Code-point safe: take whole characters while they fit.

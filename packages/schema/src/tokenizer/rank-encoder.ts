@@ -1,5 +1,6 @@
 // The encoder built from js-tiktoken's rank data: what we used of js-tiktoken's `Tiktoken`
-// (rank table, encode with special-token text as plain text, decode), without the rest of its
+// (rank table, encode with special-token text as plain text; decoding is rank-decoder.ts, which
+// only truncation by tokens uses, so a program that only counts leaves it out), without the rest of its
 // module (special-token handling we never enable, a model-name list, base64-js), which every
 // browser bundle carried (1.9 KB gzip, more than this file). Equal to `Tiktoken` for every input
 // (rank-encoder.test.ts compares them on both encodings' whole tables and on sample texts).
@@ -43,24 +44,22 @@ const utf8 = new TextEncoder();
 export class RankEncoder {
   /** Rank by byte sequence spelled `"104,105"` (js-tiktoken's key, read by the long-piece merge). */
   readonly rankMap = new Map<string, number>();
-  readonly #bytes = new Map<number, Uint8Array>();
+  /** The ranks' special tokens (their ids decode as their text). */
+  readonly specialTokens: Readonly<Record<string, number>>;
   readonly #pieces: RegExp;
-  readonly #decoder = new TextDecoder('utf-8');
 
   /** Parses `ranks` (js-tiktoken's format: lines of a name, the first rank, base64 tokens). */
   constructor(ranks: TokenizerRanks) {
     this.#pieces = new RegExp(ranks.pat_str, 'gu');
+    this.specialTokens = ranks.special_tokens;
     for (const line of ranks.bpe_ranks.split('\n')) {
       if (line === '') continue;
       const fields = line.split(' ');
       const offset = Number.parseInt(fields[1]!, 10);
       for (let i = 2; i < fields.length; i++) {
-        const bytes = base64Bytes(fields[i]!);
-        this.rankMap.set(bytes.join(','), offset + i - 2);
-        this.#bytes.set(offset + i - 2, bytes);
+        this.rankMap.set(base64Bytes(fields[i]!).join(','), offset + i - 2);
       }
     }
-    for (const [text, rank] of Object.entries(ranks.special_tokens)) if (!this.#bytes.has(rank)) this.#bytes.set(rank, utf8.encode(text));
   }
 
   /** The tokens of `text`, special-token text as plain text (js-tiktoken's `encode(text, [], [])`). */
@@ -73,25 +72,5 @@ export class RankEncoder {
       else for (const rank of bytePairMerge(bytes, (key) => this.rankMap.get(key))) out.push(rank);
     }
     return out;
-  }
-
-  /** The text of `tokens` (U+FFFD where a cut split a multi-byte character; unknown ids skipped). */
-  decode(tokens: readonly number[]): string {
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    for (const token of tokens) {
-      const bytes = this.#bytes.get(token);
-      if (bytes !== undefined) {
-        parts.push(bytes);
-        size += bytes.length;
-      }
-    }
-    const joined = new Uint8Array(size);
-    let at = 0;
-    for (const bytes of parts) {
-      joined.set(bytes, at);
-      at += bytes.length;
-    }
-    return this.#decoder.decode(joined);
   }
 }

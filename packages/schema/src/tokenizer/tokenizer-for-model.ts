@@ -1,5 +1,5 @@
 import type { TokenizerName } from '../models/model-info.js';
-import { lookupModel, type LookupModelOptions } from '../models/model-table.js';
+import { lookupModelLimits, type LookupModelOptions } from '../models/model-table.js';
 
 /**
  * The tokenizer that counts `model`'s tokens: the model table's entry (your `overrides`
@@ -7,5 +7,5 @@ import { lookupModel, type LookupModelOptions } from '../models/model-table.js';
  * unknown ones. Pure.
  */
 export function tokenizerForModel(model: string | undefined, options: LookupModelOptions = {}): TokenizerName {
-  return lookupModel(model, options)?.tokenizer ?? 'cl100k_base';
+  return lookupModelLimits(model, options)?.tokenizer ?? 'cl100k_base';
 }

@@ -1,5 +1,6 @@
 import { detachString } from '../util/detach-string.js';
 import { loadedEncoding, encodingLoaded, type Encoder } from './encoder-store.js';
+import { decodeRanks } from './rank-decoder.js';
 
 export type { Encoder } from './encoder-store.js';
 export { setTokenizerUnavailableForTesting } from './encoder-store.js';
@@ -131,5 +132,5 @@ export function encodeTokens(text: string): number[] | null {
 export function decodeTokens(tokens: number[]): string {
   const encoder = getEncoder();
   if (encoder === null) throw new Error('tokenizer unavailable');
-  return encoder.decode(tokens);
+  return decodeRanks(encoder, tokens);
 }

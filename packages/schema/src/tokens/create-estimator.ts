@@ -1,5 +1,4 @@
 import { ValidationError } from '../errors/errors.js';
-import { isRecord } from '../util/is-record.js';
 import type { Message } from '../messages/message.js';
 import type { TokenizerName } from '../models/model-info.js';
 import {
@@ -14,6 +13,8 @@ import {
 import type { TokenSource } from './token-counter.js';
 import type { ToolDefinition } from '../json-schema/tool-definition.js';
 import { estimateMessageTokens, estimatePromptTokensWithSource } from './tokens.js';
+import { messageCacheEntry } from './message-cache-entry.js';
+import { messageRecord, resumeWalk, walkStep, type PrefixWalks } from './prefix-walks.js';
 import type { PromptEstimateOptions } from './estimate-options.js';
 
 /** How a {@link TokenEstimator} counts: the reference's payload, or the request as the provider sees it. */
@@ -46,63 +47,21 @@ export interface CreateEstimatorOptions {
 const TOKENIZERS: readonly TokenizerName[] = ['cl100k_base', 'o200k_base', 'claude'];
 const SLOT: Record<TokenizerName, number> = { cl100k_base: 0, o200k_base: 1, claude: 2 };
 
-// Per message object: the fields counted (a replaced field starts a new entry) and, per
-// tokenizer, its count (negative: counted by the byte heuristic, stored as −(n + 1)).
-interface Entry {
-  role: unknown;
-  content: unknown;
-  toolCalls: unknown;
-  name: unknown;
-  toolCallId: unknown;
-  reasoning: unknown;
-  counts: [number | undefined, number | undefined, number | undefined];
-}
-const entries = new WeakMap<object, Entry>();
-
-function asRecord(message: unknown, where: string): Record<string, unknown> {
-  if (!isRecord(message)) {
-    throw new ValidationError(`${where}: a message must be an object, got ${message === null ? 'null' : Array.isArray(message) ? 'array' : typeof message}`);
-  }
-  return message;
-}
-
-function entryOf(record: Record<string, unknown>): Entry {
-  const hit = entries.get(record);
-  if (
-    hit !== undefined &&
-    hit.content === record['content'] &&
-    hit.toolCalls === record['tool_calls'] &&
-    hit.role === record['role'] &&
-    hit.name === record['name'] &&
-    hit.toolCallId === record['tool_call_id'] &&
-    hit.reasoning === record['reasoning_content']
-  ) {
-    return hit;
-  }
-  const entry: Entry = {
-    role: record['role'],
-    content: record['content'],
-    toolCalls: record['tool_calls'],
-    name: record['name'],
-    toolCallId: record['tool_call_id'],
-    reasoning: record['reasoning_content'],
-    counts: [undefined, undefined, undefined],
-  };
-  entries.set(record, entry);
-  return entry;
-}
-
-/** Stored count of one message (see {@link Entry}). */
+/**
+ * Stored count of one message, cached on its entry (negative: counted by the byte heuristic,
+ * stored as −(n + 1)).
+ */
 function storedCount(record: Record<string, unknown>, tokenizer: TokenizerName): number {
-  const entry = entryOf(record);
+  const entry = messageCacheEntry(record);
   const slot = SLOT[tokenizer];
-  const hit = entry.counts[slot];
+  const counts = (entry.counts ??= [undefined, undefined, undefined]);
+  const hit = counts[slot];
   if (hit !== undefined) return hit;
   const view = providerMessageView(record, tokenizer === 'claude');
   const [text, heuristic] = countTexts(encodingOf(tokenizer), view.texts);
   const n = view.fixed + (heuristic ? text : scaleTextTokens(tokenizer, text));
   const stored = heuristic ? -(n + 1) : n;
-  entry.counts[slot] = stored;
+  counts[slot] = stored;
   return stored;
 }
 
@@ -138,90 +97,24 @@ function toolsStored(tools: readonly object[] | null | undefined, tokenizer: Tok
   return stored;
 }
 
-// Histories grow by appending, so the last walks over a history are kept per first message
-// and tokenizer: a re-estimate compares the prefix by identity (message objects and the fields
-// counted), resumes where it diverges and only counts the rest.
-const STRIDE = 7;
-const MEMOS_PER_HEAD = 3;
-interface Memo {
-  seen: unknown[];
-  /** Running total after message i (negative as in {@link Entry} once any count was heuristic). */
-  sums: number[];
-}
-const memos: WeakMap<object, Memo[]>[] = [new WeakMap(), new WeakMap(), new WeakMap()];
-
-function matchLength(memo: Memo, messages: readonly Message[], sameObjects: boolean): number {
-  const { seen } = memo;
-  const limit = Math.min(messages.length, memo.sums.length);
-  let k = 0;
-  if (sameObjects) {
-    // Messages are values to this caller: the objects alone identify the walk (a pointer pass).
-    for (let j = 0; k < limit && seen[j] === messages[k]; k++, j += STRIDE);
-    return k;
-  }
-  for (let j = 0; k < limit; k++, j += STRIDE) {
-    const r = messages[k] as Record<string, unknown>;
-    if (
-      seen[j] !== r ||
-      seen[j + 1] !== r['content'] ||
-      seen[j + 2] !== r['tool_calls'] ||
-      seen[j + 3] !== r['role'] ||
-      seen[j + 4] !== r['name'] ||
-      seen[j + 5] !== r['tool_call_id'] ||
-      seen[j + 6] !== r['reasoning_content']
-    ) {
-      break;
-    }
-  }
-  return k;
-}
+// The walks over growing histories per tokenizer, kept to resume (see prefix-walks.ts): the
+// running total after each message (negative as in {@link storedCount} once any count was heuristic).
+const walks: PrefixWalks<number>[] = [new WeakMap(), new WeakMap(), new WeakMap()];
 
 /** `[sum of message counts, any heuristic]`, resuming a kept walk over the same prefix. */
 function messagesSum(messages: readonly Message[], tokenizer: TokenizerName, sameObjects: boolean): [number, boolean] {
   const n = messages.length;
   if (n === 0) return [0, false];
-  const first = asRecord(messages[0], 'estimatePromptTokens: messages[0]');
-  const byHead = memos[SLOT[tokenizer]];
-  let list = byHead.get(first);
-  if (list === undefined) {
-    list = [];
-    byHead.set(first, list);
-  }
-  let best = -1;
-  let k = 0;
-  for (let m = 0; m < list.length; m++) {
-    const len = matchLength(list[m], messages, sameObjects);
-    if (best < 0 || len > k) {
-      best = m;
-      k = len;
-    }
-    if (k === n) break; // the usual warm case: the whole list was walked before
-  }
-  let memo: Memo;
-  if (best >= 0 && (k === n || k + 64 >= list[best].sums.length)) {
-    memo = list[best];
-    list.splice(best, 1);
-  } else {
-    const from = best >= 0 ? list[best] : undefined;
-    memo = { seen: from ? from.seen.slice(0, k * STRIDE) : [], sums: from ? from.sums.slice(0, k) : [] };
-    if (list.length >= MEMOS_PER_HEAD) list.pop();
-  }
-  list.unshift(memo);
-  if (k === n) {
-    const s = memo.sums[n - 1];
-    return [decode(s), s < 0];
-  }
-  memo.seen.length = k * STRIDE;
-  memo.sums.length = k;
-  let total = k > 0 ? decode(memo.sums[k - 1]) : 0;
-  let heuristic = k > 0 && memo.sums[k - 1] < 0;
+  const [walk, k] = resumeWalk(walks[SLOT[tokenizer]], messages, sameObjects);
+  const sums = walk.states;
+  let total = k > 0 ? decode(sums[k - 1]) : 0;
+  let heuristic = k > 0 && sums[k - 1] < 0;
   for (let i = k; i < n; i++) {
-    const r = asRecord(messages[i], `estimatePromptTokens: messages[${i}]`);
+    const r = messageRecord(messages[i], `estimatePromptTokens: messages[${i}]`);
     const stored = storedCount(r, tokenizer);
     total += decode(stored);
     if (stored < 0) heuristic = true;
-    memo.seen.push(r, r['content'], r['tool_calls'], r['role'], r['name'], r['tool_call_id'], r['reasoning_content']);
-    memo.sums.push(heuristic ? -(total + 1) : total);
+    walkStep(walk, r, heuristic ? -(total + 1) : total);
   }
   return [total, heuristic];
 }
@@ -240,7 +133,7 @@ class ProviderEstimator implements TokenEstimator {
   }
 
   messageTokens(message: Message): number {
-    return decode(storedCount(asRecord(message, 'messageTokens'), this.tokenizer));
+    return decode(storedCount(messageRecord(message, 'messageTokens'), this.tokenizer));
   }
 
   toolsTokens(tools: readonly object[] | null | undefined): number {

@@ -1,12 +1,13 @@
 import type { PromptSegment } from './prompt-segment.js';
 
 /**
- * What the token estimates cache for one message object. Both estimates read the same five
- * fields, so one entry serves both; it stays valid while those fields are the same values
+ * What the token estimates cache for one message object. Both estimates read these six fields
+ * (the reference's ignores `role`), so one entry serves both; it stays valid while the fields are the same values
  * (identity), so replacing a field (`msg.content = …`) starts a new entry. Mutating a content
  * list in place is not seen: messages are treated as values.
  */
 export interface MessageCacheEntry {
+  readonly role: unknown;
   readonly content: unknown;
   readonly toolCalls: unknown;
   readonly reasoning: unknown;
@@ -16,6 +17,11 @@ export interface MessageCacheEntry {
   segment: PromptSegment | null | undefined;
   /** `estimateMessageTokens` of the message, once computed. */
   tokens: number | undefined;
+  /**
+   * The provider estimators' counts by tokenizer slot (cl100k_base, o200k_base, claude), once
+   * one counted; negative: counted by the byte heuristic, stored as −(n + 1).
+   */
+  counts: [number | undefined, number | undefined, number | undefined] | undefined;
 }
 
 // Keyed weakly by the message object: an entry goes when its message goes.
@@ -25,6 +31,7 @@ const entries = new WeakMap<object, MessageCacheEntry>();
 function entryMatches(entry: MessageCacheEntry, record: Record<string, unknown>): boolean {
   return (
     entry.content === record['content'] &&
+    entry.role === record['role'] &&
     entry.toolCalls === record['tool_calls'] &&
     entry.reasoning === record['reasoning_content'] &&
     entry.name === record['name'] &&
@@ -37,6 +44,7 @@ export function messageCacheEntry(record: Record<string, unknown>): MessageCache
   const hit = entries.get(record);
   if (hit !== undefined && entryMatches(hit, record)) return hit;
   const entry: MessageCacheEntry = {
+    role: record['role'],
     content: record['content'],
     toolCalls: record['tool_calls'],
     reasoning: record['reasoning_content'],
@@ -44,6 +52,7 @@ export function messageCacheEntry(record: Record<string, unknown>): MessageCache
     toolCallId: record['tool_call_id'],
     segment: undefined,
     tokens: undefined,
+    counts: undefined,
   };
   entries.set(record, entry);
   return entry;

@@ -6,6 +6,7 @@ import type { TokenCounter, TokenSource } from './token-counter.js';
 import { clearPieceCache, countTokens, getEncoder, utf8Length } from '../tokenizer/tokenizer.js';
 import { clearGlueCache, PromptWalker, promptSegmentOf, promptSegmentOfEntry, type WalkState } from './prompt-segments.js';
 import { messageCacheEntry } from './message-cache-entry.js';
+import { messageRecord, resumeWalk, walkStep, type PrefixWalks } from './prefix-walks.js';
 import { pythonTruthy } from '../python/python-truthy.js';
 import { isRecord } from '../util/is-record.js';
 import type { PromptEstimateOptions } from './estimate-options.js';
@@ -13,13 +14,6 @@ import type { PromptEstimateOptions } from './estimate-options.js';
 /** Per-message overhead the reference adds for role/formatting tokens. */
 export const MESSAGE_TOKEN_OVERHEAD = 4;
 const TOOLS_CACHE_LIMIT = 64;
-
-function asMessageRecord(message: unknown, where: string): Record<string, unknown> {
-  if (!isRecord(message)) {
-    throw new ValidationError(`${where}: a message must be an object, got ${message === null ? 'null' : Array.isArray(message) ? 'array' : typeof message}`);
-  }
-  return message;
-}
 
 function messageEstimatePayload(message: Record<string, unknown>): string {
   const parts: string[] = [];
@@ -58,7 +52,7 @@ function messageEstimatePayload(message: Record<string, unknown>): string {
  * `TokenizerNotLoadedError` where the ranks need `await loadTokenizer()` first (never bytes).
  */
 export function estimateMessageTokens(message: Message): number {
-  const record = asMessageRecord(message, 'estimateMessageTokens');
+  const record = messageRecord(message, 'estimateMessageTokens');
   const entry = messageCacheEntry(record);
   if (entry.tokens !== undefined) return entry.tokens;
   const payload = messageEstimatePayload(record);
@@ -103,93 +97,18 @@ function toolsTokens(entry: ToolsEntry, leadingNewline: boolean): number | null 
   return entry.withoutNewline;
 }
 
-// Per walked message, in one flat array (sequential reads keep the prefix scan fast): the
-// message object, then the five fields the estimate reads.
-const STRIDE = 6;
-
-interface PrefixMemo {
-  /** `[record, content, tool_calls, reasoning_content, name, tool_call_id]` per message. */
-  seen: unknown[];
-  /** Walker state after message i. */
-  states: WalkState[];
-}
-
-// Histories grow by appending, so the last walks over a history are kept (keyed by its first
-// message object): a re-estimate compares the prefix by identity — message objects and the
-// fields the estimate reads — resumes the walk where it diverges and only handles the rest.
-// A few walks are kept per first message, because a caller estimates both a stored history and
-// the copy made of it (same head, diverging early, e.g. merged turns) on every request; with
-// one walk they would evict each other and each estimate would re-walk the whole list.
-const MEMOS_PER_HEAD = 3;
-const TAIL_REWALK = 64;
-const prefixMemos = new WeakMap<object, PrefixMemo[]>();
-
-function matchLength(memo: PrefixMemo, messages: readonly Message[], objectsOnly: boolean): number {
-  const { seen } = memo;
-  const limit = Math.min(messages.length, memo.states.length);
-  let k = 0;
-  if (objectsOnly) {
-    for (let j = 0; k < limit && seen[j] === messages[k]; k++, j += STRIDE);
-    return k;
-  }
-  for (let j = 0; k < limit; k++, j += STRIDE) {
-    const record = messages[k] as Record<string, unknown>;
-    if (
-      seen[j] !== record ||
-      seen[j + 1] !== record['content'] ||
-      seen[j + 2] !== record['tool_calls'] ||
-      seen[j + 3] !== record['reasoning_content'] ||
-      seen[j + 4] !== record['name'] ||
-      seen[j + 5] !== record['tool_call_id']
-    ) {
-      break;
-    }
-  }
-  return k;
-}
+// The walks over growing histories, kept to resume (see prefix-walks.ts).
+const walks: PrefixWalks<WalkState> = new WeakMap();
 
 function walkWithMemo(messages: readonly Message[], objectsOnly: boolean): PromptWalker {
   const n = messages.length;
-  const first = asMessageRecord(messages[0], 'estimatePromptTokens: messages[0]');
-  let memos = prefixMemos.get(first);
-  if (memos === undefined) {
-    memos = [];
-    prefixMemos.set(first, memos);
-  }
-  let best = -1;
-  let k = 0;
-  for (let m = 0; m < memos.length; m++) {
-    const len = matchLength(memos[m], messages, objectsOnly);
-    if (best < 0 || len > k) {
-      best = m;
-      k = len;
-    }
-  }
-  let memo: PrefixMemo;
-  if (best >= 0 && (k === n || k + TAIL_REWALK >= memos[best].states.length)) {
-    // The list extends the walk, is a prefix of it, or replaces only its last few messages
-    // (a history growing by appends): resume it in place, most recently used first.
-    memo = memos[best];
-    memos.splice(best, 1);
-  } else {
-    // The list diverges inside every kept walk: start a new one from the shared prefix, so the
-    // walks kept for the other lists stay whole.
-    const from = best >= 0 ? memos[best] : undefined;
-    memo = { seen: from ? from.seen.slice(0, k * STRIDE) : [], states: from ? from.states.slice(0, k) : [] };
-    if (memos.length >= MEMOS_PER_HEAD) memos.pop();
-  }
-  memos.unshift(memo);
-  const walker = new PromptWalker(k > 0 ? memo.states[k - 1] : undefined);
-  if (k === n) return walker;
-  memo.seen.length = k * STRIDE;
-  memo.states.length = k;
+  const [walk, k] = resumeWalk(walks, messages, objectsOnly);
+  const walker = new PromptWalker(k > 0 ? walk.states[k - 1] : undefined);
   for (let i = k; i < n; i++) {
-    const record = asMessageRecord(messages[i], `estimatePromptTokens: messages[${i}]`);
-    const entry = messageCacheEntry(record);
-    const segment = promptSegmentOfEntry(entry);
+    const record = messageRecord(messages[i], `estimatePromptTokens: messages[${i}]`);
+    const segment = promptSegmentOfEntry(messageCacheEntry(record));
     if (segment !== null) walker.push(segment);
-    memo.seen.push(record, entry.content, entry.toolCalls, entry.reasoning, entry.name, entry.toolCallId);
-    memo.states.push(walker.state());
+    walkStep(walk, record, walker.state());
   }
   return walker;
 }
@@ -200,7 +119,7 @@ function heuristicEstimate(messages: readonly Message[], entry: ToolsEntry | nul
   let bytes = 0;
   let segments = 0;
   for (let i = 0; i < messages.length; i++) {
-    const segment = promptSegmentOf(asMessageRecord(messages[i], `estimatePromptTokens: messages[${i}]`));
+    const segment = promptSegmentOf(messageRecord(messages[i], `estimatePromptTokens: messages[${i}]`));
     if (segment === null) continue;
     bytes += segment.bytes + (segments > 0 ? 1 : 0);
     segments++;

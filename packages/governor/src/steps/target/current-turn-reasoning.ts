@@ -8,19 +8,19 @@ import type { ReportedMessage } from '../../report/govern-report.js';
 import { ref } from '../../report/reported-message.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
 import { defineStep } from '../step.js';
-import type { CurrentTurnReasoningRule, TargetProfile } from './target-profile.js';
+import type { CurrentTurnReasoningRule, TargetBehaviour } from './target-profile.js';
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The profile's current-turn rule for `model`, if any. */
-export function currentTurnRuleFor(profile: TargetProfile | null, model: unknown): CurrentTurnReasoningRule | undefined {
+export function currentTurnRuleFor(profile: TargetBehaviour | null, model: unknown): CurrentTurnReasoningRule | undefined {
   if (typeof model !== 'string' || profile?.currentTurnReasoning === undefined) return undefined;
   return profile.currentTurnReasoning.find((r) => r.model.test(model));
 }
 
 /** Whether the profile removes earlier reasoning for `model`. */
-export function removesEarlierReasoning(profile: TargetProfile | null, model: unknown): boolean {
+export function removesEarlierReasoning(profile: TargetBehaviour | null, model: unknown): boolean {
   return typeof model === 'string' && profile?.earlierReasoningRemovedFor !== undefined && profile.earlierReasoningRemovedFor.test(model);
 }
 
@@ -85,7 +85,7 @@ function withoutEarlierReasoning(m: Message): Message | null {
  * `earlierReasoningRemovedFor`). Pure: the same array when nothing changes; with a cache, a
  * rewritten message is the same object on every call.
  */
-export function currentTurnReasoning(messages: readonly Message[], profile: TargetProfile, model: string, derive: DerivationCache = NO_CACHE): CurrentTurnReasoningResult {
+export function currentTurnReasoning(messages: readonly Message[], profile: TargetBehaviour, model: string, derive: DerivationCache = NO_CACHE): CurrentTurnReasoningResult {
   const lastUser = lastUserIndex(messages);
   const removed: ReportedMessage[] = [];
   const added: ReportedMessage[] = [];

@@ -12,7 +12,7 @@
 import type { ContentPart, Message, ToolCall } from '@nanobot/schema';
 import { ARTIFACT_FAMILIES } from './artifact-family.js';
 import type { ArtifactFamily } from './artifact-family.js';
-import type { TargetProfile } from './target-profile.js';
+import type { TargetBehaviour } from './target-profile.js';
 
 
 type Rec = Record<string, unknown>;
@@ -111,7 +111,7 @@ const clip = (s: string): string => (s.length > 2000 ? `${s.slice(0, 2000)}…` 
  * target that requires it, a Responses reasoning item without `summary` gets `summary: []`.
  * Null when nothing changes. Pure; the input is never mutated.
  */
-export function convertForeignArtifacts(msg: Message, profile: TargetProfile): { out: Message; reason: ArtifactChange } | null {
+export function convertForeignArtifacts(msg: Message, profile: TargetBehaviour): { out: Message; reason: ArtifactChange } | null {
   if (msg.role !== 'assistant') return null;
   const keeps = profile.keepsArtifactsOf;
   if (keeps.length === ARTIFACT_FAMILIES.length && !profile.reasoningSummaryRequired) return null;
@@ -195,7 +195,7 @@ function withoutSignature(call: ToolCall): ToolCall {
  * What `profile`'s target would refuse or misplace in `msg` (for checkLegality): a foreign
  * family's artifact, or a Responses reasoning item without `summary`. Empty when none.
  */
-export function foreignArtifactsIn(msg: Message, profile: TargetProfile): string[] {
+export function foreignArtifactsIn(msg: Message, profile: TargetBehaviour): string[] {
   const found: string[] = [];
   if (msg.role !== 'assistant') return found;
   const keeps = profile.keepsArtifactsOf;

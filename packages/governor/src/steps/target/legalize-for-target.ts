@@ -4,7 +4,7 @@ import { isInstructionRole, type GovernTarget } from './govern-target.js';
 import { isBlankContent, isBlankText, isBlankTextPart } from '../../internal/content.js';
 import { hasToolCallsValue } from '../../internal/tool-calls.js';
 import type { TargetChangeReason } from '../../report/govern-report.js';
-import { TARGET_PROFILES } from './profiles/index.js';
+import { TARGET_BEHAVIOURS } from './profiles/behaviours.js';
 import type { ReportedMessage } from '../../report/govern-report.js';
 import { ref } from '../../report/reported-message.js';
 import { NO_CACHE, type DerivationCache } from '../derivation-cache.js';
@@ -89,7 +89,7 @@ export function isUnsignedReasoningOnly(content: unknown): boolean {
 function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
   // A model switch first (another family's signed reasoning removed, its server tool blocks as
   // text), then the content rules on what the target will actually get.
-  const converted = convertForeignArtifacts(msg, TARGET_PROFILES[target]);
+  const converted = convertForeignArtifacts(msg, TARGET_BEHAVIOURS[target]);
   if (converted === null) return judgeMessage(msg, target, started);
   const v = judgeMessage(converted.out, target, started);
   if (v.reason === null) return { out: converted.out, reason: converted.reason };
@@ -98,14 +98,14 @@ function judge(msg: Message, target: GovernTarget, started: boolean): Verdict {
 
 function judgeMessage(msg: Message, target: GovernTarget, started: boolean): Verdict {
   const v = judgeContent(msg, target, started);
-  if (!TARGET_PROFILES[target].reasoningContentOnToolCalls || msg.role !== 'assistant' || (v.out === null && v.reason !== null) || !hasToolCallsValue(msg)) return v;
+  if (!TARGET_BEHAVIOURS[target].reasoningContentOnToolCalls || msg.role !== 'assistant' || (v.out === null && v.reason !== null) || !hasToolCallsValue(msg)) return v;
   const base = v.out ?? msg;
   if (typeof base.reasoning_content === 'string') return v;
   return { out: { ...base, reasoning_content: '' }, reason: v.reason ?? 'reasoning-content-added' };
 }
 
 function judgeContent(msg: Message, target: GovernTarget, started: boolean): Verdict {
-  const profile = TARGET_PROFILES[target];
+  const profile = TARGET_BEHAVIOURS[target];
   const anthropic = profile.strictContent;
   const role = msg.role;
   const content = msg.content;
@@ -202,7 +202,7 @@ export function legalizeForTarget(input: readonly Message[], options: { target: 
  * id so far (nothing to rename), else a map seeded with the ids before `i` (all accepted).
  */
 export function idMapFrom(messages: readonly Message[], i: number, target: GovernTarget, derive: DerivationCache): ToolCallIdMap | null {
-  const profile = TARGET_PROFILES[target];
+  const profile = TARGET_BEHAVIOURS[target];
   const pattern = profile.toolCallIdPattern;
   if (pattern === null || !hasRejectedId(messages[i], pattern, derive)) return null;
   return new ToolCallIdMap(pattern, profile.toolCallIdRename, messages, i);

@@ -48,11 +48,13 @@ export interface TargetRuleDoc {
 /** A rule with its documentation (what `documentedRules(target)` lists). */
 export interface DocumentedTargetRule extends TargetRule, TargetRuleDoc {}
 
-/** What an API requires of a request, as the target steps apply it. Plain, frozen data. */
-export interface TargetProfile {
+/**
+ * How the target steps make a request legal for an API: its profile without the rule list
+ * (what `StepContext.profile` holds; the steps never read the rules, so a program that only
+ * governs does not carry them). Plain, frozen data.
+ */
+export interface TargetBehaviour {
   readonly target: GovernTarget;
-  /** The rules the profile enforces (their wording and sources: `documentedRules(target)`). */
-  readonly rules: readonly TargetRule[];
   /** The roles the API accepts in the message list. */
   readonly roles: readonly string[];
   /**
@@ -109,6 +111,12 @@ export interface TargetProfile {
    * user message is removed; the current tool loop keeps it.
    */
   readonly earlierReasoningRemovedFor?: RegExp;
+}
+
+/** What an API requires of a request: its behaviour and the rules it declares. Plain, frozen data. */
+export interface TargetProfile extends TargetBehaviour {
+  /** The rules the profile enforces (their wording and sources: `documentedRules(target)`). */
+  readonly rules: readonly TargetRule[];
 }
 
 /** The rule of `profile` whose rewrites carry `reason` (what a report entry's reason means for that target). */

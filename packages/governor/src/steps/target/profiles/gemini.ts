@@ -1,5 +1,5 @@
-import type { TargetProfile } from '../target-profile.js';
-import { PLAIN_ROLES, modelSwitchRules, ruleList, strictRules, toolPairingRules } from './shared-rules.js';
+import type { TargetBehaviour, TargetRule } from '../target-profile.js';
+import { PLAIN_ROLES, modelSwitchRules, strictRules, toolPairingRules } from './shared-rules.js';
 import { ANTHROPIC_TOOL_ID_PATTERN } from './anthropic.js';
 
 /**
@@ -8,17 +8,8 @@ import { ANTHROPIC_TOOL_ID_PATTERN } from './anthropic.js';
  * or text; thought signatures stay on their call, byte-exact (the governor never moves, merges
  * into another call or invents one).
  */
-export const GEMINI_PROFILE: TargetProfile = Object.freeze({
+export const GEMINI_BEHAVIOUR: TargetBehaviour = Object.freeze({
   target: 'gemini',
-  rules: ruleList([
-    ...toolPairingRules(),
-    ...strictRules(),
-    { id: 'user-after-tool', reasons: ['assistant-after-tool-results'] },
-    { id: 'invalid-tool-call-id', reasons: ['tool-call-id-sanitized'] },
-    { id: 'thought-signature' },
-    { id: 'current-turn-signature', reasons: ['thought-signature-placeholder'] },
-    ...modelSwitchRules(['gemini']),
-  ]),
   roles: PLAIN_ROLES,
   contentRequired: true,
   strictContent: true,
@@ -30,3 +21,16 @@ export const GEMINI_PROFILE: TargetProfile = Object.freeze({
   currentTurnSignaturePlaceholder: 'skip_thought_signature_validator',
   keepsArtifactsOf: ['gemini'],
 } as const);
+
+/** The rules `TARGET_PROFILES.gemini` declares, in order (the steps read GEMINI_BEHAVIOUR only). */
+export function geminiRules(): TargetRule[] {
+  return [
+    ...toolPairingRules(),
+    ...strictRules(),
+    { id: 'user-after-tool', reasons: ['assistant-after-tool-results'] },
+    { id: 'invalid-tool-call-id', reasons: ['tool-call-id-sanitized'] },
+    { id: 'thought-signature' },
+    { id: 'current-turn-signature', reasons: ['thought-signature-placeholder'] },
+    ...modelSwitchRules(['gemini']),
+  ];
+}

@@ -1,28 +1,44 @@
-// The declared targets: one profile per provider family (one file each), looked up by name.
+// The declared targets: one profile per provider family (one file each: its behaviour and its
+// rules), looked up by name. The steps read the behaviours (behaviours.ts); the profiles add
+// the rules, for checkLegality, the docs and reports.
 import type { GovernTarget } from '../govern-target.js';
-import type { TargetProfile } from '../target-profile.js';
-import { ANTHROPIC_PROFILE } from './anthropic.js';
-import { ANY_PROFILE } from './any.js';
-import { BEDROCK_PROFILE } from './bedrock.js';
-import { DEEPSEEK_PROFILE } from './deepseek.js';
-import { GEMINI_PROFILE } from './gemini.js';
-import { MISTRAL_PROFILE } from './mistral.js';
-import { OPENAI_PROFILE } from './openai.js';
-import { OPENROUTER_PROFILE } from './openrouter.js';
-import { RESPONSES_PROFILE } from './responses.js';
+import type { TargetBehaviour, TargetProfile, TargetRule } from '../target-profile.js';
+import { anthropicRules } from './anthropic.js';
+import { anyRules } from './any.js';
+import { TARGET_BEHAVIOURS as B } from './behaviours.js';
+import { bedrockRules } from './bedrock.js';
+import { deepseekRules } from './deepseek.js';
+import { geminiRules } from './gemini.js';
+import { mistralRules } from './mistral.js';
+import { openaiRules } from './openai.js';
+import { openrouterRules } from './openrouter.js';
+import { responsesRules } from './responses.js';
+import { ruleList } from './shared-rules.js';
 
-/** Every target's profile. */
-export const TARGET_PROFILES: Readonly<Record<GovernTarget, TargetProfile>> = Object.freeze({
-  openai: OPENAI_PROFILE,
-  responses: RESPONSES_PROFILE,
-  anthropic: ANTHROPIC_PROFILE,
-  gemini: GEMINI_PROFILE,
-  bedrock: BEDROCK_PROFILE,
-  mistral: MISTRAL_PROFILE,
-  deepseek: DEEPSEEK_PROFILE,
-  openrouter: OPENROUTER_PROFILE,
-  any: ANY_PROFILE,
-});
+/** A target's profile: its behaviour's fields after `target` and `rules` (frozen, like the list). */
+function profile({ target, ...behaviour }: TargetBehaviour, rules: TargetRule[]): TargetProfile {
+  return Object.freeze({ target, rules: ruleList(rules), ...behaviour });
+}
+
+/** Every target's profile, in GOVERN_TARGETS order ('any' reuses OpenAI's and Anthropic's rule objects). */
+function profiles(): Record<GovernTarget, TargetProfile> {
+  const openai = profile(B.openai, openaiRules());
+  const anthropic = profile(B.anthropic, anthropicRules());
+  return {
+    openai,
+    responses: profile(B.responses, responsesRules()),
+    anthropic,
+    gemini: profile(B.gemini, geminiRules()),
+    bedrock: profile(B.bedrock, bedrockRules()),
+    mistral: profile(B.mistral, mistralRules()),
+    deepseek: profile(B.deepseek, deepseekRules()),
+    openrouter: profile(B.openrouter, openrouterRules()),
+    any: profile(B.any, anyRules(openai.rules, anthropic.rules)),
+  };
+}
+
+/** Every target's profile (`TARGET_BEHAVIOURS[target]`'s fields, with the rules it declares). */
+export const TARGET_PROFILES: Readonly<Record<GovernTarget, TargetProfile>> = Object.freeze(profiles());
 
 export { ANTHROPIC_TOOL_ID_PATTERN } from './anthropic.js';
 export { MISTRAL_TOOL_ID_PATTERN } from './mistral.js';

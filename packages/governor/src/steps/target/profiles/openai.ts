@@ -1,10 +1,14 @@
-import type { TargetProfile } from '../target-profile.js';
-import { OPENAI_CHAT_SHAPE, chatContentRules, modelSwitchRules, ruleList, toolPairingRules } from './shared-rules.js';
+import type { TargetBehaviour, TargetRule } from '../target-profile.js';
+import { OPENAI_CHAT_SHAPE, chatContentRules, modelSwitchRules, toolPairingRules } from './shared-rules.js';
 
 /** OpenAI Chat Completions: content present, a user turn first; roles otherwise free. */
-export const OPENAI_PROFILE: TargetProfile = Object.freeze({
+export const OPENAI_BEHAVIOUR: TargetBehaviour = Object.freeze({
   target: 'openai',
-  rules: ruleList([...toolPairingRules(), ...chatContentRules(), ...modelSwitchRules([])]),
   ...OPENAI_CHAT_SHAPE,
   keepsArtifactsOf: [],
 } as const);
+
+/** The rules `TARGET_PROFILES.openai` declares, in order (the steps read OPENAI_BEHAVIOUR only). */
+export function openaiRules(): TargetRule[] {
+  return [...toolPairingRules(), ...chatContentRules(), ...modelSwitchRules([])];
+}

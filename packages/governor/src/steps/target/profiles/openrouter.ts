@@ -1,19 +1,12 @@
-import type { TargetProfile } from '../target-profile.js';
-import { OPENAI_CHAT_SHAPE, chatContentRules, modelSwitchRules, ruleList, toolPairingRules } from './shared-rules.js';
+import type { TargetBehaviour, TargetRule } from '../target-profile.js';
+import { OPENAI_CHAT_SHAPE, chatContentRules, modelSwitchRules, toolPairingRules } from './shared-rules.js';
 
 /**
  * OpenRouter (OpenAI-shaped, many providers behind it): OpenAI's content rules, and
  * `reasoning_details` sent back unmodified (the governor never edits or moves them).
  */
-export const OPENROUTER_PROFILE: TargetProfile = Object.freeze({
+export const OPENROUTER_BEHAVIOUR: TargetBehaviour = Object.freeze({
   target: 'openrouter',
-  rules: ruleList([
-    ...toolPairingRules(),
-    ...chatContentRules(),
-    { id: 'reasoning-details-unmodified' },
-    ...modelSwitchRules(['openrouter']),
-    { id: 'current-turn-reasoning', reasons: ['current-turn-steps-as-text'] },
-  ]),
   ...OPENAI_CHAT_SHAPE,
   keepsArtifactsOf: ['openrouter'],
   currentTurnReasoning: Object.freeze([
@@ -21,3 +14,14 @@ export const OPENROUTER_PROFILE: TargetProfile = Object.freeze({
     Object.freeze({ model: /^anthropic\/claude.*:thinking$/, needs: 'signed-reasoning' as const }),
   ]),
 } as const);
+
+/** The rules `TARGET_PROFILES.openrouter` declares, in order (the steps read OPENROUTER_BEHAVIOUR only). */
+export function openrouterRules(): TargetRule[] {
+  return [
+    ...toolPairingRules(),
+    ...chatContentRules(),
+    { id: 'reasoning-details-unmodified' },
+    ...modelSwitchRules(['openrouter']),
+    { id: 'current-turn-reasoning', reasons: ['current-turn-steps-as-text'] },
+  ];
+}

@@ -1,6 +1,6 @@
 // Rules several OpenAI-shaped chat APIs state alike (each profile lists the ones it enforces;
 // their wording, per provider, is in docs/shared-docs.ts).
-import type { TargetProfile, TargetRule } from '../target-profile.js';
+import type { TargetBehaviour, TargetRule } from '../target-profile.js';
 import type { ArtifactFamily } from '../artifact-family.js';
 
 /** The roles OpenAI Chat Completions accepts. */
@@ -13,7 +13,7 @@ export const PLAIN_ROLES: readonly string[] = Object.freeze(['system', 'develope
  * sanitised, a user first, nothing between tool results and a user message), which the
  * OpenAI-shaped targets share; a profile spreads it and lists its own rules.
  */
-export const OPENAI_CHAT_SHAPE: Omit<TargetProfile, 'target' | 'rules'> = Object.freeze({
+export const OPENAI_CHAT_SHAPE: Omit<TargetBehaviour, 'target'> = Object.freeze({
   roles: CHAT_ROLES,
   contentRequired: true,
   strictContent: false,
