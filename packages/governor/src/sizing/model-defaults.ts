@@ -1,4 +1,4 @@
-import { createEstimator, lookupModel, ValidationError, type ModelInfo, type TokenEstimator, type TokenizerName } from '@nanobot/schema';
+import { createEstimator, lookupModelLimits, ValidationError, type ModelInfo, type TokenEstimator, type TokenizerName } from '@nanobot/schema';
 
 /** The options that say which model a request is for and how its tokens are counted. */
 export interface ModelOptions {
@@ -59,7 +59,7 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
  */
 export function withModelDefaults<T extends ModelOptions>(options: T): T {
   if (typeof options.model !== 'string' || options.model.length === 0) return options;
-  const info = lookupModel(options.model, options.models ? { overrides: options.models } : {});
+  const info = lookupModelLimits(options.model, options.models ? { overrides: options.models } : {});
   if (info === undefined) return options;
   const out: T = { ...options };
   // The table's reply size only comes with its window: next to a window the caller chose
