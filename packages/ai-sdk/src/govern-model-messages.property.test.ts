@@ -79,8 +79,9 @@ describe('the write-back lookups kept per view', () => {
         const rebuild = () => asAi(history).map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => ({ ...p })) } : { ...m })) as AiMessage[];
         const first = rebuild();
         const firstView = toGovernorView(first, 'test', memo);
-        // Every other message rewritten (a copy): the ones left after a rewrite are looked up.
-        const rewriteSome = (messages: readonly Message[]) => messages.map((m, i) => (i % 2 === 0 ? { ...m } : m));
+        // Every other message rewritten (a copy), in reverse order: a kept message standing
+        // before the one last found is looked up.
+        const rewriteSome = (messages: readonly Message[]) => messages.map((m, i) => (i % 2 === 0 ? { ...m } : m)).reverse();
         fromGovernorView(first, firstView, rewriteSome(firstView.messages), 'model-messages', memo);
         // The next call: the prompt rebuilt again, its view made from the first one's.
         const second = rebuild();

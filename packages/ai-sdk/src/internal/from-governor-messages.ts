@@ -274,6 +274,14 @@ function hasEmptyParts(parts: readonly (readonly Message[])[], memo: DialectMemo
   return hit;
 }
 
+/**
+ * How many view messages after the cursor are looked at before a message's position is looked
+ * up (see writeBack): a message the same object stands at twice in a view (the same source
+ * object twice in a list) may then be found at its nearer place rather than its last; both
+ * stand for equal source messages.
+ */
+const NEAR = 8;
+
 /** fromGovernorView's plain write-back; `ops` records each output slot (see {@link WriteOp}). */
 function writeBack(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect, memo: DialectMemo, ops: WriteOp[]): AiMessage[] {
   // The governor keeps order and shares structure: an output message is mostly the view message
@@ -288,6 +296,8 @@ function writeBack(source: readonly AiMessage[], view: GovernorView, governed: r
     // another object is the governor's copy of one (a rewrite), in no view.
     const named = originOf<MessageOrigin>(g)?.message;
     if (named !== undefined && named !== g) return undefined;
+    // After a rewrite (messages merged into one) the next kept message stands a few places on.
+    for (let j = cursor + 1, end = Math.min(vm.length, cursor + NEAR); j < end; j++) if (vm[j] === g) return j;
     position ??= positions(view, memo);
     return position.get(g);
   };
