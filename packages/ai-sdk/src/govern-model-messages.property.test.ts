@@ -1,4 +1,5 @@
 import { deepFreeze } from '@nanobot-internal/test-support';
+import type { Message } from '@nanobot/schema';
 import { checkLegality } from '@nanobot/governor';
 import { generateText, type ModelMessage } from 'ai';
 import fc from 'fast-check';
@@ -78,11 +79,14 @@ describe('the write-back lookups kept per view', () => {
         const rebuild = () => asAi(history).map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => ({ ...p })) } : { ...m })) as AiMessage[];
         const first = rebuild();
         const firstView = toGovernorView(first, 'test', memo);
-        fromGovernorView(first, firstView, firstView.messages.map((m) => ({ ...m })), 'model-messages', memo);
+        // Every other message rewritten (a copy), in reverse order: a kept message standing
+        // before the one last found is looked up.
+        const rewriteSome = (messages: readonly Message[]) => messages.map((m, i) => (i % 2 === 0 ? { ...m } : m)).reverse();
+        fromGovernorView(first, firstView, rewriteSome(firstView.messages), 'model-messages', memo);
         // The next call: the prompt rebuilt again, its view made from the first one's.
         const second = rebuild();
         const view = toGovernorView(second, 'test', memo, recordPrompt(first, firstView, undefined, 0));
-        const governed = view.messages.map((m) => ({ ...m }));
+        const governed = rewriteSome(view.messages);
         const warm = fromGovernorView(second, view, governed, 'model-messages', memo);
         const cold = fromGovernorView(second, view, governed, 'model-messages', new DialectMemo());
         expect(warm).toEqual(cold);

@@ -127,4 +127,35 @@ describe('governorMiddleware on prompts the SDK rebuilt', () => {
     // Not vacuous: the unchanged rebuilt prompt (the second call) was recognised as the first.
     expect(recognised).toBeGreaterThan(100);
   }, 120_000);
+
+  it('gives what a middleware that recognises nothing gives on a prompt growing step by step, with one message changed anywhere at the end', async () => {
+    let grown = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(validHistory, damagedHistory), fc.array(fc.nat(), { minLength: 1, maxLength: 7 }), where, change, fc.nat(), settings, async (history, cuts, place, how, n, options) => {
+        // Each step's prompt: the history up to a later point (the SDK appends a step's messages), rebuilt.
+        const lengths = [...new Set(cuts.map((c) => 1 + (c % history.length)))].sort((a, b) => a - b);
+        const steps = [...lengths.map((k) => history.slice(0, k)), history, place === 'nowhere' ? history : changed(history, place, n, how)];
+        const warm = governorMiddleware({ ...options });
+        const cold = governorMiddleware({ ...options });
+        const earlier = new Set<unknown>();
+        for (const h of steps) {
+          const prompt = rebuild(h);
+          const copy = deepCopy(prompt);
+          const got = await transform(warm, prompt);
+          const want = await transform(cold, copy);
+          expect(JSON.parse(JSON.stringify(got))).toEqual(JSON.parse(JSON.stringify(want)));
+          // The messages the governor left alone are this call's own objects, where the cold
+          // middleware hands back its own input's; none is an earlier prompt's.
+          const own = new Set<unknown>(prompt);
+          const coldOwn = new Set<unknown>(copy);
+          expect(got.map((m) => own.has(m))).toEqual(want.map((m) => coldOwn.has(m)));
+          for (const m of got) expect(earlier.has(m)).toBe(false);
+          for (const m of prompt) earlier.add(m);
+        }
+        if (lengths.length > 1) grown++;
+      }),
+      { numRuns: 120 },
+    );
+    expect(grown).toBeGreaterThan(30);
+  }, 120_000);
 });

@@ -37,6 +37,12 @@ export interface MessageOrigin {
   /** For a tool result: approval responses stored next to it, written back around it. */
   before?: AiPart[];
   after?: AiPart[];
+  /**
+   * The governor message the record was attached to (see {@link withMessageOrigin}): a copy the
+   * governor made of it shares the record but is another object, so a message whose record
+   * names another is known to be no message of any view without looking it up.
+   */
+  message?: object;
 }
 
 /** Origin of a content part or tool call. */
@@ -52,6 +58,12 @@ export interface PartOrigin {
 
 /** Tags a governor-side object with its origin; returns the object. */
 export function withOrigin<T extends object>(value: T, origin: MessageOrigin | PartOrigin): T {
+  return AI_SDK_ORIGIN.tag(value, origin);
+}
+
+/** Tags a governor message made from a source message with its origin, naming the message in it; returns the message. */
+export function withMessageOrigin<T extends object>(value: T, origin: MessageOrigin): T {
+  origin.message = value;
   return AI_SDK_ORIGIN.tag(value, origin);
 }
 

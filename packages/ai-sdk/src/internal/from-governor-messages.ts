@@ -119,25 +119,48 @@ function sameRun(own: readonly Message[], governed: readonly Message[], k: numbe
   return true;
 }
 
-interface Lookups {
+/** Where the source message of a rewritten governor message stands (see sourceLookups). */
+interface SourceLookups {
   source: readonly AiMessage[];
-  position: Map<Message, number>;
   sourceIndex: Map<AiMessage, number>;
   /** With a reused view: the first source index whose view messages name each origin object. */
   originIndex: Map<AiMessage, number> | null;
 }
 
+/** A view message's index: its last position in the view's messages, or undefined. */
+interface Positions {
+  get(message: Message): number | undefined;
+  /** How many lookups of grown views it chains (see positions). */
+  depth: number;
+}
+
+/** Chained lookups (see positions) before a grown view's are indexed whole again. */
+const MAX_POSITION_DEPTH = 4;
+
 // What depends on the view alone (its messages, its parts) is kept per array: a rebuilt but
 // equal prompt gets a new view object around the same arrays (see toGovernorView), and reading
-// every view message's origin again on each call was most of a warm middleware call.
-function positions(messages: readonly Message[], memo: DialectMemo): Map<Message, number> {
-  const cache = memo.weak<readonly Message[], Map<Message, number>>('ai-sdk:positions');
+// every view message's origin again on each call was most of a warm middleware call. A view
+// grown from an earlier one (the next step's prompt: the same messages and a few more) indexes
+// only its new messages and asks the earlier view's lookup for the rest (the new ones stand
+// after them, so the last position of a message is its new one if it has one): indexing all
+// 10,000 messages of each step's prompt again was most of a growing middleware call.
+function positions(view: GovernorView, memo: DialectMemo): Positions {
+  const cache = memo.weak<readonly Message[], Positions>('ai-sdk:positions');
+  const messages = view.messages;
   let hit = cache.get(messages);
-  if (hit === undefined) {
-    hit = new Map();
-    for (let i = 0; i < messages.length; i++) hit.set(messages[i], i);
-    cache.set(messages, hit);
+  if (hit !== undefined) return hit;
+  const grownFrom = view.grownFrom;
+  const earlier = grownFrom !== undefined ? cache.get(grownFrom) : undefined;
+  if (earlier !== undefined && earlier.depth < MAX_POSITION_DEPTH) {
+    const own = new Map<Message, number>();
+    for (let i = grownFrom!.length; i < messages.length; i++) own.set(messages[i], i);
+    hit = { get: (m) => own.get(m) ?? earlier.get(m), depth: earlier.depth + 1 };
+  } else {
+    const all = new Map<Message, number>();
+    for (let i = 0; i < messages.length; i++) all.set(messages[i], i);
+    hit = { get: (m) => all.get(m), depth: 0 };
   }
+  cache.set(messages, hit);
   return hit;
 }
 
@@ -158,15 +181,15 @@ function origins(parts: readonly (readonly Message[])[], memo: DialectMemo): Map
 }
 
 // A view is reused while its history is (see toGovernorView), and so are its lookups.
-function indexes(source: readonly AiMessage[], view: GovernorView, memo: DialectMemo): Lookups {
-  const lookups = memo.weak<GovernorView, Lookups>('ai-sdk:lookups');
+function sourceLookups(source: readonly AiMessage[], view: GovernorView, memo: DialectMemo): SourceLookups {
+  const lookups = memo.weak<GovernorView, SourceLookups>('ai-sdk:lookups');
   const hit = lookups.get(view);
   if (hit !== undefined && hit.source === source) return hit;
   const sourceIndex = new Map<AiMessage, number>();
   source.forEach((m, i) => sourceIndex.set(m, i));
   // A source object's own index first; objects an earlier, equal prompt held (origins of a
   // reused view) by the first view messages they name.
-  const entry: Lookups = { source, position: positions(view.messages, memo), sourceIndex, originIndex: view.reused === true ? origins(view.parts, memo) : null };
+  const entry: SourceLookups = { source, sourceIndex, originIndex: view.reused === true ? origins(view.parts, memo) : null };
   lookups.set(view, entry);
   return entry;
 }
@@ -226,7 +249,9 @@ interface WritePlan {
 
 function samePointers(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
+  // Object.is compares the two pointers without reading the objects (=== on values seen to be
+  // objects reads each one's header first: a cache miss per message in a long prompt).
+  for (let i = a.length - 1; i >= 0; i--) if (!Object.is(a[i], b[i])) return false;
   return true;
 }
 
@@ -249,20 +274,39 @@ function hasEmptyParts(parts: readonly (readonly Message[])[], memo: DialectMemo
   return hit;
 }
 
+/**
+ * How many view messages after the cursor are looked at before a message's position is looked
+ * up (see writeBack): a message the same object stands at twice in a view (the same source
+ * object twice in a list) may then be found at its nearer place rather than its last; both
+ * stand for equal source messages.
+ */
+const NEAR = 8;
+
 /** fromGovernorView's plain write-back; `ops` records each output slot (see {@link WriteOp}). */
 function writeBack(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect, memo: DialectMemo, ops: WriteOp[]): AiMessage[] {
   // The governor keeps order and shares structure: an output message is mostly the view message
   // after the previous one (a pointer comparison); only the others need the lookup.
   const vm = view.messages;
   let cursor = 0;
-  let lookup: ReturnType<typeof indexes> | undefined;
+  let position: Positions | undefined;
+  let lookup: SourceLookups | undefined;
   const viewIndex = (g: Message): number | undefined => {
     if (vm[cursor] === g) return cursor;
-    lookup ??= indexes(source, view, memo);
-    return lookup.position.get(g);
+    // Every view message is named by its own origin record: a message whose record names
+    // another object is the governor's copy of one (a rewrite), in no view.
+    const named = originOf<MessageOrigin>(g)?.message;
+    if (named !== undefined && named !== g) return undefined;
+    // After a rewrite (messages merged into one) the next kept message stands a few places on.
+    for (let j = cursor + 1, end = Math.min(vm.length, cursor + NEAR); j < end; j++) if (vm[j] === g) return j;
+    position ??= positions(view, memo);
+    return position.get(g);
   };
+  // The source index of a rewritten message only decides which source messages without a view
+  // (approval-only tool messages) follow it: with none in the view, it is never looked up.
+  const followersExist = hasEmptyParts(view.parts, memo);
   const sourceOf = (from: AiMessage): number => {
-    lookup ??= indexes(source, view, memo);
+    if (!followersExist) return -1;
+    lookup ??= sourceLookups(source, view, memo);
     return lookup.sourceIndex.get(from) ?? lookup.originIndex?.get(from) ?? -1;
   };
   const out: AiMessage[] = [];

@@ -6,7 +6,7 @@
 import type { ContentPart, Message, ToolCall } from '@nanobot/schema';
 import { ValidationError } from '@nanobot/schema';
 import type { DialectMemo } from '@nanobot/governor/dialect';
-import { originOf, withOrigin, type AiMessage, type AiPart, type MessageOrigin } from './ai-message.js';
+import { originOf, withMessageOrigin, withOrigin, type AiMessage, type AiPart, type MessageOrigin } from './ai-message.js';
 
 /** The governor's view of a list: its messages and which source message each came from. */
 export interface GovernorView {
@@ -20,6 +20,17 @@ export interface GovernorView {
    * {@link toGovernorView}'s `previous`): their origins then name those objects.
    */
   reused?: boolean;
+  /**
+   * The messages of the earlier view this one was made from by converting more messages after
+   * them (a history grown at the end): this view's messages start with exactly those entries.
+   * Lets the write-back extend that view's lookups instead of indexing every message again.
+   */
+  grownFrom?: readonly Message[];
+  /**
+   * Whether some of its parts hide calls awaiting approval (see hideAwaitingCalls): made for
+   * this list's tail alone, never reused for a later list.
+   */
+  awaiting?: boolean;
 }
 
 /** A list and its view, kept to reuse the view of the same list grown (by identity). */
@@ -188,7 +199,7 @@ function convertOne(msg: AiMessage, index: number, where: string, awaiting?: Rea
   const { role, content } = msg;
   if (role === 'system') {
     if (typeof content !== 'string') throw new ValidationError(`${where}: messages[${index}] (system) must have string content`, [index, 'content']);
-    return [withOrigin({ role: 'system', content }, origin)];
+    return [withMessageOrigin({ role: 'system', content }, origin)];
   }
   if (typeof content !== 'string' && !Array.isArray(content)) {
     throw new ValidationError(`${where}: messages[${index}] (${role}) must have string or array content`, [index, 'content']);
@@ -200,10 +211,10 @@ function convertOne(msg: AiMessage, index: number, where: string, awaiting?: Rea
   }
   if (role === 'user') {
     const c = typeof content === 'string' ? content : content.map((p, at) => contentPart(p, at, msg));
-    return [withOrigin({ role: 'user', content: c }, origin)];
+    return [withMessageOrigin({ role: 'user', content: c }, origin)];
   }
   if (role === 'assistant') {
-    if (typeof content === 'string') return [withOrigin({ role: 'assistant', content }, origin)];
+    if (typeof content === 'string') return [withMessageOrigin({ role: 'assistant', content }, origin)];
     const parts: ContentPart[] = [];
     const calls: ToolCall[] = [];
     content.forEach((p, at) => {
@@ -212,7 +223,7 @@ function convertOne(msg: AiMessage, index: number, where: string, awaiting?: Rea
     });
     const out: Message = { role: 'assistant', content: parts.length === 0 && calls.length > 0 ? null : parts };
     if (calls.length > 0) out.tool_calls = calls;
-    return [withOrigin(out, origin)];
+    return [withMessageOrigin(out, origin)];
   }
   if (typeof content === 'string') throw new ValidationError(`${where}: messages[${index}] (tool) must have array content`, [index, 'content']);
   // Approval responses are not results: they travel with the result after them (or the last).
@@ -227,7 +238,7 @@ function convertOne(msg: AiMessage, index: number, where: string, awaiting?: Rea
     const o: MessageOrigin = { source: msg, part, content: rendered };
     if (pending.length > 0) o.before = pending;
     pending = [];
-    out.push(withOrigin({ role: 'tool', tool_call_id: String(part.toolCallId ?? ''), name: String(part.toolName ?? ''), content: rendered }, o));
+    out.push(withMessageOrigin({ role: 'tool', tool_call_id: String(part.toolCallId ?? ''), name: String(part.toolName ?? ''), content: rendered }, o));
   }
   if (pending.length > 0 && out.length > 0) {
     const last = out[out.length - 1];
@@ -404,8 +415,11 @@ export function toGovernorView(messages: readonly unknown[], where: string, memo
  * {@link toGovernorView}, and how many leading messages matched `previous` (what
  * {@link recordPrompt} needs to bring the record up to date without reading them again).
  */
-export function convertToGovernorView(messages: readonly unknown[], where: string, memo: DialectMemo, previous?: PreviousView): { view: GovernorView; shared: number | null } {
+export function convertToGovernorView(messages: readonly unknown[], where: string, memo: DialectMemo, earlier?: PreviousView): { view: GovernorView; shared: number | null } {
   if (!Array.isArray(messages)) throw new ValidationError(`${where}: messages must be an array`);
+  // A view whose parts hide awaiting calls stood for its own tail only: the next list (the
+  // approved calls' results added) converts those turns again.
+  const previous = earlier?.view.awaiting === true ? undefined : earlier;
   const cache = memo.weak<object, Message[]>('ai-sdk:message');
   const views = memo.weak<object, KnownView>('ai-sdk:view');
   const first = messages[0] as unknown;
@@ -467,9 +481,10 @@ export function convertToGovernorView(messages: readonly unknown[], where: strin
     }
   }
   if (approvalTail && hideAwaitingCalls(messages as readonly AiMessage[], parts, where)) {
-    return { view: { messages: parts.flat(), owner: parts.flatMap((p, i) => p.map(() => i)), parts }, shared: matched };
+    return { view: { messages: parts.flat(), owner: parts.flatMap((p, i) => p.map(() => i)), parts, awaiting: true }, shared: matched };
   }
   const view: GovernorView = reused ? { messages: out, owner, parts, reused } : { messages: out, owner, parts };
+  if (from > 0) view.grownFrom = base!.messages;
   // A snapshot, not the array: callers may push to their array between calls.
   if (isRecord(first)) views.set(first, { source: messages.slice(), view });
   return { view, shared: matched };
@@ -512,7 +527,7 @@ function hideAwaitingCalls(messages: readonly AiMessage[], parts: Message[][], w
   // in for that, so the governor does not take the assistant turn for a trailing one.
   const lastIndex = messages.length - 1;
   if (awaiting.size > 0 && parts[lastIndex].length === 0) {
-    parts[lastIndex] = [withOrigin({ role: 'user', content: AWAITING_APPROVAL }, { source: last })];
+    parts[lastIndex] = [withMessageOrigin({ role: 'user', content: AWAITING_APPROVAL }, { source: last })];
   }
   return awaiting.size > 0;
 }
