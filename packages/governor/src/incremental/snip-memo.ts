@@ -3,8 +3,9 @@
 // rest, finds every legal start and lists every message it cut — linear in the history's
 // length on every request. Here, for a history whose instructions all lead (tracked
 // incrementally), the plan is checked where it says (its two fingerprints), the start's
-// legality by a pass over what was appended to the kept tail since the last call (the ids the
-// tail declared are kept with the cut), and the report's list of cut messages is the one made
+// legality by a pass over what changed in the kept tail since the last call (the ids the tail
+// declared are kept with the cut, rewound to where the history changed: what was appended, or
+// a result compaction rewrote), and the report's list of cut messages is the one made
 // for the same cut before; the cost follows what changed, not the history (nor the kept tail,
 // whose messages a long session's history has long pushed out of the CPU caches). Anything
 // else (no plan, a plan that moved or no longer fits, instructions in mid-history) is left to
@@ -12,7 +13,7 @@
 import type { Message } from '@nanobot/schema';
 import { diff } from '../report/step-recorder.js';
 import type { ReportedMessage } from '../report/govern-report.js';
-import { declareCallIds, resultId } from '../internal/tool-calls.js';
+import { callId, resultId, toolCallList } from '../internal/tool-calls.js';
 import { promptTokens } from '../sizing/estimate.js';
 import { cutPlanAt, messageFingerprint } from '../steps/cut/cut-plan.js';
 import type { StepContext, StepOutcome } from '../steps/step.js';
@@ -30,16 +31,33 @@ interface CutEntries {
   added: readonly ReportedMessage[];
   /**
    * The kept tail `list[leading + start, legalTo)` was found legal, and `declared` holds the call
-   * ids its assistant messages declare (0: not known; the set is then empty).
+   * ids its assistant messages declare (0: not known; `declared` is then empty).
    */
   legalTo: number;
-  declared: Set<string>;
+  declared: DeclaredIds;
+}
+
+/** Call ids a stretch of the kept tail declares, each with the index of its first declaration. */
+interface DeclaredIds {
+  at: Map<string, number>;
+  /** The ids in the order of their first declaration (so the set rewinds to an index). */
+  order: string[];
 }
 
 /** How far a history's kept tail is known legal, and the ids that part declares. */
 interface TailLegality {
   legalTo: number;
-  declared: Set<string>;
+  declared: DeclaredIds;
+}
+
+function noIds(): DeclaredIds {
+  return { at: new Map(), order: [] };
+}
+
+/** Forgets the ids first declared at `index` or later: `declared` is then the ids of the tail before `index`. */
+function rewindIds(declared: DeclaredIds, index: number): void {
+  const { at, order } = declared;
+  while (order.length > 0 && at.get(order[order.length - 1])! >= index) at.delete(order.pop()!);
 }
 
 /**
@@ -47,13 +65,21 @@ interface TailLegality {
  * nor in `declared` (the ids the kept tail declares before `from`). Adds the ids it meets to
  * `declared`.
  */
-function legalFrom(messages: readonly Message[], from: number, declared: Set<string>): boolean {
+function legalFrom(messages: readonly Message[], from: number, declared: DeclaredIds): boolean {
+  const { at, order } = declared;
   for (let i = from; i < messages.length; i++) {
     const m = messages[i];
-    if (m.role === 'assistant') declareCallIds(m, declared);
-    else if (m.role === 'tool') {
+    if (m.role === 'assistant') {
+      for (const call of toolCallList(m)) {
+        const id = callId(call);
+        if (id !== null && !at.has(id)) {
+          at.set(id, i);
+          order.push(id);
+        }
+      }
+    } else if (m.role === 'tool') {
       const id = resultId(m);
-      if (id !== null && !declared.has(id)) return false;
+      if (id !== null && !at.has(id)) return false;
     }
   }
   return true;
@@ -134,21 +160,31 @@ export class SnipMemos {
   }
 
   /**
-   * Whether the kept tail `messages[from..]` is legal (see {@link legalFrom}), read from where the
-   * last call's check of the same cut left off while the history up to there is the same, else
-   * from `from`: the tail's legality and declared ids, or null when it is not legal.
+   * Whether the kept tail `messages[from..]` is legal (see {@link legalFrom}): read from where the
+   * last call's check of the same cut left off, or from where the history changed before that
+   * (the check's ids rewound to there), else from `from`. The tail's legality and declared ids,
+   * or null when it is not legal.
    */
   #legality(messages: readonly Message[], from: number, known: { entries: CutEntries; prefix: number } | null): TailLegality | null {
     const kept = known?.entries;
-    const resumed = kept !== undefined && kept.legalTo > 0 && known!.prefix >= kept.legalTo;
-    // Resumed, the kept set grows in place (its ids are the same messages' on this history); a
-    // tail found illegal then leaves it holding ids past `legalTo`, so it is forgotten.
-    const declared = resumed ? kept.declared : new Set<string>();
-    if (resumed) this.resumedChecks++;
-    const legal = legalFrom(messages, resumed ? kept.legalTo : from, declared);
+    // `known.prefix` >= `from`: the tail before it is the one checked last time (same objects).
+    const resumed = kept !== undefined && kept.legalTo > 0;
+    // Resumed, the kept ids are rewound and grow in place; a tail found illegal then leaves them
+    // holding ids past where it was legal, so they are forgotten.
+    let declared: DeclaredIds;
+    let at = from;
+    if (resumed) {
+      this.resumedChecks++;
+      declared = kept.declared;
+      at = Math.min(known!.prefix, kept.legalTo);
+      rewindIds(declared, at);
+    } else {
+      declared = noIds();
+    }
+    const legal = legalFrom(messages, at, declared);
     if (kept !== undefined && (resumed || !legal)) {
       kept.legalTo = 0;
-      kept.declared = new Set();
+      kept.declared = noIds();
     }
     return legal ? { legalTo: messages.length, declared } : null;
   }

@@ -368,13 +368,13 @@ describe('the snip memo', () => {
     expect(answered).toBeGreaterThan(0);
   });
 
-  it('equals the plain snip step on a growing history whose kept tail is edited between calls (an equal copy, or a result whose call is missing)', () => {
+  it('equals the plain snip step on a growing history whose kept tail is edited between calls (an equal copy, a result whose call is missing, a turn whose calls are gone)', () => {
     let answered = 0;
     let resumed = 0;
     // Edits now and then, so the memo has a cut and a checked tail to resume most of the time.
     const edit = fc.oneof(
       { weight: 3, arbitrary: fc.constant(undefined) },
-      { weight: 1, arbitrary: fc.record({ back: fc.nat(), orphan: fc.boolean() }) },
+      { weight: 1, arbitrary: fc.record({ back: fc.nat(), kind: fc.constantFrom('copy', 'orphan', 'undeclare') }) },
     );
     const edits = fc.array(fc.record({ grow: fc.nat(4), edit }), { minLength: 1, maxLength: 40 });
     fc.assert(
@@ -389,8 +389,15 @@ describe('the snip memo', () => {
           if (edit !== undefined && list.length > 1) {
             // One of the newest messages (inside the kept tail), never the first: the next call
             // governs the unedited history again.
-            const at = list.length - 1 - (edit.back % Math.min(list.length - 1, 8));
-            list[at] = deepFreeze(edit.orphan ? ({ role: 'tool', tool_call_id: `orphan_${at}`, name: 'exec', content: 'x' } as Message) : { ...list[at] });
+            // ('undeclare': one of the newest turns whose calls have results after them.)
+            const turns = list.flatMap((m, i) => (i > 0 && i < list.length - 1 && Array.isArray(m.tool_calls) && m.tool_calls.length > 0 ? [i] : []));
+            const at = edit.kind === 'undeclare' && turns.length > 0 ? turns[turns.length - 1 - (edit.back % Math.min(turns.length, 3))]
+              : list.length - 1 - (edit.back % Math.min(list.length - 1, 8));
+            const edited: Message = edit.kind === 'copy' ? { ...list[at] }
+              : edit.kind === 'orphan' ? { role: 'tool', tool_call_id: `orphan_${at}`, name: 'exec', content: 'x' }
+                // An assistant turn without its calls: the results after it lose their call.
+                : { role: 'assistant', content: 'the calls are gone' };
+            list[at] = deepFreeze(edited);
           }
           const r = sameSnip(memos, list, plan, window);
           if (r.answered) answered++;
