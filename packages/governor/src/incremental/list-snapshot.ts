@@ -53,8 +53,12 @@ export class ListSnapshot {
     // message object's header — a cache miss per message once a history outgrows the caches (a
     // 100,000-message pass cost ~3x more in place); Object.is answers from the two pointers, at
     // the price of a call per slot, which a short list held in cache does not repay. The copy
-    // holds only message objects, for which the two never differ.
+    // holds only message objects, for which the two never differ. Four slots per test of the
+    // loop bound: a grown history's input pass is the one pass over all of it in an over-budget
+    // call (issue 31), ~10% faster so.
     if (limit > CACHED_SLOTS) {
+      const by4 = limit - 3;
+      while (k < by4 && Object.is(items[k], list[k]) && Object.is(items[k + 1], list[k + 1]) && Object.is(items[k + 2], list[k + 2]) && Object.is(items[k + 3], list[k + 3])) k += 4;
       while (k < limit && Object.is(items[k], list[k])) k++;
     } else {
       while (k < limit && items[k] === list[k]) k++;

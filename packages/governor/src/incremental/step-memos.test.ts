@@ -331,6 +331,24 @@ describe('ListSnapshot', () => {
 });
 
 describe('the snip memo', () => {
+  /** The memo's outcome (when it answers) against the plain step's; returns whether it answered. */
+  function sameSnip(memos: GovernorMemos, list: Message[], plan: GovernOptions['cutPlan'], window: number): { answered: boolean; plan: GovernOptions['cutPlan'] } {
+    const { ctx } = resolveCall(list, { contextWindowTokens: window, maxOutputTokens: 0, cutPlan: plan });
+    const want = snipHistoryStep.run(list, ctx);
+    const got = memos.snips.run(list, ctx);
+    if (got !== undefined) {
+      expect(got.messages).toEqual(want.messages);
+      got.messages.forEach((m, i) => expect(m).toBe(want.messages[i]));
+      expect(got.removed).toEqual(want.removed ?? diff(list, want.messages).removed);
+      expect(got.added).toEqual(want.added ?? diff(list, want.messages).added);
+      expect(got.tokensBefore).toBe(want.tokensBefore);
+      expect(got.tokensAfter).toBe(want.tokensAfter);
+      expect(got.notes).toEqual(want.notes);
+      expect(got.cut).toEqual(want.cut);
+    }
+    return { answered: got !== undefined, plan: want.cut?.plan ?? null };
+  }
+
   it('re-applying the cut plan equals the plain snip step, whenever the memo answers', () => {
     let answered = 0;
     fc.assert(
@@ -339,28 +357,59 @@ describe('the snip memo', () => {
         const memos = new GovernorMemos();
         let plan: GovernOptions['cutPlan'] = null;
         for (let end = 1; end <= h.length; end += grow) {
-          const list = h.slice(0, end);
-          const { ctx } = resolveCall(list, { contextWindowTokens: window, maxOutputTokens: 0, cutPlan: plan });
-          const want = snipHistoryStep.run(list, ctx);
-          const got = memos.snips.run(list, ctx);
-          if (got !== undefined) {
-            answered++;
-            expect(got.messages).toEqual(want.messages);
-            got.messages.forEach((m, i) => expect(m).toBe(want.messages[i]));
-            expect(got.removed).toEqual(want.removed ?? diff(list, want.messages).removed);
-            expect(got.added).toEqual(want.added ?? diff(list, want.messages).added);
-            expect(got.tokensBefore).toBe(want.tokensBefore);
-            expect(got.tokensAfter).toBe(want.tokensAfter);
-            expect(got.notes).toEqual(want.notes);
-            expect(got.cut).toEqual(want.cut);
-          }
-          plan = want.cut?.plan ?? null;
+          const r = sameSnip(memos, h.slice(0, end), plan, window);
+          if (r.answered) answered++;
+          plan = r.plan;
         }
       }),
       { numRuns: 300 },
     );
     // The property is not vacuous: the memo re-applied plans in these runs.
     expect(answered).toBeGreaterThan(0);
+  });
+
+  it('equals the plain snip step on a growing history whose kept tail is edited between calls (an equal copy, a result whose call is missing, a turn whose calls are gone)', () => {
+    let answered = 0;
+    let resumed = 0;
+    // Edits now and then, so the memo has a cut and a checked tail to resume most of the time.
+    const edit = fc.oneof(
+      { weight: 3, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.record({ back: fc.nat(), kind: fc.constantFrom('copy', 'orphan', 'undeclare') }) },
+    );
+    const edits = fc.array(fc.record({ grow: fc.nat(4), edit }), { minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(arbitraryHistory, fc.integer({ min: 1300, max: 4000 }), edits, (history, window, steps) => {
+        const h = deepFreeze(history);
+        const memos = new GovernorMemos();
+        let plan: GovernOptions['cutPlan'] = null;
+        let end = 1;
+        for (const { grow, edit } of steps) {
+          end = Math.min(h.length, end + grow);
+          const list = h.slice(0, end);
+          if (edit !== undefined && list.length > 1) {
+            // One of the newest messages (inside the kept tail), never the first: the next call
+            // governs the unedited history again.
+            // ('undeclare': one of the newest turns whose calls have results after them.)
+            const turns = list.flatMap((m, i) => (i > 0 && i < list.length - 1 && Array.isArray(m.tool_calls) && m.tool_calls.length > 0 ? [i] : []));
+            const at = edit.kind === 'undeclare' && turns.length > 0 ? turns[turns.length - 1 - (edit.back % Math.min(turns.length, 3))]
+              : list.length - 1 - (edit.back % Math.min(list.length - 1, 8));
+            const edited: Message = edit.kind === 'copy' ? { ...list[at] }
+              : edit.kind === 'orphan' ? { role: 'tool', tool_call_id: `orphan_${at}`, name: 'exec', content: 'x' }
+                // An assistant turn without its calls: the results after it lose their call.
+                : { role: 'assistant', content: 'the calls are gone' };
+            list[at] = deepFreeze(edited);
+          }
+          const r = sameSnip(memos, list, plan, window);
+          if (r.answered) answered++;
+          plan = r.plan;
+        }
+        resumed += memos.snips.resumedChecks;
+      }),
+      { numRuns: 300 },
+    );
+    // Not vacuous: the memo answered, and resumed a tail check from the last call's.
+    expect(answered).toBeGreaterThan(0);
+    expect(resumed).toBeGreaterThan(0);
   });
 });
 
