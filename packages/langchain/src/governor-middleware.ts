@@ -6,7 +6,7 @@ import { ValidationError } from '@nanobot/schema';
 import { createMiddleware } from 'langchain';
 import { fromGovernorView } from './internal/from-governor-messages.js';
 import { originOf, type MessageOrigin } from './internal/origin.js';
-import { toGovernorView } from './internal/to-governor-messages.js';
+import { toGovernorView, type PreviousView } from './internal/to-governor-messages.js';
 import { governorTargetForChatModel } from './governor-target-for.js';
 
 /** What {@link GovernorMiddlewareOptions.sessionKey} is given to name a model call's conversation. */
@@ -70,13 +70,18 @@ export function governorMiddleware(options: GovernorMiddlewareOptions = {}) {
   const governor = given ?? createGovernor(governOptions);
   if (given !== undefined) governor.govern([], governOptions);
   const memo = dialectMemoOf(governor);
+  // The last call's messages and view (this middleware's own): the next call's messages equal to
+  // them, rebuilt or not (a checkpointer reload makes new objects), reuse its converted messages.
+  let previous: PreviousView | undefined;
   return createMiddleware({
     name: 'NanobotGovernor',
     wrapModelCall: (request, handler) => {
       const system = request.systemMessage;
       const hasSystem = system !== undefined && system.content !== '' && !(Array.isArray(system.content) && system.content.length === 0);
       const list = hasSystem ? [system, ...request.messages] : request.messages;
-      const view = toGovernorView(list, 'governorMiddleware', memo);
+      const view = toGovernorView(list, 'governorMiddleware', memo, previous);
+      // A snapshot, not the array: callers may push to their array between calls.
+      previous = { source: list.slice(), view };
       const callOptions: GovernOptions = { ...governOptions };
       // Without a target, the chat model's class names the API the prompt goes to.
       if (callOptions.target === undefined) {
@@ -95,7 +100,7 @@ export function governorMiddleware(options: GovernorMiddlewareOptions = {}) {
       let messages = fromGovernorView(list, view, governed, memo);
       // The system message goes back to its own field (the governor keeps instructions at the head).
       let systemMessage = system;
-      if (hasSystem && messages[0]?.type === 'system' && (messages[0] === system || originSource(governed[0]) === system)) {
+      if (hasSystem && messages[0]?.type === 'system' && (messages[0] === system || originSource(governed[0]) === originSource(view[0]))) {
         systemMessage = messages[0] as typeof system;
         messages = messages.slice(1);
       }

@@ -7,7 +7,7 @@ import type { ContentPart, Message, ToolCall } from '@nanobot/schema';
 import { ValidationError } from '@nanobot/schema';
 import type { DialectMemo } from '@nanobot/governor/dialect';
 import { withOrigin } from './origin.js';
-
+import { sameMessage } from './same-message.js';
 
 const ROLE_OF: Readonly<Record<string, string>> = Object.freeze({ human: 'user', ai: 'assistant', system: 'system', developer: 'developer', tool: 'tool' });
 const CHAT_ROLES: readonly string[] = Object.freeze(['user', 'assistant', 'system', 'developer', 'tool']);
@@ -72,13 +72,23 @@ function convertOne(msg: Record<string, unknown>, index: number, where: string):
   return withOrigin(out, { source: msg as unknown as BaseMessage, content: c });
 }
 
+/** An earlier call's messages (a snapshot of the list) and the view they were converted to. */
+export interface PreviousView {
+  source: readonly unknown[];
+  view: Message[];
+}
+
 /**
  * Converts LangChain messages to the governor's view, one for one, the conversions kept in
  * `memo` (a Governor's, see dialectMemoOf) per message object, so a history governed again hands
- * the governor the same objects. Throws {@link ValidationError} (naming the index) for anything
- * that is not a LangChain message of a supported type (before anything is governed).
+ * the governor the same objects. With `previous` (an earlier call's list and view), the leading
+ * messages equal to that list's (same objects, or rebuilt ones equal in every field read here,
+ * see sameMessage) get its converted messages, up to the first that differs: a history rebuilt
+ * from a checkpoint keeps the governor's memos warm. Throws {@link ValidationError} (naming the
+ * index) for anything that is not a LangChain message of a supported type (before anything is
+ * governed).
  */
-export function toGovernorView(messages: readonly unknown[], where: string, memo: DialectMemo): Message[] {
+export function toGovernorView(messages: readonly unknown[], where: string, memo: DialectMemo, previous?: PreviousView): Message[] {
   if (!Array.isArray(messages)) throw new ValidationError(`${where}: messages must be an array`);
   const cache = memo.weak<object, Message>('langchain:message');
   const views = memo.weak<object, { source: readonly unknown[]; view: Message[] }>('langchain:view');
@@ -91,6 +101,24 @@ export function toGovernorView(messages: readonly unknown[], where: string, memo
     from = prior.source.length;
   }
   const out: Message[] = from > 0 ? prior!.view.slice() : [];
+  if (from === 0 && previous !== undefined) {
+    // Equal messages, maybe not the same objects: the reused view messages' origins name the
+    // earlier ones, which the write-back reads only for fields compared here.
+    const n = Math.min(previous.source.length, previous.view.length, messages.length);
+    while (from < n) {
+      const msg = messages[from] as unknown;
+      const before = previous.source[from] as unknown;
+      if (!isRecord(msg) || !isRecord(before) || !sameMessage(msg, before)) break;
+      out.push(previous.view[from]);
+      from++;
+    }
+    if (from === messages.length && previous.view.length === from) {
+      // All of it: the earlier view itself, so the governor's and the write-back's lookups per
+      // view carry over too.
+      if (isRecord(first)) views.set(first, { source: messages.slice(), view: previous.view });
+      return previous.view;
+    }
+  }
   for (let i = from; i < messages.length; i++) {
     const msg = messages[i] as unknown;
     if (!isRecord(msg)) throw new ValidationError(`${where}: messages[${i}] must be a LangChain message`, [i]);
