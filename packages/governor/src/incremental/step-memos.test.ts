@@ -277,6 +277,30 @@ describe('a Governor with memos against one without', () => {
       { numRuns: 300 },
     );
   });
+  it('a history its repairs leave empty, after a call that compacted results, governs as without memos', () => {
+    // Found by the property above (seed 69099155): the tool-result index was asked about an
+    // empty list (a lone stray result, dropped) and had no first message to keep it under.
+    const big = 'x = 1; '.repeat(400);
+    const history: Message[] = deepFreeze([
+      { role: 'tool', tool_call_id: 'ghost_0', name: 'exec', content: 'stray' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'call_0', name: 'read_file', content: big },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', name: 'read_file', content: big },
+    ] as Message[]);
+    const given: GovernOptions = { contextWindowTokens: 1300, maxOutputTokens: 0, maxToolResultChars: 200, inflightStartIndex: 0, compat: 'reference' };
+    const memos = new GovernorMemos();
+    const idsA = new Set<string>();
+    const idsB = new Set<string>();
+    for (const list of [history, history.slice(0, 1)]) {
+      const a = governWith(memos, list, { ...given, compactedToolCallIds: idsA });
+      const b = governWith(null, list, { ...given, compactedToolCallIds: idsB });
+      expect(JSON.stringify(a.messages)).toBe(JSON.stringify(b.messages));
+      expect(JSON.stringify(a.report)).toBe(JSON.stringify(b.report));
+    }
+    expect(idsA.size).toBeGreaterThan(0);
+    expect([...idsA]).toEqual([...idsB]);
+  });
 });
 
 describe('ListSnapshot', () => {

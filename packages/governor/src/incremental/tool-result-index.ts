@@ -45,6 +45,8 @@ export class ToolResultIndexes {
   }
 
   #indexed(messages: readonly Message[]): Indexed {
+    // An empty list (a history whose repairs left nothing) has no results and no key to keep them under.
+    if (messages.length === 0) return { list: new ListSnapshot(this.#clock), idAt: [], byId: new Map() };
     const head = messages[0];
     let x = this.#byHead.get(head);
     if (x === undefined) {
