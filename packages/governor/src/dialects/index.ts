@@ -6,7 +6,6 @@ export type { OriginTag } from './dialect-origin.js';
 export { DialectMemo } from '../incremental/dialect-memo.js';
 export { dialectMemoOf } from './dialect-memo-of.js';
 export { governModelCopy } from './govern-model-copy.js';
-export { sameContent } from '../incremental/same-content.js';
 export type { GovernOptions, GovernResult } from '../govern-options.js';
 export type { Governor, GovernorCallOptions } from '../governor.js';
 export type { GovernTarget } from '../steps/target/govern-target.js';

@@ -22,12 +22,7 @@ function sameSymbols(a: object, b: object): boolean {
   return true;
 }
 
-/**
- * Whether `a` and `b` are the same JSON-like value: primitives by `===`, arrays element by
- * element, plain objects by their own keys in the same order (and the very same symbol-keyed
- * values); any other object (a class instance, a byte array, a Map) is equal only to itself, so
- * "not equal" is always the safe answer. Pure; never throws on acyclic values.
- */
+/** Whether `a` and `b` are the same JSON-like value (see the file comment). */
 export function sameContent(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
