@@ -9,6 +9,7 @@ import type { Conversation } from './incremental/memo-store.js';
 import { DEFAULT_MAX_CONVERSATIONS, GovernorMemos } from './incremental/memo-store.js';
 import { registerMemos } from './incremental/governor-memos-registry.js';
 import type { MessageLike } from './message-like.js';
+import { ownedHistory, type GovernorHistory } from './governor-history.js';
 import { createUsageCalibrator, usageCalibratorFromJSON, type UsageCalibrator, type UsageCalibratorState } from './sizing/usage-calibrator.js';
 import type { CutPlan } from './steps/cut/cut-plan.js';
 
@@ -46,9 +47,18 @@ export interface Governor {
    * `govern(history, options)` for the conversation `history` belongs to: its cut plan,
    * compacted ids (per run: reset when a new user message starts one) and calibrator are passed
    * unless the call gives its own, and the result's are kept for its next request. Same throws
-   * as `govern`. Never mutates `history`.
+   * as `govern`, and ValidationError for a GovernorHistory another Governor created. Never
+   * mutates `history`; `result.messages` is never a GovernorHistory's own array.
    */
-  govern<M extends MessageLike = Message>(history: readonly M[], options?: GovernorCallOptions): GovernResult<M>;
+  govern<M extends MessageLike = Message>(history: readonly M[] | GovernorHistory<M>, options?: GovernorCallOptions): GovernResult<M>;
+  /**
+   * A history that only grows (by its `append`), holding a copy of `messages`, for this
+   * Governor's `govern`: governing it skips the pass that proves an array's earlier messages
+   * were not replaced, so a request costs what was appended since the last one, not the length of
+   * the history (a long session over its budget). Same results as governing `toArray()`. Throws
+   * ValidationError when an entry of `messages` is not an object.
+   */
+  createHistory<M extends MessageLike = Message>(messages?: readonly M[]): GovernorHistory<M>;
   /**
    * Records what the provider billed for the conversation's last governed request
    * (`usage.inputTokens`), so later requests of a `model` are sized by the calibrated count.
@@ -92,6 +102,8 @@ class GovernorImpl implements Governor {
   readonly #memos: GovernorMemos<Carried>;
   readonly #useMemos: boolean;
   #last: Conversation<Carried> | null = null;
+  /** The array behind each history this Governor created (see governor-history.ts). */
+  readonly #histories = new WeakMap<object, Message[]>();
 
   constructor(options: GovernorOptions) {
     const { maxConversations, memos, ...defaults } = options;
@@ -110,7 +122,24 @@ class GovernorImpl implements Governor {
     return this.#memos.size;
   }
 
-  govern<M extends MessageLike = Message>(history: readonly M[], options: GovernorCallOptions = {}): GovernResult<M> {
+  createHistory<M extends MessageLike = Message>(messages: readonly M[] = []): GovernorHistory<M> {
+    const { history, items } = ownedHistory(messages);
+    // Its array grows only by appending: the memos' copies of it stay valid without a pass.
+    this.#memos.clock.markAppendOnly(items as unknown as Message[]);
+    this.#histories.set(history, items as unknown as Message[]);
+    return history;
+  }
+
+  govern<M extends MessageLike = Message>(given: readonly M[] | GovernorHistory<M>, options: GovernorCallOptions = {}): GovernResult<M> {
+    if (Array.isArray(given) || given === null || typeof given !== 'object') return this.#govern(given as readonly M[], options);
+    const items = this.#histories.get(given);
+    if (items === undefined) throw new ValidationError('Governor.govern: history must be an array or a GovernorHistory this Governor created');
+    const result = this.#govern(items as unknown as readonly M[], options);
+    // The array is the history's own: the caller gets a copy.
+    return result.messages === (items as unknown) ? { ...result, messages: items.slice() as unknown as M[] } : result;
+  }
+
+  #govern<M extends MessageLike>(history: readonly M[], options: GovernorCallOptions): GovernResult<M> {
     if (options === null || typeof options !== 'object' || Array.isArray(options)) checkOptions(options);
     const given: GovernOptions = { ...this.#defaults, ...options };
     if (!Array.isArray(history) || history.length === 0) return governWith(this.#useMemos ? this.#memos : null, history, given);

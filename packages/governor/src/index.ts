@@ -2,6 +2,7 @@ export { govern } from './govern.js';
 export type { GovernOptions, GovernResult } from './govern.js';
 export { createGovernor } from './governor.js';
 export type { Governor, GovernorCallOptions, GovernorOptions, GovernorSessionState } from './governor.js';
+export type { GovernorHistory } from './governor-history.js';
 export { PIPELINE } from './pipeline.js';
 export type { GovernStep, StepContext, StepEffect, StepOutcome, StepCut } from './steps/step.js';
 export type { TargetBehaviour, TargetProfile, TargetRule, TargetRuleDoc, DocumentedTargetRule } from './steps/target/target-profile.js';

@@ -19,6 +19,8 @@ export class CallClock {
   #active = 0;
   #calls = 0;
   readonly #immutable = new WeakSet<readonly Message[]>();
+  /** Lists that only grow by appending (a Governor-owned history's array). */
+  readonly #appendOnly = new WeakSet<readonly Message[]>();
   readonly #shared = new WeakSet<readonly Message[]>();
   /** Per list, what was vouched for it (entries of earlier calls are stale). */
   readonly #vouched = new WeakMap<readonly Message[], Vouch[]>();
@@ -46,9 +48,18 @@ export class CallClock {
     return list;
   }
 
-  /** Whether `list` was declared immutable. */
-  isImmutable(list: readonly Message[]): boolean {
-    return this.#immutable.has(list);
+  /**
+   * Declares that from now on `list` changes only by appending (no slot is replaced, nothing is
+   * removed): a copy taken of it then shares every copied slot with it. Returns it.
+   */
+  markAppendOnly<T extends readonly Message[]>(list: T): T {
+    this.#appendOnly.add(list);
+    return list;
+  }
+
+  /** Whether `list` was declared immutable or append-only: its earlier slots never change. */
+  keepsSlots(list: readonly Message[]): boolean {
+    return this.#immutable.has(list) || this.#appendOnly.has(list);
   }
 
   /** Marks `list` as owned by a memo (handed to later steps, kept for the next call); returns it. */

@@ -39,10 +39,11 @@ export class ListSnapshot {
 
   /** Length of the common prefix of the copy and `list`, by identity. */
   commonPrefix(list: readonly Message[]): number {
-    // The very list the copy was made from, unchanged since: declared immutable, or copied in
-    // this call (lists are not changed during a call; a memo changes its own only at its step,
-    // before handing it on).
-    if (list === this.#from && (this.#clock.isImmutable(list) || (this.#fromCall === this.#clock.active && this.#fromCall !== 0))) return Math.min(list.length, this.#items.length);
+    // The very list the copy was made from, its copied slots unchanged since: declared immutable
+    // or append-only (a Governor-owned history: the pass over a long history is skipped, which
+    // is its point), or copied in this call (lists are not changed during a call; a memo changes
+    // its own only at its step, before handing it on).
+    if (list === this.#from && (this.#clock.keepsSlots(list) || (this.#fromCall === this.#clock.active && this.#fromCall !== 0))) return Math.min(list.length, this.#items.length);
     const v = this.#clock.vouched(list, this.#from, this.#fromCall);
     if (v >= 0) return Math.min(this.#items.length, list.length, v);
     const items = this.#items;
