@@ -46,6 +46,12 @@ interface AlternationMemo {
   addedMessage: (Message | undefined)[];
   /** 1 when the entry was made for an output with the opener before it. */
   addedShift: number[];
+  /**
+   * How many leading entries are known to be up to date for `checkedShift` (their slots not
+   * merged into or rewound since they were checked): a grown history checks only the rest.
+   */
+  checked: number;
+  checkedShift: number;
   /** Bumped whenever the fold changes; the output with the opener is kept for one version. */
   version: number;
   withOpener: Message[] | null;
@@ -64,7 +70,7 @@ interface AlternationMemo {
 function fresh(clock: CallClock): AlternationMemo {
   return {
     input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [], lenAfter: [], lastAfter: [], sizeLastAfter: [],
-    removed: new EntryLog(), removedSlot: [], mergedSlots: [], addedEntry: new EntryLog(), addedMessage: [], addedShift: [],
+    removed: new EntryLog(), removedSlot: [], mergedSlots: [], addedEntry: new EntryLog(), addedMessage: [], addedShift: [], checked: 0, checkedShift: 0,
     version: 0, withOpener: null, withOpenerVersion: -1, outCall: 0, touched: 0, report: null,
   };
 }
@@ -100,6 +106,8 @@ function rewind(memo: AlternationMemo, k: number): void {
   memo.addedEntry.truncate(mergedSlots.length);
   memo.addedMessage.length = mergedSlots.length;
   memo.addedShift.length = mergedSlots.length;
+  // The last slot was restored to an earlier message: its entry, if it is merged, is checked again.
+  memo.checked = Math.min(memo.checked, Math.max(0, mergedSlots.length - 1));
 }
 
 function fold(memo: AlternationMemo, messages: readonly Message[], from: number, derive: DerivationCache): void {
@@ -119,6 +127,8 @@ function fold(memo: AlternationMemo, messages: readonly Message[], from: number,
         memo.mergedSlots.push(last);
       }
       sizes[last]++;
+      // The last slot is the last merged one now: its entry is checked again.
+      memo.checked = Math.min(memo.checked, memo.mergedSlots.length - 1);
       memo.removed.push(frozenRef(msg, i, 'merged-same-role'));
       memo.removedSlot.push(last);
     } else {
@@ -141,8 +151,10 @@ function entries(memo: AlternationMemo, messages: readonly Message[], kept: numb
   let cut = memo.removedSlot.length;
   while (cut > 0 && memo.removedSlot[cut - 1] >= kept) cut--;
   const { mergedSlots, addedEntry, addedMessage, addedShift } = memo;
-  let j = 0;
-  for (; j < mergedSlots.length && mergedSlots[j] < kept; j++) {
+  let m = mergedSlots.length;
+  while (m > 0 && mergedSlots[m - 1] >= kept) m--;
+  const same = shift === memo.checkedShift;
+  for (let j = same ? Math.min(memo.checked, m) : 0; j < m; j++) {
     const slot = mergedSlots[j];
     if (j >= addedEntry.length || addedMessage[j] !== out[slot] || addedShift[j] !== shift) {
       addedEntry.set(j, frozenRef(out[slot], slot + shift, 'merged-same-role'));
@@ -150,13 +162,15 @@ function entries(memo: AlternationMemo, messages: readonly Message[], kept: numb
       addedShift[j] = shift;
     }
   }
+  memo.checked = same ? Math.max(memo.checked, m) : m;
+  memo.checkedShift = shift;
   const openerEntry = opener === null ? null : frozenRef(opener, first, 'conversation-continued');
-  if (!popped) return { removed: memo.removed.list(cut), added: addedEntry.list(j, openerEntry) };
+  if (!popped) return { removed: memo.removed.list(cut), added: addedEntry.list(m, openerEntry) };
   const removed: ReportedMessage[] = [];
   for (let i = 0; i < cut; i++) removed.push(memo.removed.at(i));
   for (let i = slotStart[kept]; i < messages.length; i++) removed.push({ ...ref(messages[i], i), reason: 'trailing-assistant' });
   const added: ReportedMessage[] = openerEntry === null ? [] : [openerEntry];
-  for (let i = 0; i < j; i++) added.push(addedEntry.at(i));
+  for (let i = 0; i < m; i++) added.push(addedEntry.at(i));
   return { removed: () => Object.freeze(removed), added: () => Object.freeze(added) };
 }
 
