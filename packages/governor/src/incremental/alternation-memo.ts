@@ -12,8 +12,10 @@ import type { ReportedChangeReason, ReportedMessage } from '../report/govern-rep
 import type { DerivationCache } from '../steps/derivation-cache.js';
 import { alternationWithEntries, continuedTurnBefore, mergeOnce } from '../steps/target/enforce-role-alternation.js';
 import { isInstructionRole } from '../steps/target/govern-target.js';
+import { defineDeferredList, type ListBuilder } from '../report/deferred-list.js';
 import { ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
+import { EntryLog } from './entry-log.js';
 import { ListSnapshot } from './list-snapshot.js';
 import { resumeFold } from './resume-fold.js';
 
@@ -36,14 +38,20 @@ interface AlternationMemo {
   lastAfter: Message[];
   sizeLastAfter: number[];
   /** `merged-same-role` removals in input order, and each one's slot. */
-  removed: ReportedMessage[];
+  removed: EntryLog;
   removedSlot: number[];
-  /** Slots holding merged turns, ascending, with their cached report entries. */
+  /** Slots holding merged turns, ascending, with their cached report entries (made up to `addedEntry.length`). */
   mergedSlots: number[];
-  addedEntry: (ReportedMessage | undefined)[];
+  addedEntry: EntryLog;
   addedMessage: (Message | undefined)[];
   /** 1 when the entry was made for an output with the opener before it. */
   addedShift: number[];
+  /**
+   * How many leading entries are known to be up to date for `checkedShift` (their slots not
+   * merged into or rewound since they were checked): a grown history checks only the rest.
+   */
+  checked: number;
+  checkedShift: number;
   /** Bumped whenever the fold changes; the output with the opener is kept for one version. */
   version: number;
   withOpener: Message[] | null;
@@ -52,16 +60,17 @@ interface AlternationMemo {
   outCall: number;
   touched: number;
   /**
-   * The report's entries last handed out (frozen, shared: reports are plain data), for the fold
-   * version, kept slots and opener they were made for; the same again while none has changed.
+   * The report's entry lists last handed out (built when read, frozen, shared: reports are plain
+   * data), for the fold version, kept slots and opener they were made for; the same again while
+   * none has changed.
    */
-  report: { version: number; kept: number; opener: Message | null; removed: readonly ReportedMessage[]; added: readonly ReportedMessage[] } | null;
+  report: { version: number; kept: number; opener: Message | null; removed: ListBuilder<ReportedMessage>; added: ListBuilder<ReportedMessage> } | null;
 }
 
 function fresh(clock: CallClock): AlternationMemo {
   return {
     input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [], lenAfter: [], lastAfter: [], sizeLastAfter: [],
-    removed: [], removedSlot: [], mergedSlots: [], addedEntry: [], addedMessage: [], addedShift: [],
+    removed: new EntryLog(), removedSlot: [], mergedSlots: [], addedEntry: new EntryLog(), addedMessage: [], addedShift: [], checked: 0, checkedShift: 0,
     version: 0, withOpener: null, withOpenerVersion: -1, outCall: 0, touched: 0, report: null,
   };
 }
@@ -85,21 +94,20 @@ function rewind(memo: AlternationMemo, k: number): void {
   memo.lastAfter.length = k;
   memo.sizeLastAfter.length = k;
   const { removed, removedSlot, mergedSlots } = memo;
-  while (removed.length > 0 && removed[removed.length - 1].index >= k) {
-    removed.pop();
-    removedSlot.pop();
-  }
+  let r = removed.length;
+  while (r > 0 && removed.at(r - 1).index >= k) r--;
   // The last slot's first input is listed only once the slot holds a merge.
-  if (sizeLast === 1 && removedSlot.length > 0 && removedSlot[removedSlot.length - 1] === len - 1) {
-    removed.pop();
-    removedSlot.pop();
-  }
+  if (sizeLast === 1 && r > 0 && removedSlot[r - 1] === len - 1) r--;
+  removed.truncate(r);
+  removedSlot.length = r;
   while (mergedSlots.length > 0 && (mergedSlots[mergedSlots.length - 1] >= len || (sizeLast === 1 && mergedSlots[mergedSlots.length - 1] === len - 1))) {
     mergedSlots.pop();
   }
-  memo.addedEntry.length = mergedSlots.length;
+  memo.addedEntry.truncate(mergedSlots.length);
   memo.addedMessage.length = mergedSlots.length;
   memo.addedShift.length = mergedSlots.length;
+  // The last slot was restored to an earlier message: its entry, if it is merged, is checked again.
+  memo.checked = Math.min(memo.checked, Math.max(0, mergedSlots.length - 1));
 }
 
 function fold(memo: AlternationMemo, messages: readonly Message[], from: number, derive: DerivationCache): void {
@@ -119,6 +127,8 @@ function fold(memo: AlternationMemo, messages: readonly Message[], from: number,
         memo.mergedSlots.push(last);
       }
       sizes[last]++;
+      // The last slot is the last merged one now: its entry is checked again.
+      memo.checked = Math.min(memo.checked, memo.mergedSlots.length - 1);
       memo.removed.push(frozenRef(msg, i, 'merged-same-role'));
       memo.removedSlot.push(last);
     } else {
@@ -132,28 +142,47 @@ function fold(memo: AlternationMemo, messages: readonly Message[], from: number,
   }
 }
 
-/** The report's entries of the fold's output with `kept` slots (frozen when nothing was popped, to be shared). */
-function entries(memo: AlternationMemo, messages: readonly Message[], kept: number, popped: boolean, opener: Message | null, first: number, shift: number): { removed: ReportedMessage[]; added: ReportedMessage[] } {
+/**
+ * The report's entry lists of the fold's output with `kept` slots: builders of frozen lists kept
+ * for reports to share when nothing was popped, else lists of their own.
+ */
+function entries(memo: AlternationMemo, messages: readonly Message[], kept: number, popped: boolean, opener: Message | null, first: number, shift: number): { removed: ListBuilder<ReportedMessage>; added: ListBuilder<ReportedMessage> } {
   const { out, slotStart } = memo;
   let cut = memo.removedSlot.length;
   while (cut > 0 && memo.removedSlot[cut - 1] >= kept) cut--;
-  const removed = memo.removed.slice(0, cut);
-  if (popped) for (let i = slotStart[kept]; i < messages.length; i++) removed.push({ ...ref(messages[i], i), reason: 'trailing-assistant' });
-  const added: ReportedMessage[] = [];
-  if (opener !== null) added.push(frozenRef(opener, first, 'conversation-continued'));
   const { mergedSlots, addedEntry, addedMessage, addedShift } = memo;
-  for (let j = 0; j < mergedSlots.length && mergedSlots[j] < kept; j++) {
+  let m = mergedSlots.length;
+  while (m > 0 && mergedSlots[m - 1] >= kept) m--;
+  const same = shift === memo.checkedShift;
+  for (let j = same ? Math.min(memo.checked, m) : 0; j < m; j++) {
     const slot = mergedSlots[j];
-    let entry = addedEntry[j];
-    if (entry === undefined || addedMessage[j] !== out[slot] || addedShift[j] !== shift) {
-      entry = frozenRef(out[slot], slot + shift, 'merged-same-role');
-      addedEntry[j] = entry;
+    if (j >= addedEntry.length || addedMessage[j] !== out[slot] || addedShift[j] !== shift) {
+      addedEntry.set(j, frozenRef(out[slot], slot + shift, 'merged-same-role'));
       addedMessage[j] = out[slot];
       addedShift[j] = shift;
     }
-    added.push(entry);
   }
-  return popped ? { removed, added } : { removed: Object.freeze(removed) as ReportedMessage[], added: Object.freeze(added) as ReportedMessage[] };
+  memo.checked = same ? Math.max(memo.checked, m) : m;
+  memo.checkedShift = shift;
+  const openerEntry = opener === null ? null : frozenRef(opener, first, 'conversation-continued');
+  if (!popped) return { removed: memo.removed.list(cut), added: addedEntry.list(m, openerEntry) };
+  const removed: ReportedMessage[] = [];
+  for (let i = 0; i < cut; i++) removed.push(memo.removed.at(i));
+  for (let i = slotStart[kept]; i < messages.length; i++) removed.push({ ...ref(messages[i], i), reason: 'trailing-assistant' });
+  const added: ReportedMessage[] = openerEntry === null ? [] : [openerEntry];
+  for (let i = 0; i < m; i++) added.push(addedEntry.at(i));
+  return { removed: () => Object.freeze(removed), added: () => Object.freeze(added) };
+}
+
+/** The placeholder of a deferred entry list (replaced before the result leaves the memo). */
+const NO_ENTRIES = Object.freeze([]) as unknown as ReportedMessage[];
+
+/** The step's result with its entry lists built when first read. */
+function withEntries(messages: Message[], removed: ListBuilder<ReportedMessage>, added: ListBuilder<ReportedMessage>): ReportedAlternation {
+  const result = { messages, removed: NO_ENTRIES, added: NO_ENTRIES };
+  defineDeferredList(result, 'removed', removed);
+  defineDeferredList(result, 'added', added);
+  return result;
 }
 
 function hasUserOrTool(out: readonly Message[], kept: number): boolean {
@@ -205,8 +234,8 @@ export class AlternationMemos {
     // Without popped turns the entries depend on the fold, the kept slots and the opener only: a
     // repeated history hands out the same frozen lists instead of copies as long as its merges.
     const known = memo.report;
-    let removed: readonly ReportedMessage[];
-    let added: readonly ReportedMessage[];
+    let removed: ListBuilder<ReportedMessage>;
+    let added: ListBuilder<ReportedMessage>;
     if (!popped && known !== null && known.version === memo.version && known.kept === kept && known.opener === opener) {
       ({ removed, added } = known);
     } else {
@@ -215,19 +244,19 @@ export class AlternationMemos {
     }
     // The memo's own list when nothing was popped (govern copies it if it becomes the result).
     if (opener === null) {
-      if (kept < out.length) return { messages: out.slice(0, kept), removed: removed as ReportedMessage[], added: added as ReportedMessage[] };
+      if (kept < out.length) return withEntries(out.slice(0, kept), removed, added);
       // Handed out again: copies later steps took of it last time share the slots before the first change.
       this.#clock.vouch(out, out, memo.outCall, Math.min(memo.touched, out.length));
       memo.outCall = this.#clock.active;
       memo.touched = out.length;
-      return { messages: this.#clock.markShared(out), removed: removed as ReportedMessage[], added: added as ReportedMessage[] };
+      return withEntries(this.#clock.markShared(out), removed, added);
     }
     if (memo.withOpener === null || memo.withOpenerVersion !== memo.version) {
       const list = out.slice(0, first).concat([opener], out.slice(first, kept));
       memo.withOpener = this.#clock.markImmutable(list);
       memo.withOpenerVersion = memo.version;
     }
-    return { messages: this.#clock.markShared(memo.withOpener), removed: removed as ReportedMessage[], added: added as ReportedMessage[] };
+    return withEntries(this.#clock.markShared(memo.withOpener), removed, added);
   }
 
   /** Drops what is kept for the history starting with `head`. */

@@ -22,8 +22,16 @@ export class CallClock {
   /** Lists that only grow by appending (a Governor-owned history's array). */
   readonly #appendOnly = new WeakSet<readonly Message[]>();
   readonly #shared = new WeakSet<readonly Message[]>();
-  /** Per list, what was vouched for it (entries of earlier calls are stale). */
-  readonly #vouched = new WeakMap<readonly Message[], Vouch[]>();
+  /**
+   * Per list, what was vouched for it in the current call; null outside a call. Not kept across
+   * calls: a vouch holds the earlier list it speaks of, so entries kept (even weakly keyed)
+   * chain every caller's list to the one before it, and a Governor kept every history it was
+   * ever given alive. A map of its own per call, dropped when the call ends (not emptied): a
+   * long-lived map lives in the old generation, and the table a clear leaves behind there still
+   * points at the call's lists, which every young-generation collection until the next full one
+   * then kept and promoted (each call's copy of a 10,000-message history: ~80 KB a call).
+   */
+  #vouched: Map<readonly Message[], Vouch[]> | null = null;
 
   /** The current call's number (0 outside a call). */
   get active(): number {
@@ -40,6 +48,7 @@ export class CallClock {
   /** Ends the call begun by {@link begin}. */
   end(outer: number): void {
     this.#active = outer;
+    if (outer === 0) this.#vouched = null;
   }
 
   /** Declares that nothing will change `list` from now on; returns it. */
@@ -80,10 +89,11 @@ export class CallClock {
   vouch(list: readonly Message[], from: readonly Message[] | null, since: number, prefix: number): void {
     if (this.#active === 0 || since === 0 || from === null) return;
     // A list may be vouched for against several earlier lists (the caller's, a memo's own).
-    let all = this.#vouched.get(list);
+    const vouched = (this.#vouched ??= new Map<readonly Message[], Vouch[]>());
+    let all = vouched.get(list);
     if (all === undefined || all.length > 0 && all[0].during !== this.#active) {
       all = [];
-      this.#vouched.set(list, all);
+      vouched.set(list, all);
     }
     const v = all.find((x) => x.from === from && x.since === since);
     if (v !== undefined) v.prefix = prefix;
@@ -92,7 +102,7 @@ export class CallClock {
 
   /** The prefix vouched for `list` in the current call for copies taken of `from` in call `since`, else -1. */
   vouched(list: readonly Message[], from: readonly Message[] | null, since: number): number {
-    const all = this.#vouched.get(list);
+    const all = this.#vouched?.get(list);
     if (all === undefined || this.#active === 0) return -1;
     for (const v of all) if (v.during === this.#active && v.from === from && v.since === since) return v.prefix;
     return -1;

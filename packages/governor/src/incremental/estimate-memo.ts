@@ -28,6 +28,12 @@ interface KnownEstimate {
 // and Gemini's inserts and placeholders); fewer slots evict one each call and re-count it in full.
 const KNOWN_PER_HEAD = 8;
 
+/**
+ * Slots left to count below which no other known list is looked for: a pointer pass over a long
+ * list to find a closer one costs more than counting a few messages (their counts are cached).
+ */
+const GOOD_ENOUGH = 32;
+
 function sameTools(entry: KnownEstimate, tools: readonly object[] | null, estimator: TokenEstimator | null): boolean {
   if (entry.tools !== tools || entry.estimator !== estimator) return false;
   if (tools === null) return true;
@@ -70,12 +76,15 @@ export class KnownEstimates implements EstimateMemo {
       if (hit > 0) entries.unshift(...entries.splice(hit, 1));
       return e.tokens;
     }
-    const tokens = additive(estimator) ? this.#fromKnown(entries, messages, tools, estimator) : compute();
+    const tokens = additive(estimator) ? this.#fromKnown(entries, messages, tools, estimator, own) : compute();
+    // The entry copied from this very array is replaced: a memo's own list changed in place keeps
+    // one entry, copied in the last call that estimated it — the copy its memo vouches for, where
+    // an older one would cost a pass over the whole list every call until evicted.
+    let slot = own;
     // A grown list replaces the entry of the list it grew from (only the new slots are copied).
-    let slot = -1;
     // The one-slot guess is confirmed: a list that only ends like the entry's (a sibling step's
     // output sharing its last message) must not evict it, or the next call estimates it afresh.
-    for (let i = 0; i < entries.length; i++) if (entries[i].list.mayPrefix(messages) && entries[i].list.commonPrefix(messages) === entries[i].list.length && (slot < 0 || entries[i].list.length > entries[slot].list.length)) slot = i;
+    if (slot < 0) for (let i = 0; i < entries.length; i++) if (entries[i].list.mayPrefix(messages) && entries[i].list.commonPrefix(messages) === entries[i].list.length && (slot < 0 || entries[i].list.length > entries[slot].list.length)) slot = i;
     if (slot < 0 && entries.length >= KNOWN_PER_HEAD) slot = entries.length - 1;
     const reused = slot >= 0 ? entries.splice(slot, 1)[0].list : new ListSnapshot(this.#clock);
     reused.update(messages, reused.commonPrefix(messages));
@@ -83,16 +92,24 @@ export class KnownEstimates implements EstimateMemo {
     return tokens;
   }
 
-  /** The additive estimate of `messages` (non-empty), resumed from the closest known list when that is cheaper. */
-  #fromKnown(entries: readonly KnownEstimate[], messages: readonly Message[], tools: readonly object[] | null, estimator: TokenEstimator): number {
+  /**
+   * The additive estimate of `messages` (non-empty), resumed from the closest known list when that
+   * is cheaper. `own`: the entry copied from this very array (-1: none), tried first.
+   */
+  #fromKnown(entries: readonly KnownEstimate[], messages: readonly Message[], tools: readonly object[] | null, estimator: TokenEstimator, own: number): number {
     const n = messages.length;
     let best: KnownEstimate | null = null;
     let bestCost = n;
     let bestPrefix = 0;
-    for (const e of entries) {
+    // The entry of the same array first: its memo vouches for the copy, so it costs no pass and
+    // usually leaves a few slots to count, which rules out the other entries without a pass.
+    for (let j = own < 0 ? 0 : -1; j < entries.length && bestCost > GOOD_ENOUGH; j++) {
+      if (j === own) continue;
+      const e = entries[j < 0 ? own : j];
       if (!sameTools(e, tools, estimator)) continue;
-      // Cheap rejection first: a list that diverges early is not worth a pass.
-      if (e.list.length - n >= bestCost) continue;
+      // Cheap rejection first: the lengths' difference is a floor of the cost (slots past the
+      // common prefix on either side), so an entry that cannot beat the best is not passed over.
+      if (Math.abs(e.list.length - n) >= bestCost) continue;
       const k = e.list.commonPrefix(messages);
       const cost = (e.list.length - k) + (n - k);
       if (cost < bestCost) {

@@ -12,8 +12,10 @@ import { isInstructionRole } from '../steps/target/govern-target.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
 import { idMapFrom, legalizeMessage } from '../steps/target/legalize-for-target.js';
 import type { ToolCallIdMap } from '../steps/target/tool-call-id-map.js';
+import { defineDeferredList } from '../report/deferred-list.js';
 import { ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
+import { EntryLog } from './entry-log.js';
 import { ListSnapshot } from './list-snapshot.js';
 import { resumeFold } from './resume-fold.js';
 
@@ -35,16 +37,19 @@ interface LegalizeMemo {
   /** Per change (input order): input index, output length after it, report entries (frozen). */
   changeIndex: number[];
   outLenAfter: number[];
-  removed: ReportedMessage[];
+  removed: EntryLog;
   /** The added entries (changes that dropped a message have none) and, per change, how many there are after it. */
-  added: ReportedMessage[];
+  added: EntryLog;
   addedAfter: number[];
   /** The fold's id renaming, once it met an id the target rejects (null before). */
   ids: ToolCallIdMap | null;
 }
 
+/** The placeholder of a deferred entry list (replaced before the result leaves the memo). */
+const NO_ENTRIES = Object.freeze([]) as unknown as ReportedMessage[];
+
 function fresh(clock: CallClock): LegalizeMemo {
-  return { input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [], outLenAfter: [], removed: [], added: [], addedAfter: [], ids: null };
+  return { input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [], outLenAfter: [], removed: new EntryLog(), added: new EntryLog(), addedAfter: [], ids: null };
 }
 
 /** Rewinds the fold to its state after the first `k` inputs. */
@@ -53,9 +58,9 @@ function rewind(memo: LegalizeMemo, k: number): void {
   while (c > 0 && memo.changeIndex[c - 1] >= k) c--;
   memo.changeIndex.length = c;
   memo.outLenAfter.length = c;
-  memo.removed.length = c;
+  memo.removed.truncate(c);
   memo.addedAfter.length = c;
-  memo.added.length = c === 0 ? 0 : memo.addedAfter[c - 1];
+  memo.added.truncate(c === 0 ? 0 : memo.addedAfter[c - 1]);
   if (c === 0) memo.out = null;
   else if (memo.out !== null) memo.out.length = memo.outLenAfter[c - 1] + (k - 1 - memo.changeIndex[c - 1]);
   if (memo.firstTurn > k) memo.firstTurn = k;
@@ -127,8 +132,12 @@ export class LegalizeMemos {
     // The output's first `stable` slots are what the later steps' memos copied last time.
     if (memo.out === before) this.#clock.vouch(memo.out, memo.out, memo.outCall, stable);
     memo.outCall = this.#clock.active;
-    // The memo's own list (govern copies it if it becomes the result); the entries' lists are the caller's.
-    return { messages: this.#clock.markShared(memo.out), removed: memo.removed.slice(), added: memo.added.slice() };
+    // The memo's own list (govern copies it if it becomes the result); the report's entry lists
+    // are built when read, from entries kept as they are for it.
+    const result = { messages: this.#clock.markShared(memo.out), removed: NO_ENTRIES, added: NO_ENTRIES };
+    defineDeferredList(result, 'removed', memo.removed.list());
+    defineDeferredList(result, 'added', memo.added.list());
+    return result;
   }
 
   /** Drops what is kept for the history starting with `head`. */

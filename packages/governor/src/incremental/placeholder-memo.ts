@@ -24,10 +24,14 @@ interface PlaceholderMemo {
   placeholder: string;
   /** Index of the last user message in the last input (-1: none). */
   lastUser: number;
-  /** The input with the rewritten steps in place, or null when nothing was rewritten. */
+  /**
+   * The input with the rewritten steps in place (equal to the input while nothing is rewritten),
+   * or null until something was.
+   */
   out: Message[] | null;
-  /** The call that last handed `out` out. */
+  /** The call that last handed `out` out, and the first slot changed since (later steps' copies share the slots before). */
   outCall: number;
+  touched: number;
   /** The rewritten indices (ascending; input and output indices are the same). */
   changed: number[];
 }
@@ -62,7 +66,7 @@ export class PlaceholderMemos {
     let k = 0;
     if (memo !== undefined && memo.placeholder === placeholder) k = memo.input.commonPrefix(messages);
     if (k === 0 || memo === undefined) {
-      memo = { input: new ListSnapshot(this.#clock), placeholder, lastUser: -1, out: null, outCall: 0, changed: [] };
+      memo = { input: new ListSnapshot(this.#clock), placeholder, lastUser: -1, out: null, outCall: 0, touched: 0, changed: [] };
       k = 0;
     }
     // The last user message: in the new tail, else the one known (the prefix is the same objects
@@ -80,30 +84,36 @@ export class PlaceholderMemos {
     memo.changed = changed;
     memo.input.update(messages, k);
     this.#byHead.set(head, memo);
-    if (changed.length === 0) {
-      memo.out = null;
-      return { messages: messages as Message[], removed: [], added: [] };
-    }
+    if (changed.length === 0 && before === null) return { messages: messages as Message[], removed: [], added: [] };
     const want = (i: number): Message => (binaryHas(changed, i) ? placeholderSigned(messages[i], placeholder, this.#derive) : messages[i]);
-    let stable = n;
     if (before === null) {
       const out = messages.slice();
       for (const i of changed) out[i] = want(i);
       memo.out = out;
     } else {
-      // `before` equals the previous input except at its rewritten slots, which are restored or kept.
+      // `before` equals the previous input except at its rewritten slots, which are restored or
+      // kept. It is kept in step while a turn needs no rewrite (equal to the input then), so the
+      // next turn that does gets the same list back, not a copy of the history that every later
+      // step's memo would take afresh.
       const out = before;
-      for (const i of previous) if (i < k && out[i] !== want(i)) { out[i] = want(i); stable = Math.min(stable, i); }
-      for (const i of changed) if (i < k && out[i] !== want(i)) { out[i] = want(i); stable = Math.min(stable, i); }
+      let touched = memo.touched;
+      for (const i of previous) if (i < k && out[i] !== want(i)) { out[i] = want(i); touched = Math.min(touched, i); }
+      for (const i of changed) if (i < k && out[i] !== want(i)) { out[i] = want(i); touched = Math.min(touched, i); }
       const overlap = Math.min(out.length, n);
-      for (let i = k; i < overlap; i++) if (out[i] !== want(i)) { out[i] = want(i); stable = Math.min(stable, i); }
+      for (let i = k; i < overlap; i++) if (out[i] !== want(i)) { out[i] = want(i); touched = Math.min(touched, i); }
       for (let i = overlap; i < n; i++) out.push(want(i));
-      if (out.length > n) { out.length = n; stable = Math.min(stable, n); }
-      // The output's first `stable` slots are what the later steps' memos copied last time.
-      this.#clock.vouch(out, out, memo.outCall, stable);
+      if (out.length > n) { out.length = n; touched = Math.min(touched, n); }
+      memo.touched = touched;
+      if (changed.length === 0) return { messages: messages as Message[], removed: [], added: [] };
+      // The output's first `touched` slots are what the later steps' memos copied when it was last handed out.
+      this.#clock.vouch(out, out, memo.outCall, touched);
     }
     memo.outCall = this.#clock.active;
     const out = memo.out!;
+    memo.touched = out.length;
+    // The output is the input up to its first rewritten slot: the copies later steps take of the
+    // input in this call (the recorder's estimate of it) know so without a pass over both.
+    this.#clock.vouch(out, messages, this.#clock.active, changed[0]);
     const removed: ReportedMessage[] = [];
     const added: ReportedMessage[] = [];
     for (const i of changed) {

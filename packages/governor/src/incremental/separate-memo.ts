@@ -6,10 +6,12 @@
 // whole list.
 import type { Message } from '@nanobot/schema';
 import type { ReportedMessage } from '../report/govern-report.js';
+import { defineDeferredList } from '../report/deferred-list.js';
 import { ref } from '../report/reported-message.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
 import { acknowledgementBefore } from '../steps/target/separate-tool-results-from-user.js';
 import type { CallClock } from './call-clock.js';
+import { EntryLog } from './entry-log.js';
 import { ListSnapshot } from './list-snapshot.js';
 import { resumeFold } from './resume-fold.js';
 
@@ -28,15 +30,18 @@ interface SeparateMemo {
   outCall: number;
   /** Per inserted turn (input order): the input index it goes before, its report entry (frozen). */
   before: number[];
-  entries: ReportedMessage[];
+  entries: EntryLog;
 }
+
+/** The placeholder of a deferred entry list (replaced before the result leaves the memo). */
+const NO_ENTRIES = Object.freeze([]) as unknown as ReportedMessage[];
 
 /** Rewinds the fold to its state after the first `k` inputs. */
 function rewind(memo: SeparateMemo, k: number): void {
   let c = memo.before.length;
   while (c > 0 && memo.before[c - 1] >= k) c--;
   memo.before.length = c;
-  memo.entries.length = c;
+  memo.entries.truncate(c);
   if (c === 0) memo.out = null;
   else if (memo.out !== null) memo.out.length = k + c;
 }
@@ -77,7 +82,7 @@ export class SeparateMemos {
     const head = messages[0];
     const resumed = resumeFold(this.#byHead, messages, rewind);
     const from = resumed.from;
-    const memo = resumed.memo ?? { input: new ListSnapshot(this.#clock), out: null, outCall: 0, before: [], entries: [] };
+    const memo = resumed.memo ?? { input: new ListSnapshot(this.#clock), out: null, outCall: 0, before: [], entries: new EntryLog() };
     const before = memo.out;
     const stable = before === null ? 0 : before.length;
     fold(memo, messages, from, this.#derive);
@@ -87,7 +92,10 @@ export class SeparateMemos {
     // The output's first `stable` slots are what the later steps' memos copied last time.
     if (memo.out === before) this.#clock.vouch(memo.out, memo.out, memo.outCall, stable);
     memo.outCall = this.#clock.active;
-    return { messages: this.#clock.markShared(memo.out), removed: [], added: memo.entries.slice() };
+    // The entries are listed when the report is read (kept as they are for it).
+    const result = { messages: this.#clock.markShared(memo.out), removed: [], added: NO_ENTRIES };
+    defineDeferredList(result, 'added', memo.entries.list());
+    return result;
   }
 
   /** Drops what is kept for the history starting with `head`. */

@@ -63,6 +63,15 @@ function lists(history: Message[], steps: { end: number; replace: number | undef
 }
 
 describe('per-history step memos', () => {
+  it('role alternation lists a merged turn that grows or shrinks between calls as it is now', () => {
+    // The last turn's entry is made again when more is merged into it, or less after a cut back
+    // (its preview changes: the merged text is short).
+    const base = deepFreeze<Message[]>([{ role: 'system', content: 's' }, { role: 'user', content: 'a' }, { role: 'user', content: 'b' }]);
+    const grown = deepFreeze<Message[]>([...base, { role: 'user', content: 'c' }]);
+    const memos = new GovernorMemos();
+    for (const list of [base, grown, base, grown, grown.slice(0, 3)]) expectSame(memos.alternation.run(list), alternationWithEntries(list), list);
+  });
+
   it('role alternation resumed from the last call equals the plain step', () => {
     fc.assert(
       fc.property(sessions, ({ history, steps }) => {

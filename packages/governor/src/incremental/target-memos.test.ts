@@ -102,4 +102,17 @@ describe('per-target step memos', () => {
       { numRuns: 300 },
     );
   });
+
+  it('a report read only after later calls lists what it listed when made (its entries are built when read)', () => {
+    fc.assert(
+      fc.property(shapedHistory, shapedHistory, requests, fc.constantFrom<GovernTarget>(...GOVERN_TARGETS), (history, other, steps, target) => {
+        const memos = new GovernorMemos();
+        // Grown, cut back and gone on differently: later calls cut the memos' entries back and rewrite them.
+        const kept = listsOf(history, other, [...steps, ...steps.map(([end, shared]): [number, number, boolean] => [end + 3, shared, true])])
+          .map((list) => [governWith(memos, list, { target }).report, governWith(null, list, { target }).report]);
+        for (const [a, b] of kept) expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -105,8 +105,10 @@ export interface ReportedToolResult {
  * What one step did. Plain JSON data. Its `removed` and `added` lists are frozen and may be the
  * very arrays an earlier report held: a Governor repeating a cut hands every request the same
  * list of the ~all-of-history messages it cut, instead of a copy per request (at 100,000
- * messages that copy cost more than the rest of the call). Copy them (`[...step.removed]`)
- * before changing anything; the other fields are the caller's own.
+ * messages that copy cost more than the rest of the call). A Governor's memos may also define
+ * them as lists built when first read (own enumerable accessors until then, listing what the
+ * step did in that call however late they are read). Copy them (`[...step.removed]`) before
+ * changing anything; the other fields are the caller's own.
  */
 export interface GovernStepReport {
   step: GovernStepName;
