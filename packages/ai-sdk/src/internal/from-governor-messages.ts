@@ -207,15 +207,27 @@ function rebuilt(g: Message, dialect: AiDialect, memo: DialectMemo): AiMessage {
 }
 
 /**
+ * How {@link fromGovernorView} wrote a result back, to write it again over another source the
+ * same view stands for (see {@link writeAgain}): `'source'` (the source itself), the slots of
+ * the written prompt, or null when they depend on the source's own objects.
+ */
+export type WrittenBack = 'source' | readonly WriteOp[] | null;
+
+/**
  * Writes `governed` (the governor's output for `view`) back in the dialect of `source`, with the
  * lookups and rebuilt messages kept in `memo`. Never mutates its inputs; returns `source` itself
- * when the governor returned the view unchanged.
+ * when the governor returned the view unchanged. `how`, when given, is told how (see
+ * {@link WrittenBack}).
  */
-export function fromGovernorView(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect, memo: DialectMemo): AiMessage[] {
-  if (governed === view.messages) return source as AiMessage[];
+export function fromGovernorView(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect, memo: DialectMemo, how?: { written?: WrittenBack }): AiMessage[] {
+  if (governed === view.messages) {
+    if (how !== undefined) how.written = 'source';
+    return source as AiMessage[];
+  }
   const plans = memo.weak<readonly Message[], WritePlan>(`ai-sdk:plan:${dialect}`);
   const known = plans.get(view.messages);
   if (known !== undefined && known.parts === view.parts && known.owner === view.owner && known.reused === (view.reused === true) && known.sourceLength === source.length && samePointers(known.governed, governed)) {
+    if (how !== undefined) how.written = known.ops;
     return replay(known.ops, source);
   }
   const ops: WriteOp[] = [];
@@ -223,14 +235,24 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
   // Only where every source message has a view message: the source index of a rewritten
   // message (found through its origin) then decides nothing, and the plan is the same for every
   // source this view stands for.
-  if (!hasEmptyParts(view.parts, memo)) {
+  const general = !hasEmptyParts(view.parts, memo);
+  if (general) {
     plans.set(view.messages, { parts: view.parts, owner: view.owner, reused: view.reused === true, sourceLength: source.length, governed: governed.slice(), ops });
   }
+  if (how !== undefined) how.written = general ? ops : null;
   return out;
 }
 
+/**
+ * A result written back again (see {@link WrittenBack}) over `source`, a list of as many
+ * messages the same view stands for: its own objects where the result kept them.
+ */
+export function writeAgain(written: 'source' | readonly WriteOp[], source: readonly AiMessage[]): AiMessage[] {
+  return written === 'source' ? source as AiMessage[] : replay(written, source);
+}
+
 /** One slot of a written-back prompt: the source message at an index, or a message made for it. */
-type WriteOp = number | AiMessage;
+export type WriteOp = number | AiMessage;
 
 /**
  * How the governor's output for a view was written back (see fromGovernorView): the same output

@@ -295,27 +295,44 @@ function writeSignature(msg: Record<string, unknown>, sig: unknown[]): void {
   }
 }
 
+// How a signature's values are compared decides the cost of recognising a rebuilt prompt
+// (issue 31: reading a 10,000-message prompt's fields once costs about one warm `govern`).
+// `!==` on two strings or objects first checks what each one is, reading its header: for the
+// distinct strings and objects of a prompt (texts, call ids, inputs, outputs) a cache miss per
+// field. Object.is answers from the two pointers when they are equal (a rebuilt prompt shares
+// those values), at the cost of a call. A field that is mostly undefined (provider options)
+// is compared with undefined inline; roles, part types and tool names (a few strings, read
+// again and again) with `!==`. Object.is differs from `===` only for NaN and -0, which no field
+// the signature reads holds as the SDK builds them.
+const same = Object.is;
+
+/** {@link same} for a value that is mostly undefined: then compared inline (no call, nothing read). */
+function sameOrUndefined(a: unknown, b: unknown): boolean {
+  return a === undefined ? b === undefined : same(a, b);
+}
+
+/**
+ * Whether `msg` has exactly the signature recorded from `sig[start]` on (see
+ * {@link writeSignature}). A message or part that is null or not an object never matches (its
+ * signature is a marker no field holds; the shapes read here never throw on other values).
+ */
+function messageMatches(msg: unknown, sig: readonly unknown[], start: number): boolean {
+  if (msg === null || typeof msg !== 'object') return false;
+  const m = msg as Record<string, unknown>;
+  const content = m.content;
+  if (m.role !== sig[start] || !sameOrUndefined(m.providerOptions, sig[start + 1])) return false;
+  if (!Array.isArray(content)) return same(content, sig[start + 2]);
+  return sig[start + 2] === PARTS && sig[start + 3] === content.length && partsMatch(content, sig, start + 4);
+}
+
 /**
  * How many of `messages[from..to)` have exactly the signatures recorded for their positions
- * (message `i`'s at `sig[at[i]..]`, see {@link writeSignature}), counted from `from` up to the
- * first that differs. A message or part that is null or not an object never matches (its
- * signature is a marker no field holds; the shapes read here never throw on other values).
+ * (message `i`'s at `sig[at[i]..]`, see {@link messageMatches}), counted from `from` up to the
+ * first that differs.
  */
 function matchingRun(messages: readonly unknown[], sig: readonly unknown[], at: readonly number[], from: number, to: number): number {
   let i = from;
-  for (; i < to; i++) {
-    const msg = messages[i] as Record<string, unknown> | null | undefined;
-    if (msg === null || typeof msg !== 'object') break;
-    const start = at[i];
-    const content = msg.content;
-    if (msg.role !== sig[start] || msg.providerOptions !== sig[start + 1]) break;
-    if (!Array.isArray(content)) {
-      if (content !== sig[start + 2]) break;
-      continue;
-    }
-    if (sig[start + 2] !== PARTS || sig[start + 3] !== content.length) break;
-    if (!partsMatch(content, sig, start + 4)) break;
-  }
+  while (i < to && messageMatches(messages[i], sig, at[i])) i++;
   return i;
 }
 
@@ -327,13 +344,13 @@ function partsMatch(content: readonly unknown[], sig: readonly unknown[], j: num
     const type = p.type;
     if (type === sig[j]) {
       if (type === 'text') {
-        if (p.providerOptions !== sig[j + 1] || p.text !== sig[j + 2]) return false;
+        if (!sameOrUndefined(p.providerOptions, sig[j + 1]) || !same(p.text, sig[j + 2])) return false;
         j += 3;
       } else if (type === 'tool-call') {
-        if (p.providerOptions !== sig[j + 1] || p.toolCallId !== sig[j + 2] || p.toolName !== sig[j + 3] || p.input !== sig[j + 4] || p.providerExecuted !== sig[j + 5]) return false;
+        if (!sameOrUndefined(p.providerOptions, sig[j + 1]) || !same(p.toolCallId, sig[j + 2]) || p.toolName !== sig[j + 3] || !same(p.input, sig[j + 4]) || !sameOrUndefined(p.providerExecuted, sig[j + 5])) return false;
         j += 6;
       } else if (type === 'tool-result') {
-        if (p.providerOptions !== sig[j + 1] || p.toolCallId !== sig[j + 2] || p.toolName !== sig[j + 3] || p.output !== sig[j + 4]) return false;
+        if (!sameOrUndefined(p.providerOptions, sig[j + 1]) || !same(p.toolCallId, sig[j + 2]) || p.toolName !== sig[j + 3] || !same(p.output, sig[j + 4])) return false;
         j += 5;
       } else {
         return false;
@@ -346,12 +363,26 @@ function partsMatch(content: readonly unknown[], sig: readonly unknown[], j: num
     j += 2;
     let m = 0;
     for (const k in p) {
-      if (m === count || sig[j] !== k || sig[j + 1] !== p[k]) return false;
+      if (m === count || sig[j] !== k || !same(sig[j + 1], p[k])) return false;
       j += 2;
       m++;
     }
     if (m !== count) return false;
   }
+  return true;
+}
+
+/**
+ * Whether `messages` is, message for message, the list `record` was made from (its fields equal
+ * in the signature's sense, the objects the same or rebuilt). Compared from the end: a prompt
+ * that differs from the last one mostly differs there (a step's new messages, a result that
+ * arrived), and is then told apart after a few messages.
+ */
+export function sameAsRecord(record: PreviousView, messages: readonly unknown[]): boolean {
+  if (recordLength(record) !== messages.length) return false;
+  complete(record);
+  const { sig, at } = record;
+  for (let i = messages.length - 1; i >= 0; i--) if (!messageMatches(messages[i], sig, at[i])) return false;
   return true;
 }
 
@@ -490,9 +521,28 @@ export function convertToGovernorView(messages: readonly unknown[], where: strin
   return { view, shared: matched };
 }
 
+// Object.is: the pointers alone, without reading each message object's header (see `same`).
 function samePrefix(prefix: readonly unknown[], list: readonly unknown[]): boolean {
-  for (let i = prefix.length - 1; i >= 0; i--) if (prefix[i] !== list[i]) return false;
+  for (let i = prefix.length - 1; i >= 0; i--) if (!same(prefix[i], list[i])) return false;
   return true;
+}
+
+/**
+ * The view {@link convertToGovernorView} made last for exactly these message objects (by
+ * identity, in order), if it still knows it.
+ */
+export function knownViewOf(messages: readonly unknown[], memo: DialectMemo): GovernorView | undefined {
+  const first = messages[0] as unknown;
+  if (!isRecord(first)) return undefined;
+  const known = memo.weak<object, KnownView>('ai-sdk:view').get(first);
+  return known !== undefined && known.source.length === messages.length && samePrefix(known.source, messages) ? known.view : undefined;
+}
+
+/** Makes {@link knownViewOf} (and the next conversion) know `view` as the view of these message objects. */
+export function rememberView(messages: readonly unknown[], view: GovernorView, memo: DialectMemo): void {
+  const first = messages[0] as unknown;
+  // A snapshot, not the array: callers may push to their array between calls.
+  if (isRecord(first)) memo.weak<object, KnownView>('ai-sdk:view').set(first, { source: messages.slice(), view });
 }
 
 /**
