@@ -35,6 +35,9 @@ describe('a Governor', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     gc();
     gc();
-    expect(given.slice(0, -1).filter((r) => r.deref() !== undefined).length).toBe(0);
+    // The leak this guards against kept every list (each chained to the one before it): 50 here.
+    // One older list may outlive a collection (CI saw it once for bedrock at 18:50 on 2026-12-02,
+    // not reproduced): a memo a step skipped on the last call still names the list it saw before.
+    expect(given.slice(0, -1).filter((r) => r.deref() !== undefined).length).toBeLessThanOrEqual(1);
   });
 });
