@@ -123,6 +123,51 @@ describe('the write-back lookups kept per view', () => {
     expect(replayed).toBeGreaterThan(0);
   });
 
+  it('a grown prompt written back from the plan of the prompt it grew from is written as a fresh write-back does', () => {
+    let resumable = 0;
+    // Long enough for the plan's checkpoints (every 32 governor messages): several histories in a row.
+    const longHistory = fc.array(validHistory, { minLength: 3, maxLength: 6 }).map((hs) => hs.flat().filter((m, i) => i === 0 || m.role !== 'system'));
+    fc.assert(
+      fc.property(longHistory, fc.nat(), fc.nat(), fc.nat(), fc.nat(), fc.boolean(), fc.option(fc.nat(), { nil: undefined }), (history, split, keep, from, every, rebuiltPrompt, again) => {
+        const memo = new DialectMemo();
+        const copy = (m: ModelMessage) => (Array.isArray(m.content) ? { ...m, content: m.content.map((p) => ({ ...p })) } : { ...m }) as AiMessage;
+        const cut = 1 + (split % history.length);
+        const first = asAi(history.slice(0, cut)).map((m) => copy(m as unknown as ModelMessage));
+        const firstView = toGovernorView(first, 'test', memo);
+        // What the governor hands back: some messages copies (rewrites), some left out (cuts).
+        const step = 2 + (every % 5);
+        const govern = (messages: readonly Message[], seed: number) =>
+          messages.flatMap((m, i) => ((i + seed) % (step * 3) === 0 ? [] : (i + seed) % step === 0 ? [{ ...m }] : [m]));
+        const firstGoverned = govern(firstView.messages, every);
+        fromGovernorView(first, firstView, firstGoverned, 'model-messages', memo);
+        // The next step: the same list with more messages (or all of it rebuilt, as the SDK does).
+        const grown = asAi(history.slice(cut)).map((m) => copy(m as unknown as ModelMessage));
+        const second = rebuiltPrompt ? [...first.map((m) => copy(m as unknown as ModelMessage)), ...grown] : [...first, ...grown];
+        // Sometimes an object of the list again after it (its view messages then stand twice).
+        if (again !== undefined) second.push(second[again % second.length]);
+        const view = rebuiltPrompt
+          ? convertToGovernorView(second, 'test', memo, recordPrompt(first, firstView, undefined, 0)).view
+          : toGovernorView(second, 'test', memo);
+        // It starts as the last output did, up to a point; then anything from the view's later messages.
+        const same = keep % (firstGoverned.length + 1);
+        const governed = [...firstGoverned.slice(0, same), ...govern(view.messages.slice(from % (view.messages.length + 1)), every + 1)];
+        const warm = fromGovernorView(second, view, governed, 'model-messages', memo);
+        const cold = fromGovernorView(second, view, governed, 'model-messages', new DialectMemo());
+        expect(warm).toEqual(cold);
+        warm.forEach((m, i) => expect(m === second[i]).toBe(cold[i] === second[i]));
+        // And the plan it left serves the step after it alike.
+        const third = [...second, ...first.slice(0, 3).map((m) => copy(m as unknown as ModelMessage))];
+        const thirdView = toGovernorView(third, 'test', memo);
+        const thirdGoverned = [...governed, ...govern(thirdView.messages.slice(view.messages.length), every)];
+        expect(fromGovernorView(third, thirdView, thirdGoverned, 'model-messages', memo)).toEqual(fromGovernorView(third, thirdView, thirdGoverned, 'model-messages', new DialectMemo()));
+        if (view.grownFrom === firstView.messages && view.grownFresh === true && same >= 32) resumable++;
+      }),
+      { numRuns: 300 },
+    );
+    // Not vacuous: grown views whose output shares a checkpointed stretch with the last one.
+    expect(resumable).toBeGreaterThan(20);
+  });
+
   it('a prompt rebuilt with a field changed is converted from its own content where it differs', () => {
     let matched = 0;
     fc.assert(

@@ -230,17 +230,55 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
     if (how !== undefined) how.written = known.ops;
     return replay(known.ops, source);
   }
-  const ops: WriteOp[] = [];
-  const out = writeBack(source, view, governed, dialect, memo, ops);
   // Only where every source message has a view message: the source index of a rewritten
   // message (found through its origin) then decides nothing, and the plan is the same for every
   // source this view stands for.
   const general = !hasEmptyParts(view.parts, memo);
+  const marks: Checkpoints = { k: [], ops: [], cursor: [] };
+  const resume = general ? resumeFrom(view, governed, plans, marks) : undefined;
+  const ops: WriteOp[] = resume !== undefined ? resume.ops : [];
+  const out = writeBack(source, view, governed, dialect, memo, ops, marks, resume);
   if (general) {
-    plans.set(view.messages, { parts: view.parts, owner: view.owner, reused: view.reused === true, sourceLength: source.length, governed: governed.slice(), ops });
+    plans.set(view.messages, { parts: view.parts, owner: view.owner, reused: view.reused === true, sourceLength: source.length, governed: governed.slice(), ops, marks });
   }
   if (how !== undefined) how.written = general ? ops : null;
   return out;
+}
+
+/**
+ * Where a grown view's write-back can take over the plan of the view it grew from (see
+ * {@link Checkpoints}): the last checkpoint of that plan inside the stretch of `governed` that
+ * is, slot for slot, the output the plan was made for; its ops up to there copied, its earlier
+ * checkpoints copied into `marks`. Undefined where the plan cannot be taken over: no plan, an
+ * earlier view with parts this one does not share, new messages that are not all new objects
+ * (one standing in the earlier view too would be looked up at its new place), or no checkpoint.
+ */
+function resumeFrom(view: GovernorView, governed: readonly Message[], plans: WeakMapLike<readonly Message[], WritePlan>, marks: Checkpoints): Resume | undefined {
+  const earlier = view.grownFrom;
+  if (earlier === undefined || view.grownFresh !== true) return undefined;
+  const plan = plans.get(earlier);
+  if (plan === undefined || plan.marks.k.length === 0 || plan.parts.length > view.parts.length) return undefined;
+  for (let i = plan.parts.length - 1; i >= 0; i--) if (!Object.is(plan.parts[i], view.parts[i])) return undefined;
+  const before = plan.governed;
+  const n = Math.min(before.length, governed.length);
+  let same = 0;
+  while (same < n && Object.is(before[same], governed[same])) same++;
+  // The last checkpoint at or before `same` (checkpoints are in increasing order).
+  const { k, ops, cursor } = plan.marks;
+  let lo = 0;
+  let hi = k.length - 1;
+  if (k[0] > same) return undefined;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (k[mid] <= same) lo = mid;
+    else hi = mid - 1;
+  }
+  for (let i = 0; i < lo; i++) {
+    marks.k.push(k[i]);
+    marks.ops.push(ops[i]);
+    marks.cursor.push(cursor[i]);
+  }
+  return { k: k[lo], cursor: cursor[lo], ops: plan.ops.slice(0, ops[lo]) };
 }
 
 /**
@@ -267,6 +305,36 @@ interface WritePlan {
   /** The governor's output it was made for (its slots, compared by identity). */
   governed: readonly Message[];
   ops: WriteOp[];
+  marks: Checkpoints;
+}
+
+/**
+ * Points of a write-back from which the rest can be written by itself (see resumeFrom): after
+ * the `k[i]` first governor messages were written as `ops[i]` ops (the last one a source
+ * message kept whole), with the view cursor at `cursor[i]`. What the loop did up to there
+ * depends only on those messages and the view messages before the cursor, so a view grown from
+ * this one (the same first messages, new objects after them) given an output that starts with
+ * the same messages writes the same first ops. Kept every {@link CHECKPOINT_EVERY} messages.
+ */
+interface Checkpoints {
+  k: number[];
+  ops: number[];
+  cursor: number[];
+}
+
+/** Where a write-back starts over (see resumeFrom): its first ops already written. */
+interface Resume {
+  k: number;
+  cursor: number;
+  ops: WriteOp[];
+}
+
+/** Governor messages between two checkpoints: at most this many are written again on a resume. */
+const CHECKPOINT_EVERY = 32;
+
+/** The part of a WeakMap resumeFrom reads. */
+interface WeakMapLike<K, V> {
+  get(key: K): V | undefined;
 }
 
 function samePointers(a: readonly unknown[], b: readonly unknown[]): boolean {
@@ -305,11 +373,11 @@ function hasEmptyParts(parts: readonly (readonly Message[])[], memo: DialectMemo
 const NEAR = 8;
 
 /** fromGovernorView's plain write-back; `ops` records each output slot (see {@link WriteOp}). */
-function writeBack(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect, memo: DialectMemo, ops: WriteOp[]): AiMessage[] {
+function writeBack(source: readonly AiMessage[], view: GovernorView, governed: readonly Message[], dialect: AiDialect, memo: DialectMemo, ops: WriteOp[], marks: Checkpoints, resume: Resume | undefined): AiMessage[] {
   // The governor keeps order and shares structure: an output message is mostly the view message
   // after the previous one (a pointer comparison); only the others need the lookup.
   const vm = view.messages;
-  let cursor = 0;
+  let cursor = resume?.cursor ?? 0;
   let position: Positions | undefined;
   let lookup: SourceLookups | undefined;
   const viewIndex = (g: Message): number | undefined => {
@@ -331,7 +399,8 @@ function writeBack(source: readonly AiMessage[], view: GovernorView, governed: r
     lookup ??= sourceLookups(source, view, memo);
     return lookup.sourceIndex.get(from) ?? lookup.originIndex?.get(from) ?? -1;
   };
-  const out: AiMessage[] = [];
+  // Resumed: the first ops are the earlier plan's (see resumeFrom); their messages from this source.
+  const out: AiMessage[] = resume !== undefined ? replay(ops, source) : [];
   let lastBuilt: AiMessage | undefined;
   let lastSource: AiMessage | undefined;
   // Source messages with no view (approval-only tool messages) follow the message before them.
@@ -345,13 +414,19 @@ function writeBack(source: readonly AiMessage[], view: GovernorView, governed: r
       ops.push(j);
     }
   };
-  if (governed.length > 0 && governed[0] === view.messages[0]) {
+  if (resume === undefined && governed.length > 0 && governed[0] === view.messages[0]) {
     for (let j = 0; j < source.length && view.parts[j].length === 0; j++) {
       out.push(source[j]);
       ops.push(j);
     }
   }
-  for (let k = 0; k < governed.length;) {
+  let marked = resume?.k ?? 0;
+  if (resume !== undefined) {
+    marks.k.push(resume.k);
+    marks.ops.push(ops.length);
+    marks.cursor.push(cursor);
+  }
+  for (let k = resume?.k ?? 0; k < governed.length;) {
     const g = governed[k];
     const vi = viewIndex(g);
     if (vi !== undefined) cursor = vi + 1;
@@ -368,6 +443,13 @@ function writeBack(source: readonly AiMessage[], view: GovernorView, governed: r
         open = -1;
         k += own.length;
         cursor = vi + own.length;
+        // Only where nothing waits to follow (see Checkpoints): the plan is then kept.
+        if (!followersExist && k - marked >= CHECKPOINT_EVERY) {
+          marked = k;
+          marks.k.push(k);
+          marks.ops.push(ops.length);
+          marks.cursor.push(cursor);
+        }
         continue;
       }
     }

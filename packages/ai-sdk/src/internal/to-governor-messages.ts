@@ -27,6 +27,12 @@ export interface GovernorView {
    */
   grownFrom?: readonly Message[];
   /**
+   * With `grownFrom`: whether every message after those was converted for this view (new
+   * objects, none of which stands in the earlier view), so a lookup of an earlier message finds
+   * it where it found it before (see the write-back's resumeFrom).
+   */
+  grownFresh?: boolean;
+  /**
    * Whether some of its parts hide calls awaiting approval (see hideAwaitingCalls): made for
    * this list's tail alone, never reused for a later list.
    */
@@ -490,6 +496,8 @@ export function convertToGovernorView(messages: readonly unknown[], where: strin
   const owner: number[] = from > 0 ? base!.owner.slice() : [];
   const parts: Message[][] = from > 0 ? base!.parts.slice() : [];
   const previousLength = previous === undefined || approvalTail ? 0 : recordLength(previous);
+  // Whether every message converted below is converted here (new objects: see grownFresh).
+  let fresh = true;
   for (let i = from; i < messages.length; i++) {
     const msg = messages[i] as unknown;
     if (!isRecord(msg)) throw new ValidationError(`${where}: messages[${i}] must be an object`, [i]);
@@ -498,7 +506,8 @@ export function convertToGovernorView(messages: readonly unknown[], where: strin
       converted = previous!.view.parts[i];
       reused = true;
     }
-    if (converted === undefined) {
+    if (converted !== undefined) fresh = false;
+    else {
       if (typeof msg.role !== 'string' || !ROLES.includes(msg.role)) {
         throw new ValidationError(`${where}: messages[${i}] has role ${JSON.stringify(msg.role)}; expected system, user, assistant or tool`, [i, 'role']);
       }
@@ -515,7 +524,10 @@ export function convertToGovernorView(messages: readonly unknown[], where: strin
     return { view: { messages: parts.flat(), owner: parts.flatMap((p, i) => p.map(() => i)), parts, awaiting: true }, shared: matched };
   }
   const view: GovernorView = reused ? { messages: out, owner, parts, reused } : { messages: out, owner, parts };
-  if (from > 0) view.grownFrom = base!.messages;
+  if (from > 0) {
+    view.grownFrom = base!.messages;
+    if (fresh) view.grownFresh = true;
+  }
   // A snapshot, not the array: callers may push to their array between calls.
   if (isRecord(first)) views.set(first, { source: messages.slice(), view });
   return { view, shared: matched };
