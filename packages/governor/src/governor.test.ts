@@ -67,6 +67,27 @@ describe('createGovernor', () => {
     expect(governor.size).toBe(2);
   });
 
+  it('tells apart two conversations that share their first message object but not the rest of their opening', () => {
+    // The same system prompt object, another first user message: another conversation.
+    const system: Message = deepFreeze({ role: 'system', content: 'You are a careful coding agent.' });
+    const one = [system, ...session];
+    const firstUser = one.findIndex((m) => m.role === 'user');
+    const other = [system, ...deepFreeze(session.map((m, i) => (i === firstUser - 1 ? { ...m, content: `(another task) ${String(m.content)}` } : m)) as Message[])];
+    const governor = createGovernor(WINDOW);
+    const a: string[] = [];
+    const b: string[] = [];
+    const at = ends.map((end) => end + 1);
+    for (const end of at) {
+      for (const [h, out] of [[one, a], [other, b]] as const) {
+        const r = governor.govern(h.slice(0, end));
+        out.push(JSON.stringify([r.messages, r.report]));
+      }
+    }
+    expect(a).toEqual(byHand(one, at, WINDOW));
+    expect(b).toEqual(byHand(other, at, WINDOW));
+    expect(governor.size).toBe(2);
+  });
+
   it('a history rebuilt from storage (equal messages, new objects) resumes, and the copy holds the caller’s objects', () => {
     const governor = createGovernor(WINDOW);
     const end = ends[ends.length - 1];

@@ -15,7 +15,7 @@ import { InputTracker } from './input-tracker.js';
 import { LegalizeMemos } from './legalize-memo.js';
 import { PlaceholderMemos } from './placeholder-memo.js';
 import { SeparateMemos } from './separate-memo.js';
-import { openingFingerprint } from './same-content.js';
+import { openingFingerprint, openingLength } from './same-content.js';
 import { SnipMemos } from './snip-memo.js';
 import { ScanMemo } from './structure-scan.js';
 import { ToolResultBudgetMemos } from './tool-result-budget-memo.js';
@@ -52,8 +52,11 @@ export class GovernorMemos<S = unknown> {
   readonly dialects = new DialectMemo();
   readonly #max: number;
   readonly #conversations = new Map<string, Conversation<S>>();
-  /** Unkeyed conversations by the first message object they were seen with (a shortcut). */
-  readonly #byHead = new WeakMap<Message, Conversation<S>>();
+  /**
+   * Unkeyed conversations by the first message object they were seen with, and the opening's
+   * message objects then (a shortcut: the same objects, the same opening).
+   */
+  readonly #byHead = new WeakMap<Message, { conversation: Conversation<S>; opening: readonly Message[] }>();
 
   /** `maxConversations`: how many conversations are kept (least recently used forgotten). */
   constructor(maxConversations = DEFAULT_MAX_CONVERSATIONS) {
@@ -85,13 +88,16 @@ export class GovernorMemos<S = unknown> {
   conversation(history: readonly Message[], sessionKey: string | null): Conversation<S> {
     if (sessionKey !== null) return this.#touch(`key:${sessionKey}`);
     const head = history[0];
-    const known = head === undefined ? undefined : this.#byHead.get(head);
+    const seen = head === undefined ? undefined : this.#byHead.get(head);
+    // The same first object is not enough: a history whose later opening messages changed (a
+    // new first user message after the same system prompt) is another conversation.
+    const known = seen !== undefined && sameObjects(seen.opening, history) ? seen.conversation : undefined;
     if (known !== undefined && this.#conversations.get(this.#keyOf(known)) === known) {
       this.#touch(this.#keyOf(known));
       return known;
     }
     const conversation = this.#touch(`opening:${openingFingerprint(history)}`);
-    if (head !== undefined) this.#byHead.set(head, conversation);
+    if (head !== undefined) this.#byHead.set(head, { conversation, opening: history.slice(0, openingLength(history)) });
     return conversation;
   }
 
@@ -136,4 +142,14 @@ export class GovernorMemos<S = unknown> {
     this.#conversations.set(key, c);
     return c;
   }
+}
+
+/**
+ * Whether `history`'s opening is exactly the objects of `opening` (so its fingerprint is the
+ * one `opening` had: the shortcut answers what the fingerprint would).
+ */
+function sameObjects(opening: readonly Message[], history: readonly Message[]): boolean {
+  if (openingLength(history) !== opening.length) return false;
+  for (let i = 0; i < opening.length; i++) if (opening[i] !== history[i]) return false;
+  return true;
 }

@@ -42,18 +42,24 @@ export function sameContent(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/**
- * A fingerprint of a history's opening — its messages up to and including the first user
- * message (at most four) — the same for every request of a conversation, from the first on.
- * Only finds where to look: the prefix is then compared, never trusted.
- */
-export function openingFingerprint(messages: readonly unknown[]): string {
+/** How many messages a history's opening holds (see {@link openingFingerprint}). */
+export function openingLength(messages: readonly unknown[]): number {
   let end = 0;
   while (end < messages.length && end < 4) {
     const role = (messages[end] as { role?: unknown } | null)?.role;
     end++;
     if (role === 'user') break;
   }
+  return end;
+}
+
+/**
+ * A fingerprint of a history's opening — its messages up to and including the first user
+ * message (at most four) — the same for every request of a conversation, from the first on.
+ * Only finds where to look: the prefix is then compared, never trusted.
+ */
+export function openingFingerprint(messages: readonly unknown[]): string {
+  const end = openingLength(messages);
   let json: string;
   try {
     json = JSON.stringify(messages.slice(0, end)) ?? '';
