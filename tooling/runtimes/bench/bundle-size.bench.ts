@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFile
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { bundle, bundleSizes, largestInputs, summarizeErrors } from '../src/bundle.mjs';
+import { bundle, bundleSizes, gzipCosts, largestInputs, summarizeErrors } from '../src/bundle.mjs';
 
 const here = resolve(import.meta.dirname, '..');
 const root = resolve(here, '..', '..');
@@ -75,6 +75,8 @@ interface Measured {
   split?: string;
   /** With `breakdown`: the largest inputs of the entry bundle, built from the sources. */
   inputs?: [string, number][];
+  /** With `breakdown`: what each of those groups costs in gzip bytes (the bundle without it). */
+  gzipCosts?: Map<string, number>;
 }
 
 async function measure(p: Program, stubNode: boolean, breakdown = false): Promise<Measured> {
@@ -93,12 +95,16 @@ async function measure(p: Program, stubNode: boolean, breakdown = false): Promis
     ];
     const split = `up front ${kb(sizes.initial!.gzip)} gzip; on first load: ${sizes.lazy!.map((c) => `${c.file.replace(/-[A-Z0-9]{8}\.js$/, '')} ${kb(c.gzip)}`).join(', ') || 'nothing'}`;
     let inputs: [string, number][] | undefined;
+    let costs: Map<string, number> | undefined;
     if (breakdown) {
       // The same program from the workspace's TypeScript (`source` condition): one row per source folder, not per dist chunk.
       const fromSources = await bundle({ ...common, outdir: join(dir, 'out-src'), conditions: ['source'] });
-      if (fromSources.ok) inputs = largestInputs(fromSources.metafile, 'entry.js');
+      if (fromSources.ok) {
+        inputs = largestInputs(fromSources.metafile, 'entry.js');
+        costs = gzipCosts(fromSources.metafile, 'entry.js', readFileSync(join(dir, 'out-src', 'entry.js'), 'utf8'));
+      }
     }
-    return { ok: true, raw: sizes.raw, gzip: sizes.gzip, ranks: where.length ? where.join('; ') : 'absent (not loaded through anything a bundler follows)', split, inputs };
+    return { ok: true, raw: sizes.raw, gzip: sizes.gzip, ranks: where.length ? where.join('; ') : 'absent (not loaded through anything a bundler follows)', split, inputs, gzipCosts: costs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -112,6 +118,9 @@ for (const p of programs) {
     console.log(`${p.label}\n  ${kb(m.raw!)} min, ${kb(m.gzip!)} gzip (${m.split}); rank data: ${m.ranks}`);
     if (m.inputs) {
       console.log(`  largest inputs (minified bytes, from the sources): ${m.inputs.slice(0, 14).map(([g, n]) => `${g} ${kb(n)}`).join(', ')}`);
+      const costs = [...(m.gzipCosts ?? [])].sort((a, b) => b[1] - a[1]);
+      // What leaving each group out would save: the figure to weigh against the target.
+      if (costs.length) console.log(`  gzip cost of each (the bundle's gzip minus its gzip without the group): ${costs.slice(0, 14).map(([g, n]) => `${g} ${kb(n)}`).join(', ')}`);
     }
     if (p === programs[0]) governGzip = m.gzip!;
     continue;

@@ -167,19 +167,62 @@ export function bundleSizes(outdir, mainFile, markers, metafile) {
 }
 
 /**
- * What went into `mainFile` (an output of a build with a metafile), grouped: a package under
- * node_modules by name, a repository file by its folder under `src/` (`steps/target`,
- * `incremental`; a file directly in `src/` by its name); largest first, as `[group, bytes in the
- * minified output]`.
+ * The group an input of a bundle counts under: a package under node_modules by name, a
+ * repository file by its folder under `src/` (`@nanobot/governor steps/target`; a file
+ * directly in `src/` by its name), anything else by its path.
+ */
+function inputGroup(path) {
+  const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(path);
+  const inRepo = /packages\/([^/]+)\/(?:src|dist)\/(?:(.+)\/)?([^/]+)$/.exec(path);
+  return pkg && !pkg[1].startsWith('@nanobot/') ? pkg[1] : inRepo ? `@nanobot/${inRepo[1]} ${inRepo[2] ?? inRepo[3].replace(/\.(ts|js)$/, '')}` : path;
+}
+
+/**
+ * What went into `mainFile` (an output of a build with a metafile), grouped by
+ * {@link inputGroup}; largest first, as `[group, bytes in the minified output]`.
  */
 export function largestInputs(metafile, mainFile) {
   const output = Object.entries(metafile.outputs).find(([path]) => path.split('/').pop() === mainFile)?.[1];
   const groups = new Map();
   for (const [path, input] of Object.entries(output?.inputs ?? {})) {
-    const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(path);
-    const inRepo = /packages\/([^/]+)\/(?:src|dist)\/(?:(.+)\/)?([^/]+)$/.exec(path);
-    const group = pkg && !pkg[1].startsWith('@nanobot/') ? pkg[1] : inRepo ? `@nanobot/${inRepo[1]} ${inRepo[2] ?? inRepo[3].replace(/\.(ts|js)$/, '')}` : path;
+    const group = inputGroup(path);
     groups.set(group, (groups.get(group) ?? 0) + input.bytesInOutput);
   }
   return [...groups].sort((a, b) => b[1] - a[1]);
+}
+
+/**
+ * What each group of {@link largestInputs} costs in gzip bytes: the gzip size (-9) of `text`
+ * (the written `mainFile`) minus that of `text` without the group's part. esbuild lists a
+ * file's inputs in output order, so the parts are cut by their `bytesInOutput`; they are
+ * approximate by a few bytes where esbuild merged declarations across modules (their sum can
+ * differ from the file's length by as much). Gzip shares repeats, so the costs add up to more
+ * than the whole. Returns `Map<group, bytes>`, empty when the inputs do not add up to about
+ * `text`'s length (then the cut would be wrong).
+ */
+export function gzipCosts(metafile, mainFile, text) {
+  const output = Object.entries(metafile.outputs).find(([path]) => path.split('/').pop() === mainFile)?.[1];
+  const parts = new Map();
+  let offset = 0;
+  for (const [path, input] of Object.entries(output?.inputs ?? {})) {
+    const group = inputGroup(path);
+    parts.set(group, [...(parts.get(group) ?? []), [offset, offset + input.bytesInOutput]]);
+    offset += input.bytesInOutput;
+  }
+  const costs = new Map();
+  if (Math.abs(offset - Buffer.byteLength(text)) > 64) return costs;
+  const bytes = Buffer.from(text);
+  const gz = (b) => gzipSync(b, { level: 9 }).length;
+  const whole = gz(bytes);
+  for (const [group, ranges] of parts) {
+    const kept = [];
+    let last = 0;
+    for (const [start, end] of ranges) {
+      kept.push(bytes.subarray(last, start));
+      last = end;
+    }
+    kept.push(bytes.subarray(last));
+    costs.set(group, whole - gz(Buffer.concat(kept)));
+  }
+  return costs;
 }

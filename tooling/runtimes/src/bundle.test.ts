@@ -1,9 +1,9 @@
 // The bundler settings and the size/rank accounting, on small real builds.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundle, bundleSizes, largestInputs, summarizeErrors } from './bundle.mjs';
+import { bundle, bundleSizes, gzipCosts, largestInputs, summarizeErrors } from './bundle.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'nanobot-runtimes-bundle-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -99,6 +99,28 @@ describe('bundleSizes', () => {
       ['@nanobot/governor steps/target/profiles', 5],
       ['base64-js', 3],
     ]);
+  });
+
+  it('costs each group of a bundle in gzip bytes: the gzip of the bundle without it', async () => {
+    // An incompressible string (a linear congruential sequence) against a highly repetitive one
+    // of the same length: the first costs about its size in gzip, the second almost nothing.
+    let x = 1;
+    const noise = Array.from({ length: 3000 }, () => String.fromCharCode(33 + ((x = (x * 1103515245 + 12345) % 2 ** 31) % 90))).join('').replace(/[\\'`$]/g, 'a');
+    const e = project('gzip-costs', {
+      'noise.mjs': `export const noise = \`${noise}\`;\n`,
+      'repeat.mjs': `export const repeat = '${'abc'.repeat(1000)}';\n`,
+      'entry.mjs': "import { noise } from './noise.mjs';\nimport { repeat } from './repeat.mjs';\nglobalThis.out = [noise, repeat];\n",
+    });
+    const out = join(e, 'out');
+    const built = await bundle({ entry: join(e, 'entry.mjs'), outdir: out, target: 'browser', minify: true, metafile: true });
+    expect(built.ok).toBe(true);
+    const text = readFileSync(join(out, 'entry.js'), 'utf8');
+    const costs = gzipCosts(built.metafile!, 'entry.js', text);
+    const cost = (name: string) => [...costs].find(([group]) => group.endsWith(name))![1];
+    expect(cost('noise.mjs')).toBeGreaterThan(2000);
+    expect(cost('repeat.mjs')).toBeLessThan(100);
+    // A text the inputs do not add up to is not cut at all.
+    expect(gzipCosts(built.metafile!, 'entry.js', `${text}${' '.repeat(500)}`).size).toBe(0);
   });
 
   it('finds rank data imported statically inside the main bundle', async () => {
