@@ -17,6 +17,7 @@ import { requestModel, type ModelOutcome } from './turn/request-model.js';
 import { callHooks, checkpoint, drainInjections, finalizeContent } from './turn/run-hooks.js';
 import { HookFailure, RunState, describeError, type RunnerShared } from './turn/run-state.js';
 import { runTools } from './turn/run-tools.js';
+import { SessionHistories } from './turn/session-histories.js';
 import { sizeFromModelFacts } from './turn/size-from-model-facts.js';
 import { splitResponse } from './turn/split-response.js';
 import { abortedTurn, answeredTurn, endTurn, type TurnEnding } from './turn/turn-ending.js';
@@ -36,6 +37,14 @@ export interface AgentRunnerOptions {
    * 1024 sessions. Share one runner (or one Governor) between an agent's loop and subagents.
    */
   governor?: Governor;
+  /**
+   * `true` (default): the runner governs each run's transcript, replayed, as a history the
+   * Governor owns (`governor.createHistory`), appending only what the transcript gained since the
+   * last request, and keeps a session's history for its next run; a request on a long session
+   * then costs what was appended, not the session's length. `false`: every request replays and
+   * governs the whole transcript as an array. The requests and reports are the same either way.
+   */
+  ownedHistories?: boolean;
 }
 
 /** What one iteration came to: another iteration, or the end of the run. */
@@ -58,7 +67,7 @@ export class AgentRunner {
 
   constructor(options: AgentRunnerOptions = {}) {
     this.governor = options.governor ?? createGovernor({ maxConversations: DEFAULT_MAX_SESSIONS });
-    this.#shared = { governor: this.governor, countedSessions: new Set() };
+    this.#shared = { governor: this.governor, countedSessions: new Set(), histories: options.ownedHistories === false ? null : new SessionHistories() };
   }
 
   /**
@@ -89,6 +98,7 @@ export class AgentRunner {
       state.finalContent = state.finalContent ?? null;
     } finally {
       spec.signal?.removeEventListener('abort', forward);
+      state.releaseHistory();
     }
     state.spans?.end({ stopReason: state.stopReason, error: state.error, inputTokens: state.usage.inputTokens, outputTokens: state.usage.outputTokens, cost: state.usage.cost?.total });
     state.emit({
@@ -144,8 +154,8 @@ export class AgentRunner {
 
     // Request.
     const tools = spec.tools.definitions();
-    let copy = governRequest(state, state.transcript, tools, iteration, 'turn');
-    if (await exactCount(state, copy, tools, iteration)) copy = governRequest(state, state.transcript, tools, iteration, 'turn');
+    let copy = governRequest(state, null, tools, iteration, 'turn');
+    if (await exactCount(state, copy, tools, iteration)) copy = governRequest(state, null, tools, iteration, 'turn');
     await callHooks(state, 'beforeModel', (h) => h.beforeModel?.({ runId: state.runId, iteration, messages: copy.messages, tools, sessionKey: spec.sessionKey }));
     let outcome = await requestWithMalformedRecovery(state, copy, tools, iteration);
     if (outcome.kind === 'aborted') return this.#end(state, abortedTurn(outcome.partial));
@@ -223,7 +233,7 @@ export class AgentRunner {
   #finalizeEmpty(state: RunState, iteration: number): Promise<ModelOutcome> {
     // Governed again with the prompt in place: appending to the governed copy could push a
     // request that was exactly at the budget over it.
-    const copy = governRequest(state, [...state.transcript, { role: 'user', content: FINALIZATION_RETRY_PROMPT }], [], iteration, 'finalize_empty');
+    const copy = governRequest(state, { role: 'user', content: FINALIZATION_RETRY_PROMPT }, [], iteration, 'finalize_empty');
     return requestModel(state, copy, [], iteration, 'finalize_empty');
   }
 
@@ -241,7 +251,7 @@ export class AgentRunner {
       // Unlike the reference, the summary request goes through the governor too: the raw
       // transcript may hold orphans or exceed the window after a long tool loop.
       const noTools: readonly ToolDefinition[] = [];
-      const copy = governRequest(state, [...state.transcript, { role: 'user', content: MAX_ITERATIONS_FINALIZE_PROMPT }], noTools, state.iteration, 'finalize_max_iterations');
+      const copy = governRequest(state, { role: 'user', content: MAX_ITERATIONS_FINALIZE_PROMPT }, noTools, state.iteration, 'finalize_max_iterations');
       const outcome = await requestModel(state, copy, noTools, state.iteration, 'finalize_max_iterations');
       if (outcome.kind === 'aborted') {
         await endTurn(state, abortedTurn(outcome.partial));

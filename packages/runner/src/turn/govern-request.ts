@@ -1,6 +1,6 @@
-import { replayFailures } from '@nanobot/schema';
+import { replayFailures, replayedRow } from '@nanobot/schema';
 import type { Message, ToolDefinition } from '@nanobot/schema';
-import { GOVERN_TARGETS, type CutPlan, type Governor, type GovernReport, type GovernTarget } from '@nanobot/governor';
+import { GOVERN_TARGETS, type CutPlan, type Governor, type GovernorHistory, type GovernReport, type GovernTarget } from '@nanobot/governor';
 import { ABORTED, raceSignal } from '@nanobot/tools-core';
 import type { ModelRequestPurpose } from '../runner-events.js';
 import type { RunnerGovernOptions } from '../runner-ports.js';
@@ -45,13 +45,30 @@ function keepSessionPlan(governor: Governor, sessionKey: string, cutPlan: CutPla
 }
 
 /**
- * Governs `messages` for one request: the spec's `govern`, else the agent's Governor under the
- * run's session key (which carries the session's cut plan from request to request; a run
- * without a key carries its own). Emits `governance`, traces it, tells `onGoverned`. Throws
- * what the governor throws.
+ * What the agent's Governor governs for a request: the run's replayed history (appended to, see
+ * ReplayedHistory), or for a request with a `prompt` after the transcript (a retry, the
+ * summary) an array of its rows and the prompt; with `ownedHistories: false`, the replayed
+ * array. All hold the slots `replayFailures(messages)` holds.
  */
-export function governRequest(state: RunState, messages: readonly Message[], tools: readonly ToolDefinition[], iteration: number, purpose: ModelRequestPurpose): GovernedCopy {
+function governedInput(state: RunState, messages: readonly Message[], prompt: Message | null): readonly Message[] | GovernorHistory<Message> {
+  const replayed = state.replayedHistory();
+  if (replayed === null) return replayFailures(messages);
+  const history = replayed.sync(state.transcript, state.appended);
+  if (prompt === null) return history;
+  const rows = history.toArray();
+  rows.push(replayedRow(prompt));
+  return rows;
+}
+
+/**
+ * Governs the run's transcript for one request (followed by `prompt`, when given: a retry's or
+ * the summary's): the spec's `govern`, else the agent's Governor under the run's session key
+ * (which carries the session's cut plan from request to request; a run without a key carries
+ * its own). Emits `governance`, traces it, tells `onGoverned`. Throws what the governor throws.
+ */
+export function governRequest(state: RunState, prompt: Message | null, tools: readonly ToolDefinition[], iteration: number, purpose: ModelRequestPurpose): GovernedCopy {
   const { spec } = state;
+  const messages: readonly Message[] = prompt === null ? state.transcript : [...state.transcript, prompt];
   const toolTraits = spec.tools.toolTraits?.();
   const keyed = spec.sessionKey !== undefined;
   const options: RunnerGovernOptions = {
@@ -72,7 +89,6 @@ export function governRequest(state: RunState, messages: readonly Message[], too
   if (target !== undefined) options.target = target;
   // Stored failure rows (a failed request, an interrupted call) go to the model as their
   // neutral notes; one row for one row, so `inflightStartIndex` keeps its meaning.
-  const view = replayFailures(messages);
   let result: { messages: readonly Message[]; report: unknown };
   let figures: { estimated: number | null; calibrated: number | null };
   if (spec.govern) {
@@ -80,14 +96,14 @@ export function governRequest(state: RunState, messages: readonly Message[], too
     // Governor under the session key, or the run's own.
     const { governor } = state.shared;
     const carried = keyed ? (governor.sessionState(spec.sessionKey!)?.cutPlan ?? null) : state.cutPlan;
-    const custom = spec.govern(view, { ...options, cutPlan: carried });
+    const custom = spec.govern(replayFailures(messages), { ...options, cutPlan: carried });
     if (keyed) keepSessionPlan(governor, spec.sessionKey!, custom.cutPlan ?? null);
     else state.cutPlan = custom.cutPlan ?? null;
     result = custom;
     figures = customFigures(custom.report);
   } else {
     // The Governor carries a session's cut plan under its key; a run without one carries its own.
-    const governed = state.shared.governor.govern(view, { ...spec.governOptions, ...options, ...(keyed ? {} : { cutPlan: state.cutPlan }) });
+    const governed = state.shared.governor.govern(governedInput(state, messages, prompt), { ...spec.governOptions, ...options, ...(keyed ? {} : { cutPlan: state.cutPlan }) });
     if (!keyed) state.cutPlan = governed.cutPlan;
     result = governed;
     figures = reportFigures(governed.report);

@@ -6,6 +6,8 @@ import type { EventDispatcher } from '../event-dispatcher.js';
 import type { AccumulatedUsage, RunnerEvent, StopReason, ToolEvent } from '../runner-events.js';
 import type { AgentRunSpec } from '../run-spec.js';
 import { contentText } from '../tool-outcome.js';
+import { ReplayedHistory } from './replayed-history.js';
+import type { SessionHistories } from './session-histories.js';
 
 /** What one `AgentRunner` shares between its runs: the agent's Governor and its exact-count memory. */
 export interface RunnerShared {
@@ -13,6 +15,8 @@ export interface RunnerShared {
   readonly governor: Governor;
   /** Sessions whose first request was counted exactly (runs without a session count their own first). */
   readonly countedSessions: Set<string>;
+  /** Each session's replayed history between its runs; null: every request governs a fresh replayed array. */
+  readonly histories: SessionHistories | null;
 }
 
 /** A critical hook's failure: ends the run (rejects) with a legal transcript. */
@@ -82,6 +86,8 @@ export class RunState {
   readonly spans: RunSpans | null;
   /** The model asked for: the spec's, else the provider's default. */
   readonly model: string;
+  #replayed: ReplayedHistory | null = null;
+  #appended = 0;
 
   constructor(
     readonly spec: AgentRunSpec,
@@ -107,9 +113,37 @@ export class RunState {
     return this.spec.sessionKey === undefined ? { runId: this.runId } : { runId: this.runId, sessionKey: this.spec.sessionKey };
   }
 
+  /** Rows `append` added to the transcript (the one way the runner changes it during a run). */
+  get appended(): number {
+    return this.#appended;
+  }
+
   append(message: Message): void {
+    this.#appended += 1;
     this.transcript.push(message);
     this.emit({ ...this.base(), type: 'message_appended', message, index: this.transcript.length - 1 });
+  }
+
+  /**
+   * The replayed transcript as a history the agent's Governor owns, in step with the transcript
+   * (see ReplayedHistory): the session's kept one on first use, else a new one. Null when the
+   * runner governs arrays (`ownedHistories: false`).
+   */
+  replayedHistory(): ReplayedHistory | null {
+    const { histories, governor } = this.shared;
+    if (histories === null) return null;
+    if (this.#replayed === null) {
+      const key = this.spec.sessionKey;
+      this.#replayed = (key !== undefined ? histories.take(key) : undefined) ?? new ReplayedHistory(governor);
+    }
+    return this.#replayed;
+  }
+
+  /** Hands the run's replayed history back to its session (at the run's end), for the next run. */
+  releaseHistory(): void {
+    const key = this.spec.sessionKey;
+    if (this.#replayed !== null && key !== undefined) this.shared.histories?.keep(key, this.#replayed);
+    this.#replayed = null;
   }
 
   /** Whether the transcript ends with an assistant answer (not a tool-call turn). */

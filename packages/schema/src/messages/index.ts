@@ -30,5 +30,6 @@ export {
   failureReplayRow,
   isFailureNote,
   replayFailures,
+  replayedRow,
 } from './message-failure.js';
 export type { MessageFailure, MessageFailureKind, StoredFailure } from './message-failure.js';

@@ -12,6 +12,7 @@ import {
   failureReplayRow,
   isFailureNote,
   replayFailures,
+  replayedRow,
   toolFailureRow,
   turnFailureRow,
 } from './message-failure.js';
@@ -111,6 +112,19 @@ describe('replayFailures', () => {
         // The same stored rows replay to the same objects, request after request.
         const again = replayFailures(messages);
         again.forEach((m, i) => expect(m).toBe(out[i]));
+      }),
+    );
+  });
+
+  it('replayedRow gives the slot replayFailures gives, row by row, in any order (a growing view replays only its new rows)', () => {
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 30 }), fc.boolean(), (raw, rowsFirst) => {
+        const messages = deepFreeze(raw.map((m) => ({ ...m })));
+        // Either side may meet a row first: both must hand out the same replay object.
+        const single = rowsFirst ? messages.map((m) => replayedRow(m)) : null;
+        const whole = replayFailures(messages);
+        const rows = single ?? messages.map((m) => replayedRow(m));
+        rows.forEach((m, i) => expect(m).toBe(whole[i]));
       }),
     );
   });

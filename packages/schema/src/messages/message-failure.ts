@@ -139,23 +139,37 @@ export function isFailureNote(message: Message): boolean {
 const replayRows = new WeakMap<Message, Message>();
 
 /**
+ * What {@link replayFailures} puts in the slot of `message`: its replay row (see
+ * {@link failureReplayRow}; the same object on every call for the same stored row) when it is a
+ * failure row, else `message` itself. Lets a caller that keeps a replayed view of a growing
+ * transcript replay only the rows appended since (`replayFailures` of the whole list gives the
+ * same slots). Never mutates `message`; never throws.
+ */
+export function replayedRow(message: Message): Message {
+  const role = message?.role;
+  if (role !== 'assistant' && role !== 'tool') return message;
+  let row = replayRows.get(message);
+  if (row === undefined) {
+    const replay = failureReplayRow(message);
+    if (replay === null) return message;
+    row = replay;
+    replayRows.set(message, row);
+  }
+  return row;
+}
+
+/**
  * `messages` with every failure row replaced by what the model sees (see
- * {@link failureReplayRow}); the same array when there is none. One row in, one row out, so
- * indexes (the in-flight start, cut plans) keep their meaning. Never mutates its input.
+ * {@link failureReplayRow}, {@link replayedRow}); the same array when there is none. One row
+ * in, one row out, so indexes (the in-flight start, cut plans) keep their meaning. Never mutates
+ * its input.
  */
 export function replayFailures(messages: readonly Message[]): readonly Message[] {
   let out: Message[] | null = null;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
-    const role = message?.role;
-    if (role !== 'assistant' && role !== 'tool') continue;
-    let row = replayRows.get(message);
-    if (row === undefined) {
-      const replay = failureReplayRow(message);
-      if (replay === null) continue;
-      row = replay;
-      replayRows.set(message, row);
-    }
+    const row = replayedRow(message);
+    if (row === message) continue;
     out ??= messages.slice();
     out[i] = row;
   }

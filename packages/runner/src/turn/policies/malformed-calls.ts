@@ -34,7 +34,7 @@ export async function requestWithMalformedRecovery(state: RunState, copy: Govern
   const cleaned = dropMalformed(first.response);
   if (!cleaned.allMalformed) return { ...first, response: cleaned.response };
   state.emit({ ...state.base(), type: 'retry', iteration, reason: 'malformed_tool_calls' });
-  const retry = governRequest(state, [...state.transcript, { role: 'user', content: malformedRetryPrompt(first.response.content) }], tools, iteration, 'malformed_retry');
+  const retry = governRequest(state, { role: 'user', content: malformedRetryPrompt(first.response.content) }, tools, iteration, 'malformed_retry');
   const second = await requestModel(state, retry, tools, iteration, 'malformed_retry');
   if (second.kind === 'aborted') return second;
   const cleanedSecond = dropMalformed(second.response);
