@@ -233,7 +233,7 @@ export function fromGovernorView(source: readonly AiMessage[], view: GovernorVie
   // Only where every source message has a view message: the source index of a rewritten
   // message (found through its origin) then decides nothing, and the plan is the same for every
   // source this view stands for.
-  const general = !hasEmptyParts(view.parts, memo);
+  const general = !hasEmptyParts(view, memo);
   const marks: Checkpoints = { k: [], ops: [], cursor: [] };
   const resume = general ? resumeFrom(view, governed, plans, marks) : undefined;
   const ops: WriteOp[] = resume !== undefined ? resume.ops : [];
@@ -257,8 +257,8 @@ function resumeFrom(view: GovernorView, governed: readonly Message[], plans: Wea
   const earlier = view.grownFrom;
   if (earlier === undefined || view.grownFresh !== true) return undefined;
   const plan = plans.get(earlier);
-  if (plan === undefined || plan.marks.k.length === 0 || plan.parts.length > view.parts.length) return undefined;
-  for (let i = plan.parts.length - 1; i >= 0; i--) if (!Object.is(plan.parts[i], view.parts[i])) return undefined;
+  // The plan was made for the earlier view's own parts (this view's start with those entries).
+  if (plan === undefined || plan.marks.k.length === 0 || plan.parts !== view.grownFromParts) return undefined;
   const before = plan.governed;
   const n = Math.min(before.length, governed.length);
   let same = 0;
@@ -354,11 +354,16 @@ function replay(ops: readonly WriteOp[], source: readonly AiMessage[]): AiMessag
   return out;
 }
 
-function hasEmptyParts(parts: readonly (readonly Message[])[], memo: DialectMemo): boolean {
+function hasEmptyParts(view: GovernorView, memo: DialectMemo): boolean {
   const cache = memo.weak<readonly (readonly Message[])[], boolean>('ai-sdk:empty-parts');
+  const parts = view.parts;
   let hit = cache.get(parts);
   if (hit === undefined) {
-    hit = parts.some((p) => p.length === 0);
+    // A grown view starts with the earlier view's parts: only its new ones are read when the
+    // earlier answer is known.
+    const earlier = view.grownFromParts !== undefined ? cache.get(view.grownFromParts) : undefined;
+    hit = earlier === true;
+    for (let i = earlier === false ? view.grownFromParts!.length : 0; !hit && i < parts.length; i++) hit = parts[i].length === 0;
     cache.set(parts, hit);
   }
   return hit;
@@ -393,7 +398,7 @@ function writeBack(source: readonly AiMessage[], view: GovernorView, governed: r
   };
   // The source index of a rewritten message only decides which source messages without a view
   // (approval-only tool messages) follow it: with none in the view, it is never looked up.
-  const followersExist = hasEmptyParts(view.parts, memo);
+  const followersExist = hasEmptyParts(view, memo);
   const sourceOf = (from: AiMessage): number => {
     if (!followersExist) return -1;
     lookup ??= sourceLookups(source, view, memo);

@@ -32,6 +32,8 @@ export interface GovernorView {
    * it where it found it before (see the write-back's resumeFrom).
    */
   grownFresh?: boolean;
+  /** With `grownFrom`: the earlier view's `parts` (this view's start with exactly those entries). */
+  grownFromParts?: readonly (readonly Message[])[];
   /**
    * Whether some of its parts hide calls awaiting approval (see hideAwaitingCalls): made for
    * this list's tail alone, never reused for a later list.
@@ -526,6 +528,7 @@ export function convertToGovernorView(messages: readonly unknown[], where: strin
   const view: GovernorView = reused ? { messages: out, owner, parts, reused } : { messages: out, owner, parts };
   if (from > 0) {
     view.grownFrom = base!.messages;
+    view.grownFromParts = base!.parts;
     if (fresh) view.grownFresh = true;
   }
   // A snapshot, not the array: callers may push to their array between calls.
