@@ -4,12 +4,13 @@
 // with the current run's start (`inflightStartIndex`), its compacted ids and the built-in tools'
 // declared traits (exec, read_file and grep are compactable: without traits nothing is in the
 // default mode, and in-flight compaction would never run).
-// The list passed is the runner's: its run's transcript, appended to in place (a new array per
-// run: the runner copies the session's messages when a user message starts one). The Governor
-// is not told so: it still proves, by a pass over the whole list, that no earlier slot was
-// replaced — the one cost that grows with the history (~0.2 ms at 100,000 messages). A history
-// the Governor owns (`governor.createHistory`, grown by its `append`) needs no such pass: the
-// goal of 100k / 10k < 2x is for it, and its append is timed with the call. A caller that rebuilds its list before every call (a new array of the same objects)
+// Three ways a caller holds its list. An array it appends to in place (a new array per run,
+// as a runner copies the session's messages when a user message starts one): the Governor is
+// not told so, and proves by a pass over the whole list that no earlier slot was replaced — the
+// one cost that grows with the history (~0.2 ms at 100,000 messages). A history the Governor
+// owns (`governor.createHistory`, grown by its `append`), which needs no such pass: what
+// @nanobot/runner hands it (each run's replayed transcript, see its README), and what the goal
+// of 100k / 10k < 2x is for; its append is timed with the call. A caller that rebuilds its list before every call (a new array of the same objects)
 // is measured too, for information: its 800 KB copy at 100,000 messages evicts the CPU caches
 // right before the call, which then pays for the caller's copy (no goal on that line).
 // Per-append cost at 1,000, 10,000 and 100,000 messages against the same growing history when it
@@ -37,17 +38,18 @@ setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 
 /**
- * How the caller holds its list: `runner` appends to one array per run (a new one when a user
+ * How the caller holds its list: `array` appends to one array per run (a new one when a user
  * message starts a run), `copy` passes a fresh copy of the whole history on every call, `owned`
- * appends to a history the Governor owns (`governor.createHistory`), which needs no pass.
+ * appends to a history the Governor owns (`governor.createHistory`, as @nanobot/runner does),
+ * which needs no pass.
  */
-type Caller = 'runner' | 'copy' | 'owned';
+type Caller = 'array' | 'copy' | 'owned';
 
 /** Calls governed before the timed ones, in every scenario (see the file comment). */
 const WARM_UP = 20;
 
 /** Median per call over `calls` calls after {@link WARM_UP}, each on the previous history plus one step, the plan passed back. */
-function growing(n: number, calls: number, options: GovernOptions, caller: Caller = 'runner'): { ms: number; fits: boolean; reused: number; compacted: number } {
+function growing(n: number, calls: number, options: GovernOptions, caller: Caller = 'array'): { ms: number; fits: boolean; reused: number; compacted: number } {
   // A Governor per scenario, as an application keeps one: what an earlier scenario kept (its
   // history's memos) goes with it, so no scenario pays for another's heap.
   collect();
@@ -123,7 +125,7 @@ for (const [n, r] of rows) console.log(`  over a 128k window: ${String(n).padSta
 const over10k = rows[1][1].ms;
 const over100k = rows[2][1].ms;
 console.log(`  ratio over-budget / fitting at 10k = ${(over10k / fit10k.ms).toFixed(2)}x (goal <= 2)`);
-console.log(`  ratio over-budget 100k / 10k = ${(over100k / over10k).toFixed(2)}x (the caller's array: the pass over it grows with it; goal < 2 met by a Governor-owned history, below)`);
-console.log(`  a Governor-owned history (governor.createHistory, appended to): 10,000 messages ${fmt(owned[0])}, 100,000 messages ${fmt(owned[1])}`);
+console.log(`  ratio over-budget 100k / 10k = ${(over100k / over10k).toFixed(2)}x (a caller's own array: the pass over it grows with it; the goal < 2 is for a Governor-owned history, below)`);
+console.log(`  a Governor-owned history (governor.createHistory, appended to, as @nanobot/runner does): 10,000 messages ${fmt(owned[0])}, 100,000 messages ${fmt(owned[1])}`);
 console.log(`  ratio over-budget 100k / 10k, Governor-owned history = ${(owned[1] / owned[0]).toFixed(2)}x (goal < 2); its 10k call / the fitting case = ${(owned[0] / fit10k.ms).toFixed(2)}x (goal <= 2)`);
 console.log(`  a caller copying its whole list before each call (for information): 10,000 messages ${fmt(copied[0])}, 100,000 messages ${fmt(copied[1])}, ratio ${(copied[1] / copied[0]).toFixed(2)}x`);
