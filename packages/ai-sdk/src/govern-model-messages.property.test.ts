@@ -162,10 +162,28 @@ describe('the write-back lookups kept per view', () => {
         expect(fromGovernorView(third, thirdView, thirdGoverned, 'model-messages', memo)).toEqual(fromGovernorView(third, thirdView, thirdGoverned, 'model-messages', new DialectMemo()));
         if (view.grownFrom === firstView.messages && view.grownFresh === true && same >= 32) resumable++;
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
     // Not vacuous: grown views whose output shares a checkpointed stretch with the last one.
-    expect(resumable).toBeGreaterThan(20);
+    expect(resumable).toBeGreaterThan(5);
+  });
+
+  it('a grown prompt whose output differs early from the last one is not written from the last plan there', () => {
+    const memo = new DialectMemo();
+    const history: AiMessage[] = Array.from({ length: 80 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i}` }) as AiMessage);
+    const first = history.slice(0, 76);
+    const firstView = toGovernorView(first, 'test', memo);
+    // Every fifth message rewritten by the governor (a copy): checkpoints fall after the others.
+    const firstGoverned = firstView.messages.map((m, i) => (i % 5 === 0 ? { ...m, content: `${String(m.content)} (shortened)` } : m));
+    fromGovernorView(first, firstView, firstGoverned, 'model-messages', memo);
+    const second = history.slice(0, 78);
+    const view = toGovernorView(second, 'test', memo);
+    expect(view.grownFrom).toBe(firstView.messages);
+    // This step's output rewrites message 5 otherwise: everything after it is written afresh.
+    const governed = [...firstGoverned.slice(0, 5), { ...view.messages[5], content: 'rewritten otherwise' }, ...firstGoverned.slice(6), ...view.messages.slice(76)];
+    const warm = fromGovernorView(second, view, governed, 'model-messages', memo);
+    expect(warm).toEqual(fromGovernorView(second, view, governed, 'model-messages', new DialectMemo()));
+    expect(warm[5]).toEqual({ role: 'assistant', content: 'rewritten otherwise' });
   });
 
   it('a prompt rebuilt with a field changed is converted from its own content where it differs', () => {
