@@ -4,7 +4,7 @@
 import { estimatePromptTokens } from '@nanobot/schema';
 import { govern, type GovernOptions } from '@nanobot/governor';
 import { medianTime } from './median-time.js';
-import { syntheticHistory } from './synthetic-history.js';
+import { syntheticHistory } from '@nanobot-internal/test-support';
 
 const history = syntheticHistory;
 

@@ -24,7 +24,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { toolTraitsTable, type Message } from '@nanobot/schema';
 import { createGovernor, type CutPlan, type GovernOptions } from '@nanobot/governor';
-import { syntheticHistory } from './synthetic-history.js';
+import { syntheticHistory } from '@nanobot-internal/test-support';
 
 const toolTraits = toolTraitsTable([['exec', { compactable: true }], ['read_file', { compactable: true, rereadable: true }], ['grep', { compactable: true }]]);
 const OVER: GovernOptions = { contextWindowTokens: 128_000, maxOutputTokens: 4096, toolTraits };

@@ -7,7 +7,7 @@ import { loadavg } from 'node:os';
 import type { Message } from '@nanobot/schema';
 import { govern, type GovernOptions } from '@nanobot/governor';
 import { medianTime } from './median-time.js';
-import { syntheticHistory } from './synthetic-history.js';
+import { syntheticHistory } from '@nanobot-internal/test-support';
 
 const FITS: GovernOptions = { contextWindowTokens: 50_000_000, maxOutputTokens: 4096 };
 const ROUNDS = 5;

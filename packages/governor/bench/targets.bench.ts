@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createGovernor, GOVERN_TARGETS, type GovernOptions, type GovernTarget } from '@nanobot/governor';
 import type { Message } from '@nanobot/schema';
-import { syntheticHistory } from './synthetic-history.js';
+import { syntheticHistory } from '@nanobot-internal/test-support';
 
 const N = 10_000;
 const GROWN_CALLS = 200;

@@ -18,7 +18,7 @@ import { LEGACY_FAILURE_TEXTS, toolFailureRow, turnFailureRow } from '@nanobot/s
 import { ToolRegistry } from '@nanobot/registry';
 import { defineTool } from '@nanobot/tools-core';
 import { AgentRunner, type AgentRunResult } from '@nanobot/runner';
-import { syntheticHistory } from '../../governor/bench/synthetic-history.js';
+import { syntheticHistory } from '@nanobot-internal/test-support';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
@@ -50,7 +50,7 @@ class InstantModel implements LLMProvider {
 
 /** A stored session of about `n` messages with failure rows of both generations (about 1 in 100 rows). */
 function storedSession(n: number): Message[] {
-  const generated = syntheticHistory(n, 31 + n);
+  const generated: Message[] = syntheticHistory(n, 31 + n);
   // Ends where a stored session ends: before a user message (no tool loop left open).
   const rows = generated.slice(0, generated.findLastIndex((m) => m.role === 'user'));
   for (let i = 50; i < rows.length; i += 97) {

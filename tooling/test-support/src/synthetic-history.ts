@@ -1,5 +1,14 @@
-// Synthetic sessions shared by the governor's benchmarks (not a benchmark itself: no `.bench.ts`).
-import type { Message } from '@nanobot/schema';
+// Synthetic sessions shared by the governor's and the runner's benchmarks.
+
+/** The OpenAI-chat messages these sessions hold (a structural subset of @nanobot/schema's `Message`). */
+export interface SyntheticMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+  name?: string;
+  [key: string]: unknown;
+}
 
 const WORDS = ['the', 'file', 'result', 'config', 'error', 'path', 'value', 'session', 'agent', 'tokens', 'window', 'budget'];
 
@@ -10,8 +19,8 @@ function sentence(seed: number, words: number): string {
 }
 
 /** A realistic session: user turns, tool loops (1–3 calls), results of 50–2000 chars, replies. */
-export function syntheticHistory(n: number, salt = 0): Message[] {
-  const out: Message[] = [{ role: 'system', content: `You are nanobot.\n${sentence(salt, 200)}` }];
+export function syntheticHistory(n: number, salt = 0): SyntheticMessage[] {
+  const out: SyntheticMessage[] = [{ role: 'system', content: `You are nanobot.\n${sentence(salt, 200)}` }];
   let i = 0;
   let call = 0;
   while (out.length < n) {
@@ -26,5 +35,5 @@ export function syntheticHistory(n: number, salt = 0): Message[] {
     } else out.push({ role: 'assistant', content: `answer ${s}: ${sentence(s, 30)}` });
   }
   // As loaded from a session file: flat strings, fresh objects.
-  return JSON.parse(JSON.stringify(out.slice(0, n))) as Message[];
+  return JSON.parse(JSON.stringify(out.slice(0, n))) as SyntheticMessage[];
 }
