@@ -3,7 +3,7 @@ import { ValidationError, type Message } from '@nanobot/schema';
 import { deepFreeze } from '@nanobot-internal/test-support';
 import { govern } from './govern.js';
 import type { GovernOptions } from './govern-options.js';
-import { createGovernor } from './governor.js';
+import { createGovernor, type Governor } from './governor.js';
 import type { CutPlan } from './steps/cut/cut-plan.js';
 import { loadTranscript, transcriptFiles } from './test-support/node/transcripts.js';
 
@@ -35,6 +35,21 @@ function byHand(history: readonly Message[], ends: readonly number[], options: G
   });
 }
 
+/**
+ * Each history's prefixes governed without a key, the histories taking turns (each conversation
+ * must keep its own plan): the requests of each, as JSON.
+ */
+function interleaved(governor: Governor, histories: readonly (readonly Message[])[], ends: readonly number[]): string[][] {
+  const out = histories.map(() => [] as string[]);
+  for (const end of ends) {
+    histories.forEach((h, k) => {
+      const r = governor.govern(h.slice(0, end));
+      out[k].push(JSON.stringify([r.messages, r.report]));
+    });
+  }
+  return out;
+}
+
 describe('createGovernor', () => {
   const ends = requestEnds(session).filter((_, k) => k % 3 === 0);
 
@@ -53,15 +68,7 @@ describe('createGovernor', () => {
   it('recognises a conversation by its opening messages when no key is given, and tells two apart', () => {
     const other = deepFreeze(session.map((m, i) => (i === 0 ? { ...m, content: `(another user) ${String(m.content)}` } : m)) as Message[]);
     const governor = createGovernor(WINDOW);
-    const a: string[] = [];
-    const b: string[] = [];
-    // Interleaved: each conversation keeps its own plan.
-    for (const end of ends) {
-      for (const [h, out] of [[session, a], [other, b]] as const) {
-        const r = governor.govern(h.slice(0, end));
-        out.push(JSON.stringify([r.messages, r.report]));
-      }
-    }
+    const [a, b] = interleaved(governor, [session, other], ends);
     expect(a).toEqual(byHand(session, ends, WINDOW));
     expect(b).toEqual(byHand(other, ends, WINDOW));
     expect(governor.size).toBe(2);
@@ -74,15 +81,8 @@ describe('createGovernor', () => {
     const firstUser = one.findIndex((m) => m.role === 'user');
     const other = [system, ...deepFreeze(session.map((m, i) => (i === firstUser - 1 ? { ...m, content: `(another task) ${String(m.content)}` } : m)) as Message[])];
     const governor = createGovernor(WINDOW);
-    const a: string[] = [];
-    const b: string[] = [];
     const at = ends.map((end) => end + 1);
-    for (const end of at) {
-      for (const [h, out] of [[one, a], [other, b]] as const) {
-        const r = governor.govern(h.slice(0, end));
-        out.push(JSON.stringify([r.messages, r.report]));
-      }
-    }
+    const [a, b] = interleaved(governor, [one, other], at);
     expect(a).toEqual(byHand(one, at, WINDOW));
     expect(b).toEqual(byHand(other, at, WINDOW));
     expect(governor.size).toBe(2);
