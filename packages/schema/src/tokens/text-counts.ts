@@ -13,10 +13,12 @@ import { utf8Length } from '../tokenizer/tokenizer.js';
 /** Texts kept at most (then the cache starts again empty). */
 const MAX_TEXTS = 4_096;
 /**
- * Characters the kept texts may add up to (they are held as keys): ~4 MB at most. A text longer
- * than an eighth of it is counted every time instead of displacing everything else.
+ * Characters the kept texts may add up to (they are held as keys): 2 MB at most. A text longer
+ * than an eighth of it is counted every time instead of displacing everything else. (A text that
+ * is the engine's view into a longer string keeps that string alive while it is kept; messages'
+ * fields are whole strings, and the count bound limits how many are held.)
  */
-const MAX_CHARS = 1 << 21;
+const MAX_CHARS = 1 << 20;
 
 /**
  * Token counts of texts in one encoding, bounded by count and total length (cleared when full:
