@@ -6,7 +6,7 @@
 // last one (compared by object identity): a repeated or grown history costs a pointer pass over
 // the shared part instead of a verdict lookup per message, Mistral's renamed ids included.
 import type { Message } from '@nanobot/schema';
-import type { ReportedMessage } from '../report/govern-report.js';
+import type { ReportedMessage, TargetChangeReason } from '../report/govern-report.js';
 import type { GovernTarget } from '../steps/target/govern-target.js';
 import { isInstructionRole } from '../steps/target/govern-target.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
@@ -34,9 +34,19 @@ interface LegalizeMemo {
   out: Message[] | null;
   /** The call that last handed `out` out (downstream memos took their copies of it then). */
   outCall: number;
-  /** Per change (input order): input index, output length after it, report entries (frozen). */
+  /** Per change (input order): input index, output length after it. */
   changeIndex: number[];
   outLenAfter: number[];
+  /**
+   * Per change: the input message, what replaced it (null: dropped) and why. The report entries
+   * are made from these when a report is read (most never are): an entry per change made in the
+   * fold kept two frozen objects per renamed message alive, Mistral's every tool message.
+   */
+  changeIn: Message[];
+  changeOut: (Message | null)[];
+  changeReason: TargetChangeReason[];
+  /** How many changes have their entries in `removed` / `added` (the rest are made when read). */
+  logged: number;
   removed: EntryLog;
   /** The added entries (changes that dropped a message have none) and, per change, how many there are after it. */
   added: EntryLog;
@@ -49,15 +59,37 @@ interface LegalizeMemo {
 const NO_ENTRIES = Object.freeze([]) as unknown as ReportedMessage[];
 
 function fresh(clock: CallClock): LegalizeMemo {
-  return { input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [], outLenAfter: [], removed: new EntryLog(), added: new EntryLog(), addedAfter: [], ids: null };
+  return {
+    input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [], outLenAfter: [],
+    changeIn: [], changeOut: [], changeReason: [], logged: 0, removed: new EntryLog(), added: new EntryLog(), addedAfter: [], ids: null,
+  };
+}
+
+/** Makes the report entries of the changes before `upTo` (at most all of them) that are not made yet. */
+function logEntries(memo: LegalizeMemo, upTo: number): void {
+  const end = Math.min(upTo, memo.changeIndex.length);
+  for (let c = memo.logged; c < end; c++) {
+    const reason = memo.changeReason[c];
+    memo.removed.push(Object.freeze({ ...ref(memo.changeIn[c], memo.changeIndex[c]), reason }));
+    const out = memo.changeOut[c];
+    if (out !== null) memo.added.push(Object.freeze({ ...ref(out, memo.outLenAfter[c] - 1), reason }));
+  }
+  if (end > memo.logged) memo.logged = end;
 }
 
 /** Rewinds the fold to its state after the first `k` inputs. */
 function rewind(memo: LegalizeMemo, k: number): void {
+  // Lists handed out may still be built from the changes about to go: their entries are made
+  // first (the logs keep what a handed-out list reads when they are cut back).
+  logEntries(memo, memo.changeIndex.length);
   let c = memo.changeIndex.length;
   while (c > 0 && memo.changeIndex[c - 1] >= k) c--;
   memo.changeIndex.length = c;
   memo.outLenAfter.length = c;
+  memo.changeIn.length = c;
+  memo.changeOut.length = c;
+  memo.changeReason.length = c;
+  memo.logged = c;
   memo.removed.truncate(c);
   memo.addedAfter.length = c;
   memo.added.truncate(c === 0 ? 0 : memo.addedAfter[c - 1]);
@@ -85,10 +117,12 @@ function fold(memo: LegalizeMemo, messages: readonly Message[], from: number, ta
       continue;
     }
     memo.out ??= messages.slice(0, i);
+    const c = memo.changeIndex.length;
     memo.changeIndex.push(i);
-    memo.removed.push(Object.freeze({ ...ref(msg, i), reason: v.reason }));
-    if (v.out !== null) memo.added.push(Object.freeze({ ...ref(v.out, memo.out.length), reason: v.reason }));
-    memo.addedAfter.push(memo.added.length);
+    memo.changeIn.push(msg);
+    memo.changeOut.push(v.out);
+    memo.changeReason.push(v.reason);
+    memo.addedAfter.push((c === 0 ? 0 : memo.addedAfter[c - 1]) + (v.out === null ? 0 : 1));
     if (v.out !== null) memo.out.push(v.out);
     memo.outLenAfter.push(memo.out.length);
   }
@@ -135,8 +169,18 @@ export class LegalizeMemos {
     // The memo's own list (govern copies it if it becomes the result); the report's entry lists
     // are built when read, from entries kept as they are for it.
     const result = { messages: this.#clock.markShared(memo.out), removed: NO_ENTRIES, added: NO_ENTRIES };
-    defineDeferredList(result, 'removed', memo.removed.list());
-    defineDeferredList(result, 'added', memo.added.list());
+    // The logs' lists of this call's changes, pinned now (their entries made when first read).
+    const changes = memo.changeIndex.length;
+    const removed = memo.removed.list(changes);
+    const added = memo.added.list(changes === 0 ? 0 : memo.addedAfter[changes - 1]);
+    defineDeferredList(result, 'removed', () => {
+      logEntries(memo, changes);
+      return removed();
+    });
+    defineDeferredList(result, 'added', () => {
+      logEntries(memo, changes);
+      return added();
+    });
     return result;
   }
 

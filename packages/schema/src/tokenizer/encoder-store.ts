@@ -76,6 +76,11 @@ export function setTokenizerUnavailableForTesting(unavailable: boolean): void {
   forcedUnavailable = unavailable;
 }
 
+/** Whether {@link setTokenizerUnavailableForTesting} switched tiktoken off (counts then fall back to bytes). */
+export function tokenizerSwitchedOff(): boolean {
+  return forcedUnavailable;
+}
+
 function checkedRanks(encoding: EncodingName, value: unknown): TokenizerRanks {
   const ranks = isRecord(value) && isRecord(value['default']) && !('bpe_ranks' in value) ? value['default'] : value;
   if (!isRecord(ranks) || typeof ranks['pat_str'] !== 'string' || typeof ranks['bpe_ranks'] !== 'string' || !isRecord(ranks['special_tokens'])) {

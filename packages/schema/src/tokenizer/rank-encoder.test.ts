@@ -46,6 +46,21 @@ describe.each([
     expect(decodeRanks(ours, ids)).toBe(theirs.decode(ids));
   });
 
+  // countPiece merges short ASCII pieces itself: every piece's count must be js-tiktoken's.
+  const pieces = (text: string): string[] => [...text.matchAll(new RegExp(ranks.pat_str, 'gu'))].map((m) => m[0]);
+  const asciiArb = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-. \n\'"{}:,'), maxLength: 60 });
+
+  it('counts a piece as js-tiktoken encodes it', () => {
+    const texts = [...SAMPLES, 'aB3xK9pQz Zq0Wm7Lr2 call_7_12345 toolu_01ABCdef srvtoolu_x', 'qqqqqqqqqqqqqqqqqqqqqqqqqqqqqq zzzzzzzzzzzzzzzzzzzzzzzz xkcd'];
+    for (const text of texts) for (const piece of pieces(text)) expect([piece, ours.countPiece(piece)]).toEqual([piece, theirs.encode(piece, [], []).length]);
+    fc.assert(
+      fc.property(fc.oneof(asciiArb, fc.string({ unit: 'binary', maxLength: 80 })), (text) => {
+        for (const piece of pieces(text)) expect([piece, ours.countPiece(piece)]).toEqual([piece, theirs.encode(piece, [], []).length]);
+      }),
+      { numRuns: runs(300, 3000) },
+    );
+  });
+
   it('encodes any text as js-tiktoken does', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {

@@ -73,4 +73,53 @@ export class RankEncoder {
     }
     return out;
   }
+
+  /**
+   * `encode(piece).length` for one pre-split piece (a match of the encoding's pattern, which
+   * splits to itself). Short ASCII pieces — the words and ids a cache has not seen, a new
+   * 9-character tool-call id is three or four of them — are merged here with tiktoken's own
+   * quadratic merge over the piece's few bytes, without the re-split, the UTF-8 copy, the heap
+   * and the token list, which cost ~10× more than the merge itself at that size; the rest goes
+   * through {@link encode}.
+   */
+  countPiece(piece: string): number {
+    const n = piece.length;
+    if (n > SHORT_PIECE) return this.encode(piece).length;
+    const codes: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const c = piece.charCodeAt(i);
+      if (c >= 0x80) return this.encode(piece).length;
+      codes.push(DECIMAL[c]!);
+    }
+    if (n <= 1) return n;
+    const rankOf = (from: number, to: number): number => {
+      let key = codes[from]!;
+      for (let i = from + 1; i < to; i++) key += ',' + codes[i]!;
+      return this.rankMap.get(key) ?? NO_RANK;
+    };
+    if (rankOf(0, n) !== NO_RANK) return 1;
+    // tiktoken's `_byte_pair_merge`: `starts` are the parts' first bytes (and n); `ranks[i]` the
+    // rank of parts i and i + 1 merged. The lowest rank merges first, the leftmost on ties.
+    const starts: number[] = [];
+    for (let i = 0; i <= n; i++) starts.push(i);
+    const ranks: number[] = [];
+    for (let i = 0; i + 2 <= n; i++) ranks.push(rankOf(i, i + 2));
+    while (ranks.length > 0) {
+      let best = 0;
+      for (let i = 1; i < ranks.length; i++) if (ranks[i]! < ranks[best]!) best = i;
+      if (ranks[best] === NO_RANK) break;
+      // Parts best and best + 1 become one: the pair ranks around it are taken again.
+      starts.splice(best + 1, 1);
+      ranks.splice(best, 1);
+      if (best < ranks.length) ranks[best] = best + 2 < starts.length ? rankOf(starts[best]!, starts[best + 2]!) : NO_RANK;
+      if (best > 0) ranks[best - 1] = rankOf(starts[best - 1]!, starts[best + 1]!);
+    }
+    return starts.length - 1;
+  }
 }
+
+/** Longest piece {@link RankEncoder.countPiece} merges itself (in UTF-16 units, ASCII only). */
+const SHORT_PIECE = 24;
+const NO_RANK = Number.POSITIVE_INFINITY;
+/** The rank keys' spelling of each ASCII byte. */
+const DECIMAL: readonly string[] = Array.from({ length: 128 }, (_, c) => String(c));

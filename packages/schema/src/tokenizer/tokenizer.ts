@@ -51,7 +51,7 @@ export function countPiecesWith(encoder: Encoder, pieces: RegExp, cache: Map<str
     let n = cache.get(piece);
     if (n === undefined) {
       // A pre-split piece re-splits to itself, so encoding it alone is its BPE count.
-      n = encoder.encode(piece).length;
+      n = encoder.countPiece(piece);
       if (cache.size >= cacheLimit) cache.clear();
       // A match is a view into `text`: cache a copy so the key does not pin the whole text.
       cache.set(detachString(piece), n);

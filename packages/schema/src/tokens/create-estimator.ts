@@ -14,6 +14,7 @@ import type { TokenSource } from './token-counter.js';
 import type { ToolDefinition } from '../json-schema/tool-definition.js';
 import { estimateMessageTokens, estimatePromptTokensWithSource } from './tokens.js';
 import { messageCacheEntry } from './message-cache-entry.js';
+import { TextCounts } from './text-counts.js';
 import { messageRecord, resumeWalk, walkStep, type PrefixWalks } from './prefix-walks.js';
 import type { PromptEstimateOptions } from './estimate-options.js';
 
@@ -51,14 +52,14 @@ const SLOT: Record<TokenizerName, number> = { cl100k_base: 0, o200k_base: 1, cla
  * Stored count of one message, cached on its entry (negative: counted by the byte heuristic,
  * stored as −(n + 1)).
  */
-function storedCount(record: Record<string, unknown>, tokenizer: TokenizerName): number {
+function storedCount(record: Record<string, unknown>, tokenizer: TokenizerName, texts: TextCounts): number {
   const entry = messageCacheEntry(record);
   const slot = SLOT[tokenizer];
   const counts = (entry.counts ??= [undefined, undefined, undefined]);
   const hit = counts[slot];
   if (hit !== undefined) return hit;
   const view = providerMessageView(record, tokenizer === 'claude');
-  const [text, heuristic] = countTexts(encodingOf(tokenizer), view.texts);
+  const [text, heuristic] = texts.count(view.texts);
   const n = view.fixed + (heuristic ? text : scaleTextTokens(tokenizer, text));
   const stored = heuristic ? -(n + 1) : n;
   counts[slot] = stored;
@@ -102,7 +103,7 @@ function toolsStored(tools: readonly object[] | null | undefined, tokenizer: Tok
 const walks: PrefixWalks<number>[] = [new WeakMap(), new WeakMap(), new WeakMap()];
 
 /** `[sum of message counts, any heuristic]`, resuming a kept walk over the same prefix. */
-function messagesSum(messages: readonly Message[], tokenizer: TokenizerName, sameObjects: boolean): [number, boolean] {
+function messagesSum(messages: readonly Message[], tokenizer: TokenizerName, texts: TextCounts, sameObjects: boolean): [number, boolean] {
   const n = messages.length;
   if (n === 0) return [0, false];
   const [walk, k] = resumeWalk(walks[SLOT[tokenizer]], messages, sameObjects);
@@ -111,7 +112,7 @@ function messagesSum(messages: readonly Message[], tokenizer: TokenizerName, sam
   let heuristic = k > 0 && sums[k - 1] < 0;
   for (let i = k; i < n; i++) {
     const r = messageRecord(messages[i], `estimatePromptTokens: messages[${i}]`);
-    const stored = storedCount(r, tokenizer);
+    const stored = storedCount(r, tokenizer, texts);
     total += decode(stored);
     if (stored < 0) heuristic = true;
     walkStep(walk, r, heuristic ? -(total + 1) : total);
@@ -121,11 +122,16 @@ function messagesSum(messages: readonly Message[], tokenizer: TokenizerName, sam
 
 class ProviderEstimator implements TokenEstimator {
   readonly mode = 'provider' as const;
-  constructor(readonly tokenizer: TokenizerName) {}
+  /** Counts of the texts this estimator counted lately: a copy of a message counts only what changed. */
+  readonly #texts: TextCounts;
+
+  constructor(readonly tokenizer: TokenizerName) {
+    this.#texts = new TextCounts(encodingOf(tokenizer));
+  }
 
   promptTokens(messages: readonly Message[], tools?: readonly object[] | null, options?: PromptEstimateOptions): [number, TokenSource] {
     if (!Array.isArray(messages)) throw new ValidationError('estimatePromptTokens: messages must be an array');
-    const [sum, heuristicMessages] = messagesSum(messages, this.tokenizer, options?.sameObjectsSameValues === true);
+    const [sum, heuristicMessages] = messagesSum(messages, this.tokenizer, this.#texts, options?.sameObjectsSameValues === true);
     const toolsStoredCount = toolsStored(tools, this.tokenizer);
     if (messages.length === 0 && toolsStoredCount === 0) return [0, 'tiktoken'];
     const total = REPLY_PRIMING_TOKENS + sum + decode(toolsStoredCount);
@@ -133,7 +139,7 @@ class ProviderEstimator implements TokenEstimator {
   }
 
   messageTokens(message: Message): number {
-    return decode(storedCount(messageRecord(message, 'messageTokens'), this.tokenizer));
+    return decode(storedCount(messageRecord(message, 'messageTokens'), this.tokenizer, this.#texts));
   }
 
   toolsTokens(tools: readonly object[] | null | undefined): number {

@@ -1,6 +1,6 @@
 import type { ContentPart, Message } from '@nanobot/schema';
 import { emptyResultMessage } from '../../constants.js';
-import { isInstructionRole, type GovernTarget } from './govern-target.js';
+import { GOVERN_TARGETS, isInstructionRole, type GovernTarget } from './govern-target.js';
 import { isBlankContent, isBlankText, isBlankTextPart } from '../../internal/content.js';
 import { hasToolCallsValue } from '../../internal/tool-calls.js';
 import type { TargetChangeReason } from '../../report/govern-report.js';
@@ -155,9 +155,18 @@ function judgeContent(msg: Message, target: GovernTarget, started: boolean): Ver
  * same rewritten objects (their estimates stay cached, the prompt prefix stable).
  */
 export function verdict(msg: Message, target: GovernTarget, started: boolean, derive: DerivationCache = NO_CACHE): Verdict {
-  const key = started && isInstructionRole(msg.role) ? `legalize:${target}:mid` : `legalize:${target}`;
-  return derive.derive(msg, key, () => judge(msg, target, started));
+  const keys = VERDICT_KEYS[target];
+  return derive.derive(msg, started && isInstructionRole(msg.role) ? keys[1] : keys[0], () => judge(msg, target, started));
 }
+
+/**
+ * The cache keys of the verdicts per target (an instruction after the conversation started has
+ * its own): made once, not a new string per message and call, which the cache would keep with
+ * every message it holds a verdict for.
+ */
+const VERDICT_KEYS: Readonly<Record<GovernTarget, readonly [string, string]>> = Object.freeze(
+  Object.fromEntries(GOVERN_TARGETS.map((t) => [t, Object.freeze([`legalize:${t}`, `legalize:${t}:mid`] as const)])) as Record<GovernTarget, readonly [string, string]>,
+);
 
 /**
  * Makes every message's content and role acceptable to `target` (see {@link GovernTarget}),
