@@ -380,18 +380,25 @@ function partsMatch(content: readonly unknown[], sig: readonly unknown[], j: num
   return true;
 }
 
+// How many of a prompt's last messages sameAsRecord compares first. A prompt that differs from
+// the last one mostly differs there (a step's new messages, a result that arrived) and is told
+// apart after a few messages; the rest is then compared front to back, the order the SDK
+// allocated its objects in (measured on generateText's prompts of 10,000 messages: reading them
+// back to front cost 0.10-0.15 ms more per call, ~25% of the reading).
+const TAIL_FIRST = 8;
+
 /**
  * Whether `messages` is, message for message, the list `record` was made from (its fields equal
- * in the signature's sense, the objects the same or rebuilt). Compared from the end: a prompt
- * that differs from the last one mostly differs there (a step's new messages, a result that
- * arrived), and is then told apart after a few messages.
+ * in the signature's sense, the objects the same or rebuilt). The last {@link TAIL_FIRST}
+ * messages are compared first, then the rest from the start.
  */
 export function sameAsRecord(record: PreviousView, messages: readonly unknown[]): boolean {
   if (recordLength(record) !== messages.length) return false;
   complete(record);
   const { sig, at } = record;
-  for (let i = messages.length - 1; i >= 0; i--) if (!messageMatches(messages[i], sig, at[i])) return false;
-  return true;
+  const n = messages.length;
+  const tail = Math.max(0, n - TAIL_FIRST);
+  return matchingRun(messages, sig, at, tail, n) === n && matchingRun(messages, sig, at, 0, tail) === tail;
 }
 
 /** Writes the signature of `messages[from..]` after the first `from` of `sig`/`at`. */
