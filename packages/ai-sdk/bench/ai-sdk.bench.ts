@@ -44,6 +44,9 @@ function histories(n: number): { openai: Message[]; ai: ModelMessage[]; v3: Gove
   return { openai, ai, v3 };
 }
 
+/** The median of `t` (sorts `t`). */
+const mid = (t: number[]) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)];
+
 function interleaved(fns: (() => unknown)[], repeat: number): number[] {
   const times = fns.map(() => [] as number[]);
   for (let i = 0; i < repeat; i++) {
@@ -53,7 +56,7 @@ function interleaved(fns: (() => unknown)[], repeat: number): number[] {
       times[j].push(performance.now() - t0);
     });
   }
-  return times.map((t) => t.sort((a, b) => a - b)[Math.floor(repeat / 2)]);
+  return times.map(mid);
 }
 
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
@@ -104,7 +107,6 @@ async function realSdkLine(options: GovernOptions): Promise<string> {
   for (let i = 0; i < 15; i++) await step();
   timing = true;
   for (let i = 0; i < 61; i++) await step();
-  const mid = (t: number[]) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)];
   const sdk = mid(sdkTimes);
   const sdkGovern = mid(sdkBase);
   return `   middleware transformParams, each prompt built by the real SDK (generateText) ${fmt(sdk)} (govern after the same build ${fmt(sdkGovern)}), ratio = ${(sdk / sdkGovern).toFixed(2)} (goal ≤ 1.5, issue 31, in a process of its own)`;
@@ -146,7 +148,6 @@ for (const [label, options] of cases) {
     await call(params);
     warmTimes.push(performance.now() - t0);
   }
-  const mid = (t: number[]) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)];
   const warm = mid(warmTimes);
   console.log(`   middleware transformParams, same prompt objects ${fmt(warm)} (govern ${fmt(mid(baseTimes))}), ratio = ${(warm / mid(baseTimes)).toFixed(2)} (goal ≤ 2)`);
   // As generateText calls it: the SDK rebuilds every message and part object for each step
