@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LLMProvider, LLMRequest, LLMResponse, LLMStreamEvent, Message } from '@nanobot/schema';
 import { JsonlSessionStore, Session } from '@nanobot/session';
+import type { SessionStore } from '@nanobot/session';
 import { ToolRegistry } from '@nanobot/registry';
 import { defineTool } from '@nanobot/tools-core';
 import { createMessageTool, createSpawnTool } from '@nanobot/tools';
@@ -136,6 +137,53 @@ describe('AgentLoop turns', () => {
     expect(next.filter((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content !== '').map((m) => m.content)).toEqual([]);
     expect(next.map((m) => m.content)).toContain(TURN_INTERRUPTED_NOTE);
     expect(legalityProblems((await sessions.load('cli:c')).session.messages)).toEqual([]);
+  });
+
+  it('/status reports what ran when it was asked, even when the session loads after a /stop ended the turn', async () => {
+    const bus = new MessageBus();
+    const store = tempStore();
+    const ref = {} as { loop: AgentLoop };
+    let turnEnded: () => void = () => {};
+    const ended = new Promise<void>((resolve) => (turnEnded = resolve));
+    let slowNextLoad = false;
+    // A slow store: /status's load returns only once the stopped turn has saved and left.
+    const sessions: SessionStore = {
+      load: async (key) => {
+        if (slowNextLoad) {
+          slowNextLoad = false;
+          await ended;
+        }
+        return store.load(key);
+      },
+      save: (session) => store.save(session),
+      delete: (key) => store.delete(key),
+      list: () => store.list(),
+    };
+    const hang = defineTool({
+      name: 'hang',
+      description: 'h',
+      parameters: { type: 'object', properties: {} },
+      execute: (_a, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => resolve('late'));
+          queueMicrotask(() => {
+            slowNextLoad = true;
+            ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/status' });
+            ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/stop' });
+          });
+        }),
+    });
+    const tools = new ToolRegistry();
+    tools.register(hang);
+    ref.loop = new AgentLoop({ bus, provider: scripted([toolsStep(call('hang', {}, 'h1'))]), tools, govern: simpleGovern, sessions });
+    const turn = ref.loop.submit({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'do it' });
+    await turn;
+    expect(ref.loop.activeSessions).toEqual([]);
+    turnEnded();
+    await ref.loop.idle();
+    const status = bus.drainOutbound().map((m) => m.content).find((o) => o.includes('🐈 nanobot status'));
+    expect(status).toContain('Running: a turn is in progress');
+    expect(status).toContain('(1 with a turn running)');
   });
 
   it('a follow-up message is injected into the running turn', async () => {

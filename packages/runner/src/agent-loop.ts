@@ -351,6 +351,12 @@ export class AgentLoop {
   }
 
   async #status(message: InboundMessage, key: string): Promise<OutboundMessage> {
+    // What runs is read when the command arrives, not after the session loads: a /stop right
+    // behind it may end the turn while the load awaits, and the reply must not contradict the
+    // order the user sent them in.
+    const running = `Running: ${this.#active.has(key) ? 'a turn is in progress' : 'idle'}; subagents: ${this.#options.subagents?.running(key) ?? 0}`;
+    // The asking session counts: it is in use even though /status runs outside its turns.
+    const sessions = `Active sessions: ${new Set([...this.#seen, key]).size} (${this.#active.size} with a turn running)`;
     const { session } = await this.#options.sessions.load(key);
     const uptimeS = Math.round(((this.#options.now ?? Date.now)() - this.#startedAt) / 1000);
     const lines = [
@@ -358,9 +364,8 @@ export class AgentLoop {
       `Model: ${this.#options.model ?? this.#options.provider.defaultModel} (${this.#options.provider.name})`,
       `Session: ${key} — ${session.messages.length} messages`,
       ...this.#contextLine(key),
-      `Running: ${this.#active.has(key) ? 'a turn is in progress' : 'idle'}; subagents: ${this.#options.subagents?.running(key) ?? 0}`,
-      // The asking session counts: it is in use even though /status runs outside its turns.
-      `Active sessions: ${new Set([...this.#seen, key]).size} (${this.#active.size} with a turn running)`,
+      running,
+      sessions,
       `Uptime: ${uptimeS}s`,
     ];
     return this.#respond(message, lines.join('\n'), true);
