@@ -76,7 +76,7 @@ function fresh(clock: CallClock): AlternationMemo {
 }
 
 function frozenRef(msg: Message, index: number, reason: ReportedChangeReason): ReportedMessage {
-  return Object.freeze({ ...ref(msg, index), reason });
+  return Object.freeze(ref(msg, index, reason));
 }
 
 /** Rewinds the fold to its state after the first `k` inputs (`k >= 1`). */
@@ -168,7 +168,7 @@ function entries(memo: AlternationMemo, messages: readonly Message[], kept: numb
   if (!popped) return { removed: memo.removed.list(cut), added: addedEntry.list(m, openerEntry) };
   const removed: ReportedMessage[] = [];
   for (let i = 0; i < cut; i++) removed.push(memo.removed.at(i));
-  for (let i = slotStart[kept]; i < messages.length; i++) removed.push({ ...ref(messages[i], i), reason: 'trailing-assistant' });
+  for (let i = slotStart[kept]; i < messages.length; i++) removed.push(ref(messages[i], i, 'trailing-assistant'));
   const added: ReportedMessage[] = openerEntry === null ? [] : [openerEntry];
   for (let i = 0; i < m; i++) added.push(addedEntry.at(i));
   return { removed: () => Object.freeze(removed), added: () => Object.freeze(added) };

@@ -70,9 +70,9 @@ function logEntries(memo: LegalizeMemo, upTo: number): void {
   const end = Math.min(upTo, memo.changeIndex.length);
   for (let c = memo.logged; c < end; c++) {
     const reason = memo.changeReason[c];
-    memo.removed.push(Object.freeze({ ...ref(memo.changeIn[c], memo.changeIndex[c]), reason }));
+    memo.removed.push(Object.freeze(ref(memo.changeIn[c], memo.changeIndex[c], reason)));
     const out = memo.changeOut[c];
-    if (out !== null) memo.added.push(Object.freeze({ ...ref(out, memo.outLenAfter[c] - 1), reason }));
+    if (out !== null) memo.added.push(Object.freeze(ref(out, memo.outLenAfter[c] - 1, reason)));
   }
   if (end > memo.logged) memo.logged = end;
 }

@@ -117,8 +117,8 @@ export class PlaceholderMemos {
     const removed: ReportedMessage[] = [];
     const added: ReportedMessage[] = [];
     for (const i of changed) {
-      removed.push({ ...ref(messages[i], i), reason: 'thought-signature-placeholder' });
-      added.push({ ...ref(out[i], i), reason: 'thought-signature-placeholder' });
+      removed.push(ref(messages[i], i, 'thought-signature-placeholder'));
+      added.push(ref(out[i], i, 'thought-signature-placeholder'));
     }
     return { messages: this.#clock.markShared(out), removed, added };
   }

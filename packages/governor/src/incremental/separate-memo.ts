@@ -53,7 +53,7 @@ function fold(memo: SeparateMemo, messages: readonly Message[], from: number, de
       memo.out ??= messages.slice(0, i);
       const turn = acknowledgementBefore(m, derive);
       memo.before.push(i);
-      memo.entries.push(Object.freeze({ ...ref(turn, memo.out.length), reason: 'assistant-after-tool-results' }));
+      memo.entries.push(Object.freeze(ref(turn, memo.out.length, 'assistant-after-tool-results')));
       memo.out.push(turn);
     }
     memo.out?.push(m);

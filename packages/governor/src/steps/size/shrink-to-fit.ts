@@ -261,8 +261,9 @@ export const shrinkToFitStep = defineStep({
     const added: ReportedMessage[] = [];
     for (const s of shrunk.shrunk) {
       const why: ReportedChangeReason = s.location !== undefined ? 'offloaded' : 'truncated';
-      removed.push({ ...ref(list[s.index], s.index), reason: why });
-      const a: ReportedMessage = { ...ref(shrunk.messages[s.index], s.index), reason: why, originalChars: s.originalChars };
+      removed.push(ref(list[s.index], s.index, why));
+      const a = ref(shrunk.messages[s.index], s.index, why);
+      a.originalChars = s.originalChars;
       if (s.location !== undefined) a.location = s.location;
       added.push(a);
     }

@@ -98,8 +98,8 @@ export function currentTurnReasoning(messages: readonly Message[], profile: Targ
       if (next === null) continue;
       out ??= messages.slice();
       out[i] = next;
-      removed.push({ ...ref(m, i), reason: 'earlier-reasoning-removed' });
-      added.push({ ...ref(next, i), reason: 'earlier-reasoning-removed' });
+      removed.push(ref(m, i, 'earlier-reasoning-removed'));
+      added.push(ref(next, i, 'earlier-reasoning-removed'));
     }
   }
   const rule = currentTurnRuleFor(profile, model);
@@ -116,14 +116,14 @@ export function currentTurnReasoning(messages: readonly Message[], profile: Targ
     while (j < base.length && base[j].role === 'tool') j++;
     rebuilt ??= base.slice(0, i);
     const note = derive.derive(m, 'current-turn-step-as-text', () => stepAsText(m));
-    removed.push({ ...ref(m, i), reason: 'current-turn-steps-as-text' });
-    added.push({ ...ref(note, rebuilt.length), reason: 'current-turn-steps-as-text' });
+    removed.push(ref(m, i, 'current-turn-steps-as-text'));
+    added.push(ref(note, rebuilt.length, 'current-turn-steps-as-text'));
     rebuilt.push(note);
     if (j > i + 1) {
       const results = base.slice(i + 1, j);
-      results.forEach((r, k) => removed.push({ ...ref(r, i + 1 + k), reason: 'current-turn-steps-as-text' }));
+      results.forEach((r, k) => removed.push(ref(r, i + 1 + k, 'current-turn-steps-as-text')));
       const user = resultsAsText(results);
-      added.push({ ...ref(user, rebuilt.length), reason: 'current-turn-steps-as-text' });
+      added.push(ref(user, rebuilt.length, 'current-turn-steps-as-text'));
       rebuilt.push(user);
     }
     i = j - 1;

@@ -184,8 +184,8 @@ export function alternationWithEntries(messages: readonly Message[], derive: Der
   const alt = enforceRoleAlternationDetailed(messages, {}, derive);
   return {
     messages: alt.messages,
-    removed: alt.removed.map((r) => ({ ...ref(messages[r.index], r.index), reason: r.reason })),
-    added: alt.added.map((a) => ({ ...ref(alt.messages[a.index], a.index), reason: a.reason })),
+    removed: alt.removed.map((r) => ref(messages[r.index], r.index, r.reason)),
+    added: alt.added.map((a) => ref(alt.messages[a.index], a.index, a.reason)),
   };
 }
 

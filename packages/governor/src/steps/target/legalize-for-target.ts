@@ -235,8 +235,8 @@ export function legalizeWithEntries(messages: readonly Message[], target: Govern
   const removed: ReportedMessage[] = [];
   const added: ReportedMessage[] = [];
   for (const c of legal.changes) {
-    removed.push({ ...ref(messages[c.index], c.index), reason: c.reason });
-    if (c.to !== null) added.push({ ...ref(legal.messages[c.to], c.to), reason: c.reason });
+    removed.push(ref(messages[c.index], c.index, c.reason));
+    if (c.to !== null) added.push(ref(legal.messages[c.to], c.to, c.reason));
   }
   return { messages: legal.messages, removed, added };
 }

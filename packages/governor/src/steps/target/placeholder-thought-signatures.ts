@@ -63,8 +63,8 @@ export const placeholderThoughtSignaturesStep = defineStep({
   run: (list, ctx) => {
     const { messages, changed } = placeholderThoughtSignatures(list, ctx.profile!.currentTurnSignaturePlaceholder!, ctx.derive);
     if (changed.length === 0) return { messages };
-    const removed: ReportedMessage[] = changed.map((i) => ({ ...ref(list[i], i), reason: 'thought-signature-placeholder' }));
-    const added: ReportedMessage[] = changed.map((i) => ({ ...ref(messages[i], i), reason: 'thought-signature-placeholder' }));
+    const removed: ReportedMessage[] = changed.map((i) => ref(list[i], i, 'thought-signature-placeholder'));
+    const added: ReportedMessage[] = changed.map((i) => ref(messages[i], i, 'thought-signature-placeholder'));
     return { messages, removed, added };
   },
 });

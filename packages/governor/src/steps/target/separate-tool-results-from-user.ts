@@ -48,7 +48,7 @@ export const separateToolResultsFromUserStep = defineStep({
   run: (list, ctx) => {
     const { messages, added } = separateToolResultsFromUser(list, ctx.derive);
     if (added.length === 0) return { messages };
-    const entries: ReportedMessage[] = added.map((at) => ({ ...ref(messages[at], at), reason: 'assistant-after-tool-results' }));
+    const entries: ReportedMessage[] = added.map((at) => ref(messages[at], at, 'assistant-after-tool-results'));
     return { messages, removed: [], added: entries };
   },
 });

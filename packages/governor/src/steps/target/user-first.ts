@@ -27,6 +27,6 @@ export const userFirstStep = defineStep({
   runs: (ctx) => ctx.profile?.roleOrder === 'user-first',
   run: (list, ctx) => {
     const { messages, at } = userFirst(list, ctx.derive);
-    return at === null ? { messages } : { messages, removed: [], added: [{ ...ref(messages[at], at), reason: 'conversation-continued' }] };
+    return at === null ? { messages } : { messages, removed: [], added: [ref(messages[at], at, 'conversation-continued')] };
   },
 });
