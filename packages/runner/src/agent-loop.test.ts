@@ -33,6 +33,31 @@ async function nextOutbound(bus: MessageBus): Promise<OutboundMessage> {
   return bus.consumeOutbound();
 }
 
+/**
+ * Tools with one, `hang`, that runs until aborted and, once running, sends `/status` then
+ * `/stop` to chat `c` of `ref.loop` (after `before`, if given).
+ */
+function statusThenStopTools(ref: { loop: AgentLoop }, before?: () => void): ToolRegistry {
+  const tools = new ToolRegistry();
+  tools.register(
+    defineTool({
+      name: 'hang',
+      description: 'h',
+      parameters: { type: 'object', properties: {} },
+      execute: (_a, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => resolve('late'));
+          queueMicrotask(() => {
+            before?.();
+            ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/status' });
+            ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/stop' });
+          });
+        }),
+    }),
+  );
+  return tools;
+}
+
 describe('AgentLoop turns', () => {
   it('runs a user turn end to end and persists user + answer', async () => {
     const bus = new MessageBus();
@@ -102,21 +127,7 @@ describe('AgentLoop turns', () => {
     const bus = new MessageBus();
     const sessions = tempStore();
     const ref = {} as { loop: AgentLoop };
-    const hang = defineTool({
-      name: 'hang',
-      description: 'h',
-      parameters: { type: 'object', properties: {} },
-      execute: (_a, ctx) =>
-        new Promise((resolve) => {
-          ctx.signal.addEventListener('abort', () => resolve('late'));
-          queueMicrotask(() => {
-            ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/status' });
-            ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/stop' });
-          });
-        }),
-    });
-    const tools = new ToolRegistry();
-    tools.register(hang);
+    const tools = statusThenStopTools(ref);
     const model = scripted([toolsStep(call('hang', {}, 'h1')), textStep('fresh start')]);
     ref.loop = new AgentLoop({ bus, provider: model, tools, govern: simpleGovern, sessions });
     ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'do it' });
@@ -159,22 +170,9 @@ describe('AgentLoop turns', () => {
       delete: (key) => store.delete(key),
       list: () => store.list(),
     };
-    const hang = defineTool({
-      name: 'hang',
-      description: 'h',
-      parameters: { type: 'object', properties: {} },
-      execute: (_a, ctx) =>
-        new Promise((resolve) => {
-          ctx.signal.addEventListener('abort', () => resolve('late'));
-          queueMicrotask(() => {
-            slowNextLoad = true;
-            ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/status' });
-            ref.loop.dispatch({ channel: 'cli', senderId: 'me', chatId: 'c', content: '/stop' });
-          });
-        }),
+    const tools = statusThenStopTools(ref, () => {
+      slowNextLoad = true;
     });
-    const tools = new ToolRegistry();
-    tools.register(hang);
     ref.loop = new AgentLoop({ bus, provider: scripted([toolsStep(call('hang', {}, 'h1'))]), tools, govern: simpleGovern, sessions });
     const turn = ref.loop.submit({ channel: 'cli', senderId: 'me', chatId: 'c', content: 'do it' });
     await turn;
