@@ -356,7 +356,7 @@ export class AgentLoop {
     // order the user sent them in.
     const running = `Running: ${this.#active.has(key) ? 'a turn is in progress' : 'idle'}; subagents: ${this.#options.subagents?.running(key) ?? 0}`;
     // The asking session counts: it is in use even though /status runs outside its turns.
-    const sessions = `Active sessions: ${new Set([...this.#seen, key]).size} (${this.#active.size} with a turn running)`;
+    const activeSessions = `Active sessions: ${new Set([...this.#seen, key]).size} (${this.#active.size} with a turn running)`;
     const { session } = await this.#options.sessions.load(key);
     const uptimeS = Math.round(((this.#options.now ?? Date.now)() - this.#startedAt) / 1000);
     const lines = [
@@ -365,7 +365,7 @@ export class AgentLoop {
       `Session: ${key} — ${session.messages.length} messages`,
       ...this.#contextLine(key),
       running,
-      sessions,
+      activeSessions,
       `Uptime: ${uptimeS}s`,
     ];
     return this.#respond(message, lines.join('\n'), true);
