@@ -172,10 +172,12 @@ function signatureOf(prompt: GovernedCallOptions['prompt']): unknown[] {
  * Whether `prompt` holds the same fields as `sig` (see signatureOf), read in one pass with
  * nothing else done: what any middleware pays at least to know a rebuilt prompt is the previous
  * one, every message and part object being new (line (b')'s prompts, read without governing:
- * measured as dear as the middleware's whole call, which reads no more than this). Fields that
- * may hold objects are compared with Object.is, which answers from the two pointers: `!==` on
- * values seen to be objects reads each object's header first (a cache miss per tool input and
- * output, measured ~15% slower here). Parts of other types go through partFields (none here).
+ * measured dearer than the middleware's whole call, whose own comparison reads the same fields).
+ * Written apart from the middleware's code on purpose, so the two are measured independently.
+ * Fields that may hold objects are compared with Object.is, which answers from the two
+ * pointers: `!==` on values seen to be objects reads each object's header first (a cache miss
+ * per tool input and output; slower in this line's runs). Other part types go through
+ * partFields (none in this history).
  */
 function readEveryField(prompt: GovernedCallOptions['prompt'], sig: readonly unknown[]): boolean {
   const same = Object.is;
