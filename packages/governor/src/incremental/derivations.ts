@@ -13,8 +13,10 @@ export class WeakDerivations implements DerivationCache {
     if (byKey === undefined) {
       byKey = new Map();
       this.#byObject.set(from, byKey);
-    } else if (byKey.has(key)) {
-      return byKey.get(key) as T;
+    } else {
+      // One lookup on a hit (derived values are objects or booleans; undefined only when kept so).
+      const hit = byKey.get(key);
+      if (hit !== undefined || byKey.has(key)) return hit as T;
     }
     const value = make();
     byKey.set(key, value);

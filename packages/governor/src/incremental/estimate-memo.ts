@@ -65,6 +65,10 @@ export class KnownEstimates implements EstimateMemo {
       entries = [];
       this.#byHead.set(head, entries);
     }
+    if (additive(estimator)) {
+      const resumed = this.#resumeOwn(entries, messages, tools, estimator);
+      if (resumed >= 0) return resumed;
+    }
     // The entry copied from this very array first: a sibling list (a step's output equal to its
     // input but near the end) would cost a pass over the shared prefix before it is rejected.
     const fits = (e: KnownEstimate): boolean => sameTools(e, tools, estimator) && e.list.equals(messages);
@@ -89,6 +93,34 @@ export class KnownEstimates implements EstimateMemo {
     const reused = slot >= 0 ? entries.splice(slot, 1)[0].list : new ListSnapshot(this.#clock);
     reused.update(messages, reused.commonPrefix(messages));
     entries.unshift({ list: reused, estimator, tools, toolItems: tools === null ? [] : [...tools], tokens });
+    return tokens;
+  }
+
+  /**
+   * The usual case of a grown history, made cheap: `messages` is a list a memo changes in place
+   * (its output, handed on again) and its entry was copied from that very array, so the memo
+   * vouches for the copy's prefix and only a few slots differ. The entry is resumed in place and
+   * moved to the front: no search among the other entries, no new entry, no second pass. The
+   * number is the general path's (the estimate is additive). -1 when the case does not apply.
+   */
+  #resumeOwn(entries: KnownEstimate[], messages: readonly Message[], tools: readonly object[] | null, estimator: TokenEstimator): number {
+    let at = 0;
+    while (at < entries.length && !entries[at].list.madeFrom(messages)) at++;
+    if (at === entries.length) return -1;
+    const e = entries[at];
+    if (!sameTools(e, tools, estimator)) return -1;
+    const list = e.list;
+    const k = list.commonPrefix(messages);
+    const n = messages.length;
+    // Nothing shared: the general path weighs the other entries and the constant.
+    if (k === 0 || list.length - k + (n - k) > GOOD_ENOUGH) return -1;
+    let tokens = e.tokens;
+    for (let i = k; i < list.length; i++) tokens -= estimator.messageTokens(list.at(i));
+    for (let i = k; i < n; i++) tokens += estimator.messageTokens(messages[i]);
+    list.update(messages, k);
+    e.tokens = tokens;
+    for (let i = at; i > 0; i--) entries[i] = entries[i - 1];
+    entries[0] = e;
     return tokens;
   }
 

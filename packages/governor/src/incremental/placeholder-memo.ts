@@ -8,7 +8,7 @@ import type { Message } from '@nanobot/schema';
 import type { ReportedMessage } from '../report/govern-report.js';
 import { ref } from '../report/reported-message.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
-import { needsPlaceholder, placeholderSigned } from '../steps/target/placeholder-thought-signatures.js';
+import { needsPlaceholder, placeholderKey, placeholderSigned } from '../steps/target/placeholder-thought-signatures.js';
 import type { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
 
@@ -22,6 +22,8 @@ export interface ReportedPlaceholders {
 interface PlaceholderMemo {
   input: ListSnapshot;
   placeholder: string;
+  /** The derivation key of the placeholder's copies (made once per memo, not per message). */
+  key: string;
   /** Index of the last user message in the last input (-1: none). */
   lastUser: number;
   /**
@@ -66,7 +68,7 @@ export class PlaceholderMemos {
     let k = 0;
     if (memo !== undefined && memo.placeholder === placeholder) k = memo.input.commonPrefix(messages);
     if (k === 0 || memo === undefined) {
-      memo = { input: new ListSnapshot(this.#clock), placeholder, lastUser: -1, out: null, outCall: 0, touched: 0, changed: [] };
+      memo = { input: new ListSnapshot(this.#clock), placeholder, key: placeholderKey(placeholder), lastUser: -1, out: null, outCall: 0, touched: 0, changed: [] };
       k = 0;
     }
     // The last user message: in the new tail, else the one known (the prefix is the same objects
@@ -85,23 +87,33 @@ export class PlaceholderMemos {
     memo.input.update(messages, k);
     this.#byHead.set(head, memo);
     if (changed.length === 0 && before === null) return { messages: messages as Message[], removed: [], added: [] };
-    const want = (i: number): Message => (binaryHas(changed, i) ? placeholderSigned(messages[i], placeholder, this.#derive) : messages[i]);
+    const { key } = memo;
+    const derive = this.#derive;
+    const signed = (i: number): Message => placeholderSigned(messages[i], placeholder, derive, key);
     if (before === null) {
       const out = messages.slice();
-      for (const i of changed) out[i] = want(i);
+      for (const i of changed) out[i] = signed(i);
       memo.out = out;
     } else {
       // `before` equals the previous input except at its rewritten slots, which are restored or
       // kept. It is kept in step while a turn needs no rewrite (equal to the input then), so the
       // next turn that does gets the same list back, not a copy of the history that every later
-      // step's memo would take afresh.
+      // step's memo would take afresh. Each slot's message is made once (a derivation lookup).
       const out = before;
       let touched = memo.touched;
-      for (const i of previous) if (i < k && out[i] !== want(i)) { out[i] = want(i); touched = Math.min(touched, i); }
-      for (const i of changed) if (i < k && out[i] !== want(i)) { out[i] = want(i); touched = Math.min(touched, i); }
+      // Rewritten last time, not now: the input's message again (those rewritten now come next).
+      for (const i of previous) if (i < k && out[i] !== messages[i] && !binaryHas(changed, i)) { out[i] = messages[i]; touched = Math.min(touched, i); }
+      for (const i of changed) {
+        if (i >= k) continue;
+        const m = signed(i);
+        if (out[i] !== m) { out[i] = m; touched = Math.min(touched, i); }
+      }
       const overlap = Math.min(out.length, n);
-      for (let i = k; i < overlap; i++) if (out[i] !== want(i)) { out[i] = want(i); touched = Math.min(touched, i); }
-      for (let i = overlap; i < n; i++) out.push(want(i));
+      for (let i = k; i < overlap; i++) {
+        const m = binaryHas(changed, i) ? signed(i) : messages[i];
+        if (out[i] !== m) { out[i] = m; touched = Math.min(touched, i); }
+      }
+      for (let i = overlap; i < n; i++) out.push(binaryHas(changed, i) ? signed(i) : messages[i]);
       if (out.length > n) { out.length = n; touched = Math.min(touched, n); }
       memo.touched = touched;
       if (changed.length === 0) return { messages: messages as Message[], removed: [], added: [] };

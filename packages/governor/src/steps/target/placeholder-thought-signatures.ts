@@ -26,9 +26,17 @@ export function needsPlaceholder(m: Message): boolean {
   return m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0 && thoughtSignatureOf(m.tool_calls[0]) === undefined;
 }
 
-/** `m` with `placeholder` on its first call; with a cache, one object per message and placeholder. */
-export function placeholderSigned(m: Message, placeholder: string, derive: DerivationCache): Message {
-  return derive.derive(m, `signature-placeholder:${placeholder}`, () => withPlaceholder(m, placeholder));
+/** The derivation key of {@link placeholderSigned} for `placeholder` (a caller signing many messages makes it once). */
+export function placeholderKey(placeholder: string): string {
+  return `signature-placeholder:${placeholder}`;
+}
+
+/**
+ * `m` with `placeholder` on its first call; with a cache, one object per message and placeholder.
+ * `key` is {@link placeholderKey}`(placeholder)`.
+ */
+export function placeholderSigned(m: Message, placeholder: string, derive: DerivationCache, key: string = placeholderKey(placeholder)): Message {
+  return derive.derive(m, key, () => withPlaceholder(m, placeholder));
 }
 
 /**
@@ -43,11 +51,12 @@ export function placeholderThoughtSignatures(messages: readonly Message[], place
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'user') { lastUser = i; break; }
   let out: Message[] | null = null;
   const changed: number[] = [];
+  const key = placeholderKey(placeholder);
   for (let i = lastUser + 1; i < messages.length; i++) {
     const m = messages[i];
     if (!needsPlaceholder(m)) continue;
     out ??= messages.slice();
-    out[i] = placeholderSigned(m, placeholder, derive);
+    out[i] = placeholderSigned(m, placeholder, derive, key);
     changed.push(i);
   }
   return { messages: out ?? (messages as Message[]), changed };
