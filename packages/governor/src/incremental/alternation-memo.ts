@@ -12,7 +12,7 @@ import type { ReportedChangeReason, ReportedMessage } from '../report/govern-rep
 import type { DerivationCache } from '../steps/derivation-cache.js';
 import { alternationWithEntries, continuedTurnBefore, mergeOnce } from '../steps/target/enforce-role-alternation.js';
 import { isInstructionRole } from '../steps/target/govern-target.js';
-import { defineDeferredList, type ListBuilder } from '../report/deferred-list.js';
+import { DeferredEntries, type ListBuilder } from '../report/deferred-list.js';
 import { ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { EntryLog } from './entry-log.js';
@@ -174,15 +174,9 @@ function entries(memo: AlternationMemo, messages: readonly Message[], kept: numb
   return { removed: () => Object.freeze(removed), added: () => Object.freeze(added) };
 }
 
-/** The placeholder of a deferred entry list (replaced before the result leaves the memo). */
-const NO_ENTRIES = Object.freeze([]) as unknown as ReportedMessage[];
-
 /** The step's result with its entry lists built when first read. */
 function withEntries(messages: Message[], removed: ListBuilder<ReportedMessage>, added: ListBuilder<ReportedMessage>): ReportedAlternation {
-  const result = { messages, removed: NO_ENTRIES, added: NO_ENTRIES };
-  defineDeferredList(result, 'removed', removed);
-  defineDeferredList(result, 'added', added);
-  return result;
+  return new DeferredEntries(messages, removed, added);
 }
 
 function hasUserOrTool(out: readonly Message[], kept: number): boolean {

@@ -12,7 +12,7 @@ import { isInstructionRole } from '../steps/target/govern-target.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
 import { idMapFrom, legalizeMessage } from '../steps/target/legalize-for-target.js';
 import type { ToolCallIdMap } from '../steps/target/tool-call-id-map.js';
-import { defineDeferredList } from '../report/deferred-list.js';
+import { DeferredEntries } from '../report/deferred-list.js';
 import { ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { EntryLog } from './entry-log.js';
@@ -54,9 +54,6 @@ interface LegalizeMemo {
   /** The fold's id renaming, once it met an id the target rejects (null before). */
   ids: ToolCallIdMap | null;
 }
-
-/** The placeholder of a deferred entry list (replaced before the result leaves the memo). */
-const NO_ENTRIES = Object.freeze([]) as unknown as ReportedMessage[];
 
 function fresh(clock: CallClock): LegalizeMemo {
   return {
@@ -167,21 +164,22 @@ export class LegalizeMemos {
     if (memo.out === before) this.#clock.vouch(memo.out, memo.out, memo.outCall, stable);
     memo.outCall = this.#clock.active;
     // The memo's own list (govern copies it if it becomes the result); the report's entry lists
-    // are built when read, from entries kept as they are for it.
-    const result = { messages: this.#clock.markShared(memo.out), removed: NO_ENTRIES, added: NO_ENTRIES };
-    // The logs' lists of this call's changes, pinned now (their entries made when first read).
+    // are built when read, from entries kept as they are for it: the logs' lists of this call's
+    // changes, pinned now (their entries made when first read).
     const changes = memo.changeIndex.length;
     const removed = memo.removed.list(changes);
     const added = memo.added.list(changes === 0 ? 0 : memo.addedAfter[changes - 1]);
-    defineDeferredList(result, 'removed', () => {
-      logEntries(memo, changes);
-      return removed();
-    });
-    defineDeferredList(result, 'added', () => {
-      logEntries(memo, changes);
-      return added();
-    });
-    return result;
+    return new DeferredEntries(
+      this.#clock.markShared(memo.out),
+      () => {
+        logEntries(memo, changes);
+        return removed();
+      },
+      () => {
+        logEntries(memo, changes);
+        return added();
+      },
+    );
   }
 
   /** Drops what is kept for the history starting with `head`. */

@@ -6,7 +6,7 @@
 // whole list.
 import type { Message } from '@nanobot/schema';
 import type { ReportedMessage } from '../report/govern-report.js';
-import { defineDeferredList } from '../report/deferred-list.js';
+import { DeferredEntries, NO_ENTRIES } from '../report/deferred-list.js';
 import { ref } from '../report/reported-message.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
 import { acknowledgementBefore } from '../steps/target/separate-tool-results-from-user.js';
@@ -32,9 +32,6 @@ interface SeparateMemo {
   before: number[];
   entries: EntryLog;
 }
-
-/** The placeholder of a deferred entry list (replaced before the result leaves the memo). */
-const NO_ENTRIES = Object.freeze([]) as unknown as ReportedMessage[];
 
 /** Rewinds the fold to its state after the first `k` inputs. */
 function rewind(memo: SeparateMemo, k: number): void {
@@ -93,9 +90,7 @@ export class SeparateMemos {
     if (memo.out === before) this.#clock.vouch(memo.out, memo.out, memo.outCall, stable);
     memo.outCall = this.#clock.active;
     // The entries are listed when the report is read (kept as they are for it).
-    const result = { messages: this.#clock.markShared(memo.out), removed: [], added: NO_ENTRIES };
-    defineDeferredList(result, 'added', memo.entries.list());
-    return result;
+    return new DeferredEntries(this.#clock.markShared(memo.out), NO_ENTRIES, memo.entries.list());
   }
 
   /** Drops what is kept for the history starting with `head`. */

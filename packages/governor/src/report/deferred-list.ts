@@ -1,55 +1,85 @@
 // Report lists built when first read. A memo that keeps a step's entries across calls (every
 // tool-call id Mistral renames: ~6,000 entries on a 10,000-message history, twice) would
-// otherwise copy all of them into every call's report, though a runner rarely reads them. The
-// list is an own enumerable property, so JSON and structural equality see a plain list: an
-// accessor until first read, then (where the object allows) a plain data property again.
+// otherwise copy all of them into every call's report, though a runner rarely reads them.
+//
+// A memo's result carries its lists as builders (DeferredEntries: `removed` and `added` read
+// like lists, built on first read); the report line made from it is a plain object whose two
+// lists are accessors of the object literal itself until first read, then plain data
+// properties (where the object allows). Both are made without Object.defineProperty, which
+// turned every memo result and report line into a slow dictionary-mode object (~2.5 µs per
+// rewriting step and call on a grown history). The lines are own enumerable properties, so JSON
+// and structural equality see plain lists.
+import type { Message } from '@nanobot/schema';
+import type { GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult } from './govern-report.js';
 
 /** Builds the (frozen) list of a deferred property; called at most once per definition, must not throw. */
 export type ListBuilder<T> = () => readonly T[];
 
-/** The descriptor of a data property holding `value`, as an object literal defines it. */
-function dataProperty(value: unknown): PropertyDescriptor {
-  return { value, writable: true, enumerable: true, configurable: true };
+/** The frozen empty list (shared: reports are plain data). */
+const NONE: readonly ReportedMessage[] = Object.freeze([]);
+
+/** The builder of the empty list. */
+export const NO_ENTRIES: ListBuilder<ReportedMessage> = () => NONE;
+
+/**
+ * A memo's step result whose report entry lists are built when first read (each once: the
+ * report line made from it reads the same lists). Contract: the builders must not throw.
+ */
+export class DeferredEntries {
+  /** The step's output. */
+  messages: Message[];
+  #removed: ListBuilder<ReportedMessage> | readonly ReportedMessage[];
+  #added: ListBuilder<ReportedMessage> | readonly ReportedMessage[];
+
+  constructor(messages: Message[], removed: ListBuilder<ReportedMessage>, added: ListBuilder<ReportedMessage>) {
+    this.messages = messages;
+    this.#removed = removed;
+    this.#added = added;
+  }
+
+  /** Messages the step removed (built on first read, frozen). */
+  get removed(): ReportedMessage[] {
+    if (typeof this.#removed === 'function') this.#removed = this.#removed();
+    return this.#removed as ReportedMessage[];
+  }
+
+  /** Messages the step added (built on first read, frozen). */
+  get added(): ReportedMessage[] {
+    if (typeof this.#added === 'function') this.#added = this.#added();
+    return this.#added as ReportedMessage[];
+  }
+}
+
+/** Makes `value` the plain data property `key` of `target` (where the object allows) and returns it. */
+function settle<T>(target: object, key: string, value: T): T {
+  Reflect.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  return value;
 }
 
 /**
- * Defines `target[key]` as the list `build` returns, built on first read (by any object the
- * property is copied to with {@link copyListProperty}: they all get the same list). Assigning
- * the property replaces it with the assigned value, as for a data property.
+ * A report line (keys in the order of every other line: JSON lists them so) whose `removed`
+ * and `added` are `from`'s, read (and built) only when the line's are. Assigning either replaces
+ * it with the assigned value, as for a data property.
  */
-export function defineDeferredList<T>(target: object, key: string, build: ListBuilder<T>): void {
-  let list: readonly T[] | null = null;
-  Object.defineProperty(target, key, {
-    enumerable: true,
-    configurable: true,
-    get(this: object): readonly T[] {
-      list ??= build();
-      // A data property from now on, unless the object was frozen or sealed meanwhile.
-      Reflect.defineProperty(this, key, dataProperty(list));
-      return list;
+export function lineWithDeferredEntries(step: GovernStepName, pass: number, changed: boolean, messagesBefore: number, messagesAfter: number, from: DeferredEntries, toolResults: ReportedToolResult[]): GovernStepReport {
+  return {
+    step,
+    pass,
+    changed,
+    messagesBefore,
+    messagesAfter,
+    get removed(): readonly ReportedMessage[] {
+      return settle(this, 'removed', from.removed);
     },
-    set(this: object, value: unknown): void {
-      Reflect.defineProperty(this, key, dataProperty(value));
+    set removed(value: readonly ReportedMessage[]) {
+      settle(this, 'removed', value);
     },
-  });
-}
-
-/**
- * Gives `to` the list property `key` of `from` without reading it: a deferred list stays
- * deferred (and shared), a plain list is frozen and set. `to` must already have `key` (its
- * place among the properties is kept, so JSON lists the keys in the same order).
- */
-export function copyListProperty(to: object, from: object, key: string): void {
-  const d = Object.getOwnPropertyDescriptor(from, key);
-  if (d !== undefined && d.get !== undefined) {
-    const accessor: PropertyDescriptor = { get: d.get, enumerable: true, configurable: true };
-    if (d.set !== undefined) accessor.set = d.set;
-    Object.defineProperty(to, key, accessor);
-  } else Object.defineProperty(to, key, dataProperty(Object.freeze((d?.value ?? []) as unknown[])));
-}
-
-/** Whether `target[key]` is a list or a deferred one (without reading it: nothing is built). */
-export function hasList(target: object, key: string): boolean {
-  const d = Object.getOwnPropertyDescriptor(target, key);
-  return d !== undefined && (d.get !== undefined || d.value !== undefined);
+    get added(): readonly ReportedMessage[] {
+      return settle(this, 'added', from.added);
+    },
+    set added(value: readonly ReportedMessage[]) {
+      settle(this, 'added', value);
+    },
+    toolResults,
+  };
 }

@@ -4,7 +4,7 @@
 import type { Message } from '@nanobot/schema';
 import type { StepOutcome } from '../steps/step.js';
 import type { GovernStepName, GovernStepReport, ReportedMessage } from './govern-report.js';
-import { copyListProperty, hasList } from './deferred-list.js';
+import { DeferredEntries, lineWithDeferredEntries } from './deferred-list.js';
 import { ref } from './reported-message.js';
 
 /** What differs between a step's input and output, by identity (steps keep order). */
@@ -74,19 +74,18 @@ export class StepRecorder {
     const changed = next !== input;
     if (outcome.tokensBefore !== undefined) this.#known.set(input, outcome.tokensBefore);
     if (outcome.tokensAfter !== undefined) this.#known.set(next, outcome.tokensAfter);
-    const own = changed && hasList(outcome, 'removed') && hasList(outcome, 'added');
-    const entries = !changed ? { removed: NONE, added: NONE } : own ? null : diff(input, next);
-    // Frozen: a memo may hand the same lists to the next call's report (see GovernStepReport).
-    const line: GovernStepReport = {
-      step, pass, changed, messagesBefore: input.length, messagesAfter: next.length, removed: NONE, added: NONE, toolResults: outcome.toolResults ?? [],
-    };
-    if (entries !== null) {
-      line.removed = Object.freeze(entries.removed);
-      line.added = Object.freeze(entries.added);
+    const toolResults = outcome.toolResults ?? [];
+    let line: GovernStepReport;
+    if (changed && outcome instanceof DeferredEntries) {
+      // A memo's lists stay unbuilt until the report's are read.
+      line = lineWithDeferredEntries(step, pass, changed, input.length, next.length, outcome, toolResults);
     } else {
-      // The step's own entries, in their places; a memo's lists stay unbuilt until read.
-      copyListProperty(line, outcome, 'removed');
-      copyListProperty(line, outcome, 'added');
+      const own = changed && outcome.removed !== undefined && outcome.added !== undefined;
+      const entries = !changed ? { removed: NONE, added: NONE } : own ? { removed: outcome.removed!, added: outcome.added! } : diff(input, next);
+      // Frozen: a memo may hand the same lists to the next call's report (see GovernStepReport).
+      line = {
+        step, pass, changed, messagesBefore: input.length, messagesAfter: next.length, removed: Object.freeze(entries.removed), added: Object.freeze(entries.added), toolResults,
+      };
     }
     if (outcome.notes !== undefined && outcome.notes.length > 0) line.notes = outcome.notes;
     const tb = this.#tokens(input);
