@@ -6,9 +6,9 @@
 // like lists, built on first read); the report line made from it is a plain object whose two
 // lists are accessors of the object literal itself until first read, then plain data
 // properties (where the object allows). Both are made without Object.defineProperty, which
-// turned every memo result and report line into a slow dictionary-mode object (~2.5 µs per
-// rewriting step and call on a grown history). The lines are own enumerable properties, so JSON
-// and structural equality see plain lists.
+// turned every memo result and report line into a slow dictionary-mode object (2–3 µs more
+// per rewriting step and call on a grown history, and slower reads of both after). The line's
+// lists are own enumerable properties, so JSON and structural equality see plain lists.
 import type { Message } from '@nanobot/schema';
 import type { GovernStepName, GovernStepReport, ReportedMessage, ReportedToolResult } from './govern-report.js';
 
