@@ -2,7 +2,8 @@
 // (goal ≤ 1.2×). The history is a synthetic session with every family's signed state mixed in
 // (Anthropic thinking, Gemini signatures, Responses items, OpenRouter details, server tool
 // blocks, DeepSeek reasoning) and user messages right after tool results, so the model-switch
-// and role rules have work to do; one Governor per target, as an application keeps one. Two warm
+// and role rules have work to do, and tool results that are each a new text, as a real
+// session's are; one Governor per target, as an application keeps one. Two warm
 // cases: the same history again, and the history grown by one step per call (what a runner
 // sends: the next user message, or a tool turn with its results). Prints ratios measured in this run; asserts nothing about time.
 //
@@ -22,6 +23,15 @@
 // 'openai', 258 ms for 'gemini'), about half of the CPU then measured. A runner's process that
 // has served a few thousand requests has its code compiled; that is what this measures.
 //
+// Unique tool results: the plain synthetic session draws its results from ~3,600 texts (3.6M
+// characters) that recur, and the estimator keeps whole texts' counts in a cache of 1M
+// characters that it empties when full. A grown call's new results then cost a lookup or a
+// count depending on where that cache was in its cycle, and a target that counts more new texts
+// of its own (Mistral's renamed ids) empties it sooner (12 times in a child's run against 7 for
+// 'openai'): with recurring results the grown Mistral child counted 657 characters of text per
+// call where 'openai''s counted 178, for the same new messages. A real session's results are
+// new texts, which every target counts once.
+//
 // The last column divides each target's fastest round by 'openai''s fastest: interference from
 // other work on the machine only ever adds time, so the fastest rounds are the ones it touched
 // least (the per-round ratios above carry it in both directions).
@@ -29,7 +39,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createGovernor, GOVERN_TARGETS, type Governor, type GovernOptions, type GovernTarget } from '@nanobot/governor';
 import type { Message } from '@nanobot/schema';
-import { syntheticHistory } from '@nanobot-internal/test-support';
+import { mixedFamilyHistory } from '@nanobot-internal/test-support';
 
 const N = 10_000;
 const GROWN_CALLS = 500;
@@ -39,26 +49,8 @@ const GROWN_EPISODES = 3;
 const JIT_WARMUP_CALLS = 4_000;
 const JIT_WARMUP_FROM = 2_000;
 
-/** The synthetic history with, on every 25th tool-calling turn, one family's signed state. */
-function mixedHistory(n: number, salt: number): Message[] {
-  let k = 0;
-  let answers = 0;
-  return syntheticHistory(n, salt).map((m, i, all): Message => {
-    // Every 10th answer right after tool results becomes a user message there (an environment's
-    // complaint: Mistral and Gemini get a marked assistant turn between).
-    if (m.role === 'assistant' && m.tool_calls === undefined && typeof m.content === 'string' && i > 0 && all[i - 1].role === 'tool' && answers++ % 10 === 0) return { role: 'user', content: `the environment says: ${m.content}` };
-    if (m.role !== 'assistant' || !Array.isArray(m.tool_calls) || m.tool_calls.length === 0 || k++ % 25 !== 0) return m;
-    const id = m.tool_calls[0]!.id;
-    switch ((k / 25) % 6 | 0) {
-      case 0: return { ...m, thinking_blocks: [{ type: 'thinking', thinking: 'plan', signature: `sig-${id}` }] };
-      case 1: return { ...m, tool_calls: [{ ...m.tool_calls[0]!, extra_content: { google: { thought_signature: `g-${id}` } } }, ...m.tool_calls.slice(1)] };
-      case 2: return { ...m, thinking_blocks: [{ type: 'reasoning', id: `rs_${id}`, encrypted_content: `e-${id}` }] };
-      case 3: return { ...m, reasoning_details: [{ type: 'reasoning.encrypted', id, data: `d-${id}`, index: 0 }] } as Message;
-      case 4: return { ...m, content: [{ type: 'server_tool_use', id: `srvtoolu_${id}`, name: 'web_search', input: { query: 'q' } }, { type: 'web_search_tool_result', tool_use_id: `srvtoolu_${id}`, content: [] }] } as unknown as Message;
-      default: return { ...m, reasoning_content: 'thinking' };
-    }
-  });
-}
+/** The benchmark's session (test-support's mixed-family history: every family's signed state, unique tool results). */
+const mixedHistory = (n: number, salt: number): Message[] => mixedFamilyHistory(n, salt) as Message[];
 
 const options = (target: GovernTarget): GovernOptions => ({ target, contextWindowTokens: 2_000_000, maxOutputTokens: 4096 });
 const targets = GOVERN_TARGETS.filter((t) => t !== 'any');

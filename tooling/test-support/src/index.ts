@@ -7,3 +7,4 @@ export type { ReachableSources } from './reachable-sources.js';
 export { isExhaustive, runs } from './exhaustive.js';
 export { syntheticHistory } from './synthetic-history.js';
 export type { SyntheticMessage } from './synthetic-history.js';
+export { mixedFamilyHistory } from './mixed-family-history.js';
