@@ -49,6 +49,28 @@ export function additive(estimator: TokenEstimator | null): estimator is TokenEs
   return estimator !== null && estimator.mode === 'provider' && estimator === createEstimator({ tokenizer: estimator.tokenizer });
 }
 
+/**
+ * The common prefix of entry `i`'s list and the list being estimated, compared at most once per
+ * estimate (finding the closest entry, the entry it grew from and the copy's update would each
+ * pass over the same two lists otherwise).
+ */
+type PrefixAt = (i: number) => number;
+
+/**
+ * The longest entry whose list `messages` extends (-1: none), among those whose common prefix
+ * with it is known without a pass (`free`) or among all of them.
+ */
+function grownFrom(entries: readonly KnownEstimate[], messages: readonly Message[], free: boolean, prefixAt: PrefixAt): number {
+  let slot = -1;
+  for (let i = 0; i < entries.length; i++) {
+    const list = entries[i].list;
+    if (!list.mayPrefix(messages) || (slot >= 0 && list.length <= entries[slot].list.length)) continue;
+    const k = free ? list.knownPrefix(messages) : prefixAt(i);
+    if (k === list.length) slot = i;
+  }
+  return slot;
+}
+
 /** One Governor's known estimates (see the file comment). */
 export class KnownEstimates implements EstimateMemo {
   readonly #clock: CallClock;
@@ -71,16 +93,24 @@ export class KnownEstimates implements EstimateMemo {
     }
     // The entry copied from this very array first: a sibling list (a step's output equal to its
     // input but near the end) would cost a pass over the shared prefix before it is rejected.
-    const fits = (e: KnownEstimate): boolean => sameTools(e, tools, estimator) && e.list.equals(messages);
+    // Each entry's common prefix with the list is compared at most once in this estimate.
+    const prefixes: (number | undefined)[] = [];
+    const prefixAt: PrefixAt = (i) => (prefixes[i] ??= entries[i].list.commonPrefix(messages));
+    const n = messages.length;
+    // Same length and last slot first: lists a govern call estimates differ mostly near their end.
+    const fits = (i: number): boolean => {
+      const e = entries[i];
+      return sameTools(e, tools, estimator) && e.list.length === n && e.list.at(n - 1) === messages[n - 1] && prefixAt(i) === n;
+    };
     const own = entries.findIndex((e) => e.list.madeFrom(messages));
-    const hit = own >= 0 && fits(entries[own]) ? own : entries.findIndex((e, i) => i !== own && fits(e));
+    const hit = own >= 0 && fits(own) ? own : entries.findIndex((_, i) => i !== own && fits(i));
     if (hit >= 0) {
       const e = entries[hit];
       e.list.update(messages, messages.length); // no copying: marks it as seen in this call
       if (hit > 0) entries.unshift(...entries.splice(hit, 1));
       return e.tokens;
     }
-    const tokens = additive(estimator) ? this.#fromKnown(entries, messages, tools, estimator, own) : compute();
+    const tokens = additive(estimator) ? this.#fromKnown(entries, messages, tools, estimator, own, prefixAt) : compute();
     // The entry copied from this very array is replaced: a memo's own list changed in place keeps
     // one entry, copied in the last call that estimated it — the copy its memo vouches for, where
     // an older one would cost a pass over the whole list every call until evicted.
@@ -88,10 +118,17 @@ export class KnownEstimates implements EstimateMemo {
     // A grown list replaces the entry of the list it grew from (only the new slots are copied).
     // The one-slot guess is confirmed: a list that only ends like the entry's (a sibling step's
     // output sharing its last message) must not evict it, or the next call estimates it afresh.
-    if (slot < 0) for (let i = 0; i < entries.length; i++) if (entries[i].list.mayPrefix(messages) && entries[i].list.commonPrefix(messages) === entries[i].list.length && (slot < 0 || entries[i].list.length > entries[slot].list.length)) slot = i;
+    // Entries known to be a prefix without a pass (the caller's previous list, which the input
+    // comparison vouches for) are taken first: a memo's list of the same length ends alike too,
+    // and would cost a pass over the whole history to confirm.
+    if (slot < 0) slot = grownFrom(entries, messages, true, prefixAt);
+    if (slot < 0) slot = grownFrom(entries, messages, false, prefixAt);
     if (slot < 0 && entries.length >= KNOWN_PER_HEAD) slot = entries.length - 1;
+    // The slots the copy keeps: known, or compared already; an evicted entry's copy is
+    // overwritten instead (writing the slots costs what a pass to find the shared ones would).
+    const shared = slot < 0 ? 0 : Math.max(0, prefixes[slot] ?? entries[slot].list.knownPrefix(messages));
     const reused = slot >= 0 ? entries.splice(slot, 1)[0].list : new ListSnapshot(this.#clock);
-    reused.update(messages, reused.commonPrefix(messages));
+    reused.update(messages, shared);
     entries.unshift({ list: reused, estimator, tools, toolItems: tools === null ? [] : [...tools], tokens });
     return tokens;
   }
@@ -128,26 +165,32 @@ export class KnownEstimates implements EstimateMemo {
    * The additive estimate of `messages` (non-empty), resumed from the closest known list when that
    * is cheaper. `own`: the entry copied from this very array (-1: none), tried first.
    */
-  #fromKnown(entries: readonly KnownEstimate[], messages: readonly Message[], tools: readonly object[] | null, estimator: TokenEstimator, own: number): number {
+  #fromKnown(entries: readonly KnownEstimate[], messages: readonly Message[], tools: readonly object[] | null, estimator: TokenEstimator, own: number, prefixAt: PrefixAt): number {
     const n = messages.length;
     let best: KnownEstimate | null = null;
     let bestCost = n;
     let bestPrefix = 0;
-    // The entry of the same array first: its memo vouches for the copy, so it costs no pass and
-    // usually leaves a few slots to count, which rules out the other entries without a pass.
-    for (let j = own < 0 ? 0 : -1; j < entries.length && bestCost > GOOD_ENOUGH; j++) {
-      if (j === own) continue;
-      const e = entries[j < 0 ? own : j];
-      if (!sameTools(e, tools, estimator)) continue;
-      // Cheap rejection first: the lengths' difference is a floor of the cost (slots past the
-      // common prefix on either side), so an entry that cannot beat the best is not passed over.
-      if (Math.abs(e.list.length - n) >= bestCost) continue;
-      const k = e.list.commonPrefix(messages);
-      const cost = (e.list.length - k) + (n - k);
-      if (cost < bestCost) {
-        best = e;
-        bestCost = cost;
-        bestPrefix = k;
+    // Two sweeps: first the entries whose common prefix is known without a pass (the entry of
+    // the same array, which its memo vouches for; the caller's previous list, which the input
+    // comparison vouches for), which usually leave a few slots to count and so rule out the
+    // others; then, only if none did, the others at the price of a pass each.
+    for (let sweep = 0; sweep < 2 && bestCost > GOOD_ENOUGH; sweep++) {
+      for (let j = own < 0 ? 0 : -1; j < entries.length && bestCost > GOOD_ENOUGH; j++) {
+        if (j === own) continue;
+        const e = entries[j < 0 ? own : j];
+        if (!sameTools(e, tools, estimator)) continue;
+        // Cheap rejection first: the lengths' difference is a floor of the cost (slots past the
+        // common prefix on either side), so an entry that cannot beat the best is not passed over.
+        if (Math.abs(e.list.length - n) >= bestCost) continue;
+        const known = e.list.knownPrefix(messages);
+        if ((sweep === 0) !== (known >= 0)) continue;
+        const k = known >= 0 ? known : prefixAt(j < 0 ? own : j);
+        const cost = (e.list.length - k) + (n - k);
+        if (cost < bestCost) {
+          best = e;
+          bestCost = cost;
+          bestPrefix = k;
+        }
       }
     }
     let total: number;

@@ -37,15 +37,23 @@ export class ListSnapshot {
     return this.#items[i];
   }
 
-  /** Length of the common prefix of the copy and `list`, by identity. */
-  commonPrefix(list: readonly Message[]): number {
-    // The very list the copy was made from, its copied slots unchanged since: declared immutable
-    // or append-only (a Governor-owned history: the pass over a long history is skipped, which
-    // is its point), or copied in this call (lists are not changed during a call; a memo changes
-    // its own only at its step, before handing it on).
+  /**
+   * Length of the common prefix of the copy and `list` when it is known without a pass over
+   * them, else -1: `list` is the very list the copy was made from, its copied slots unchanged
+   * since (declared immutable or append-only — a Governor-owned history, whose pass is what this
+   * skips — or copied in this call: lists are not changed during a call, a memo changes its own
+   * only at its step, before handing it on), or a comparison made in this call vouches for it.
+   */
+  knownPrefix(list: readonly Message[]): number {
     if (list === this.#from && (this.#clock.keepsSlots(list) || (this.#fromCall === this.#clock.active && this.#fromCall !== 0))) return Math.min(list.length, this.#items.length);
     const v = this.#clock.vouched(list, this.#from, this.#fromCall);
-    if (v >= 0) return Math.min(this.#items.length, list.length, v);
+    return v >= 0 ? Math.min(this.#items.length, list.length, v) : -1;
+  }
+
+  /** Length of the common prefix of the copy and `list`, by identity. */
+  commonPrefix(list: readonly Message[]): number {
+    const known = this.knownPrefix(list);
+    if (known >= 0) return known;
     const items = this.#items;
     const limit = Math.min(items.length, list.length);
     let k = 0;
