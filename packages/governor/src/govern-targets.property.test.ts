@@ -2,6 +2,7 @@
 // rules the target's profile lists (checkLegality with that target), and the per-provider
 // rewrites are the documented ones (Mistral's short ids, the marked turn between tool results
 // and a user message, unsigned reasoning-only turns dropped for Anthropic and Bedrock).
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@nanobot/schema';
@@ -101,11 +102,14 @@ describe('mistral', () => {
     { role: 'tool', tool_call_id: 'abcDEF123', name: 'exec', content: 'three' },
   ]);
 
-  it('maps tool-call ids to 9 alphanumerics, the same on every request, calls and results alike', () => {
+  it("maps tool-call ids to 9 alphanumerics (the reference's: the first 9 hex digits of the id's SHA-1), the same on every request, calls and results alike", () => {
     const { messages, report } = govern(history, { target: 'mistral' });
     expect(checkLegality(messages, { target: 'mistral' })).toEqual([]);
     const ids = messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
     expect(ids).toEqual([shortToolCallId('toolu_01ABC'), shortToolCallId('call_abc-def.1'), 'abcDEF123']);
+    // The reference: hashlib.sha1(tool_call_id.encode()).hexdigest()[:9] for an id Mistral refuses.
+    const reference = (id: string): string => createHash('sha1').update(id, 'utf8').digest('hex').slice(0, 9);
+    expect(ids.slice(0, 2)).toEqual([reference('toolu_01ABC'), reference('call_abc-def.1')]);
     for (const id of ids) expect(id).toMatch(/^[a-zA-Z0-9]{9}$/);
     expect(messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(ids);
     expect(govern(structuredClone(history), { target: 'mistral' }).messages).toEqual(messages);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Message } from '@nanobot/schema';
@@ -170,5 +171,20 @@ describe('reference behaviours (reference-tests 96-97)', () => {
   it('a lone tool_use assistant is never re-labelled as user; the request still has a user turn', () => {
     const out = toAnthropicMessages([{ role: 'assistant', content: 'x', tool_calls: [call('t')] }]);
     expect(out.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: '(empty)' }] }]);
+  });
+});
+
+describe('sanitizeAnthropicToolId', () => {
+  const nodeSha1 = (text: string): string => createHash('sha1').update(text, 'utf8').digest('hex');
+
+  it("gives the reference's id: prefix and node:crypto's sha1 prefix, byte for byte", () => {
+    // The reference: f"{safe_prefix}_{hashlib.sha1(tid.encode()).hexdigest()[:8]}".
+    const reference = (id: string): string => {
+      if (/^[a-zA-Z0-9_-]+$/.test(id)) return id;
+      const prefix = id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 48).replace(/^_+|_+$/g, '') || 'toolu';
+      return `${prefix}_${nodeSha1(id).slice(0, 8)}`;
+    };
+    expect(sanitizeAnthropicToolId('call|1.2')).toBe(`call_1_2_${nodeSha1('call|1.2').slice(0, 8)}`);
+    fc.assert(fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 80 }), (id) => sanitizeAnthropicToolId(id) === reference(id)), { numRuns: 500 });
   });
 });

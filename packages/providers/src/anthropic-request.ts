@@ -1,7 +1,6 @@
-import { pythonJsonDumps } from '@nanobot/schema';
+import { pythonJsonDumps, sha1Hex } from '@nanobot/schema';
 import type { CacheBreakpoints, LLMRequest, Message } from '@nanobot/schema';
 import { planAnthropicBreakpoints } from './anthropic-cache-breakpoints.js';
-import { sha1Hex } from './sha1-hex.js';
 import { EMPTY_CONTENT_PLACEHOLDER, sanitizeEmptyContent } from './sanitize-empty-content.js';
 import { hasValidToolName } from './tool-call-request.js';
 import { toolArgumentsObjectForReplay } from './tool-arguments.js';

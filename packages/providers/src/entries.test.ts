@@ -2,6 +2,7 @@
 // module any entry reaches imports a node:* module or uses createRequire, so the fetch-based
 // providers (the SDKs are fetch-based) bundle for every runtime. The SDKs, jsonrepair and our
 // own packages are the only bare imports.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { reachableSources } from '@nanobot-internal/test-support';
 import { describe, expect, it } from 'vitest';
@@ -26,8 +27,10 @@ describe('the entries', () => {
     });
   }
 
-  it('./anthropic names ids Anthropic refuses by the pure sha1, not node:crypto', () => {
+  it("./anthropic names ids Anthropic refuses by the schema's pure sha1, not node:crypto", () => {
     const { files } = reachableSources(root, 'src/anthropic.ts');
-    expect(files.some((f) => f.endsWith('/sha1-hex.ts'))).toBe(true);
+    const request = files.find((f) => f.endsWith('/anthropic-request.ts'));
+    expect(request).toBeDefined();
+    expect(readFileSync(request!, 'utf8')).toMatch(/import \{[^}]*\bsha1Hex\b[^}]*\} from '@nanobot\/schema'/);
   });
 });

@@ -1,4 +1,4 @@
-/** Text helpers: truncation, surrogate repair, think-tag stripping, message splitting, safe file names. */
+/** Text helpers: truncation, surrogate repair, think-tag stripping, message splitting, safe file names, SHA-1 hex. */
 export {
   codePointLength,
   sliceCodePoints,
@@ -12,3 +12,4 @@ export { sanitizeSurrogates, sanitizeSurrogatesDeep, hasLoneSurrogate } from './
 export { stripThink, extractThink, stripReasoningTags } from './strip-think.js';
 export { splitMessage } from './split-message.js';
 export { compareCodePoints } from './compare-code-points.js';
+export { sha1Hex } from './sha1-hex.js';

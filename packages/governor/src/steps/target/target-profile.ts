@@ -72,7 +72,7 @@ export interface TargetBehaviour {
   readonly toolCallIdPattern: RegExp | null;
   /**
    * How a rejected id is renamed: `'sanitize'` (each other character becomes `_`, kept unique)
-   * or `'short-id'` (Mistral: 9 alphanumerics derived from the id, deterministic, kept unique).
+   * or `'short-id'` (Mistral: the first 9 hex digits of the id's SHA-1, as the reference; kept unique).
    */
   readonly toolCallIdRename: 'sanitize' | 'short-id';
   /**

@@ -19,7 +19,7 @@ export const MISTRAL_RULE_DOCS: RuleDocs = Object.freeze({
   'invalid-tool-call-id': {
     requires: '"Tool call id was … but must be a-z, A-Z, 0-9, with a length of 9."',
     source: 'https://github.com/anomalyco/opencode/issues/1680',
-    does: 'maps every other id to 9 alphanumerics derived from it (the same id gives the same short id on every request, so the prompt cache holds; collisions resolved in order of appearance), call and results alike',
+    does: 'maps every other id to the first 9 hex digits of its SHA-1, as the reference does (the same id gives the same short id on every request, so the prompt cache holds; collisions resolved in order of appearance), call and results alike',
   },
   ...modelSwitchDocs([]),
 });
