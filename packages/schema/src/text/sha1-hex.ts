@@ -6,12 +6,11 @@
 // node:crypto on random text). `@noble/hashes` was the library to take, but its current major
 // ships ESM only, which the CommonJS builds cannot require without Node's require(esm).
 
-const utf8 = new TextEncoder();
 const HEX = '0123456789abcdef';
 
 /** `text`'s UTF-8 bytes (lone surrogates as U+FFFD), or null when all its char codes are ASCII (the usual case of an id: they are its bytes). */
 function nonAsciiBytes(text: string): Uint8Array | null {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return utf8.encode(text);
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return new TextEncoder().encode(text);
   return null;
 }
 
