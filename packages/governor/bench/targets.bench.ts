@@ -39,7 +39,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createGovernor, GOVERN_TARGETS, type Governor, type GovernOptions, type GovernTarget } from '@nanobot/governor';
 import type { Message } from '@nanobot/schema';
-import { mixedFamilyHistory } from '@nanobot-internal/test-support';
+import { mixedFamilyHistory, requestPoints } from '@nanobot-internal/test-support';
 
 const N = 10_000;
 const GROWN_CALLS = 500;
@@ -82,20 +82,6 @@ function meanOver(ms: number, batch: number, maxCalls: number, call: () => void)
     t = cpuMs(from);
   }
   return t / calls;
-}
-
-/**
- * The points of `history` after `from` where a runner sends a request: after the user's message
- * or after the last result of a tool turn (never inside a turn, whose calls would be answered by
- * backfills).
- */
-function requestPoints(history: readonly Message[], from: number): number[] {
-  const points: number[] = [];
-  for (let len = from + 1; len <= history.length; len++) {
-    const last = history[len - 1]!;
-    if ((last.role === 'user' || last.role === 'tool') && history[len]?.role !== 'tool') points.push(len);
-  }
-  return points;
 }
 
 /** Runs the grown case's code until V8 has compiled it (see the file comment), on a history and Governor of its own. */

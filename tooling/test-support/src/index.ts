@@ -8,3 +8,4 @@ export { isExhaustive, runs } from './exhaustive.js';
 export { syntheticHistory } from './synthetic-history.js';
 export type { SyntheticMessage } from './synthetic-history.js';
 export { mixedFamilyHistory } from './mixed-family-history.js';
+export { requestPoints } from './request-points.js';

@@ -6,7 +6,7 @@
 // copy's update): four to five passes over the history per request where one is needed.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Message, TokenEstimator } from '@nanobot/schema';
-import { mixedFamilyHistory } from '@nanobot-internal/test-support';
+import { mixedFamilyHistory, requestPoints } from '@nanobot-internal/test-support';
 import { createGovernor } from '../governor.js';
 import { GOVERN_TARGETS } from '../steps/target/govern-target.js';
 import { KnownEstimates } from './estimate-memo.js';
@@ -15,16 +15,6 @@ import { ListSnapshot } from './list-snapshot.js';
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-/** The points of `history` from `from` on where a runner sends a request (after a user message or a tool turn's last result). */
-function requestPoints(history: readonly Message[], from: number, count: number): number[] {
-  const points: number[] = [];
-  for (let len = from; len <= history.length && points.length < count; len++) {
-    const last = history[len - 1];
-    if ((last.role === 'user' || last.role === 'tool') && history[len]?.role !== 'tool') points.push(len);
-  }
-  return points;
-}
 
 /**
  * Per estimate the memo makes, the passes over the history it made: comparisons of a kept copy
@@ -60,7 +50,7 @@ describe('the estimate memo on a growing history', () => {
     const governor = createGovernor();
     const seen = passesPerEstimate();
     let estimates = 0;
-    for (const [i, n] of requestPoints(history, 1_000, 30).entries()) {
+    for (const [i, n] of requestPoints(history, 999).slice(0, 30).entries()) {
       const input = history.slice(0, n);
       const from = seen.lists.length;
       governor.govern(input, { target, contextWindowTokens: 2_000_000, maxOutputTokens: 4096 });
