@@ -218,15 +218,20 @@ export function idMapFrom(messages: readonly Message[], i: number, target: Gover
 }
 
 /**
- * What the fold does with `msg` (input index `at`): its ids renamed by `ids` (when a map is
- * active), then its verdict; a rename alone is reported with the map's reason. `reason: null`
- * keeps `msg` itself.
+ * What the fold does with `msg` (input index `at`): its verdict, with its ids renamed by `ids`
+ * (when a map is active); a rename alone is reported with the map's reason. `reason: null`
+ * keeps `msg` itself. The verdict is taken on `msg`, not on its renamed copy: no rule reads a
+ * tool-call id and none adds, drops or reorders calls, so the two commute, and `msg`'s verdict
+ * is the one a target that renames nothing remembers too (a renamed copy is a new object each
+ * grown request: judging it cost a cache entry of its own per copy).
  */
 export function legalizeMessage(msg: Message, at: number, target: GovernTarget, started: boolean, ids: ToolCallIdMap | null, derive: DerivationCache): Verdict {
-  const renamed = ids === null ? msg : ids.apply(msg, at, derive);
-  const v = verdict(renamed, target, started, derive);
-  if (renamed === msg || v.reason !== null) return v;
-  return { out: renamed, reason: ids!.reason };
+  const v = verdict(msg, target, started, derive);
+  if (ids === null) return v;
+  // Ids are named where they first appear, dropped message or not.
+  const renamed = ids.apply(msg, at, derive);
+  if (v.reason === null) return renamed === msg ? v : { out: renamed, reason: ids.reason };
+  return v.out === null || renamed === msg ? v : { out: ids.apply(v.out, at, derive), reason: v.reason };
 }
 
 /** {@link legalizeForTarget} with the report's entries (input indices removed, output indices added). */

@@ -9,6 +9,7 @@ import { deepFreeze } from '@nanobot-internal/test-support';
 import { checkLegality } from '../../check-legality.js';
 import { createGovernor } from '../../governor.js';
 import { GovernorMemos } from '../../incremental/memo-store.js';
+import { WeakDerivations } from '../../incremental/derivations.js';
 import { legalizeForTarget, legalizeWithEntries } from './legalize-for-target.js';
 import { shortToolCallId } from './tool-call-id-map.js';
 import type { GovernTarget } from './govern-target.js';
@@ -110,6 +111,27 @@ describe('tool-call id renaming', () => {
       last = ids;
     }
     expect(last[0]).toBe(`c:${shortToolCallId('toolu_0')}`);
+  });
+
+  it('keeps one renamed copy per message and way of renaming; a history that names the message otherwise gets copies of its own', () => {
+    const turn: Message = { role: 'assistant', content: null, tool_calls: [call('a.b'), call('x y')] };
+    const result: Message = { role: 'tool', tool_call_id: 'a.b', name: 'exec', content: '1' };
+    const other: Message = { role: 'tool', tool_call_id: 'x y', name: 'exec', content: '2' };
+    const history = deepFreeze<Message[]>([{ role: 'user', content: 'go' }, turn, result, other]);
+    // `a_b` taken first: the same turn object names `a.b` `a_b_2` here.
+    const clashing = deepFreeze<Message[]>([history[0], { role: 'assistant', content: null, tool_calls: [call('a_b')] }, { role: 'tool', tool_call_id: 'a_b', content: '0' }, turn, result, other]);
+    const derive = new WeakDerivations();
+    const run = (list: readonly Message[], target: GovernTarget) => legalizeForTarget(list, { target, derive }).messages;
+    const mistral = run(history, 'mistral');
+    expect(callIds(mistral)).toEqual([`c:${shortToolCallId('a.b')}`, `c:${shortToolCallId('x y')}`, `r:${shortToolCallId('a.b')}`, `r:${shortToolCallId('x y')}`]);
+    const anthropic = run(history, 'anthropic');
+    expect(callIds(anthropic)).toEqual(['c:a_b', 'c:x_y', 'r:a_b', 'r:x_y']);
+    expect(callIds(run(clashing, 'anthropic')).slice(2)).toEqual(['c:a_b_2', 'c:x_y', 'r:a_b_2', 'r:x_y']);
+    // Each target's copies are the same objects on the next request, whatever came between.
+    const again = run(history, 'anthropic');
+    for (const i of [1, 2, 3]) expect(again[i]).toBe(anthropic[i]);
+    const mistralAgain = run(history, 'mistral');
+    for (const i of [1, 2, 3]) expect(mistralAgain[i]).toBe(mistral[i]);
   });
 
   it('renames a later accepted id that an earlier renamed one already took, and only it', () => {

@@ -4,7 +4,7 @@
 // every request, and the prompt cache holds), and a memo can resume the fold where the last
 // request left it instead of renaming the whole list again. State lives in the map object the
 // caller owns (one per fold); nothing is kept between folds here.
-import { sha1Hex, type Message } from '@nanobot/schema';
+import { sha1Hex, type Message, type ToolCall } from '@nanobot/schema';
 import type { TargetChangeReason } from '../../report/govern-report.js';
 import type { DerivationCache } from '../derivation-cache.js';
 
@@ -106,27 +106,52 @@ export class ToolCallIdMap {
    */
   apply(m: Message, at: number, derive: DerivationCache): Message {
     if (m.role === 'tool') {
-      if (typeof m.tool_call_id !== 'string') return m;
-      const id = this.#name(m.tool_call_id, at);
-      return id === m.tool_call_id ? m : derive.derive(m, `rename:${id}`, (): Message => ({ ...m, tool_call_id: id }));
+      const old = m.tool_call_id;
+      if (typeof old !== 'string') return m;
+      const id = this.#name(old, at);
+      if (id === old) return m;
+      const kept = derive.derive(m, RENAMED[this.#how], (): Message => ({ ...m, tool_call_id: id }));
+      return kept.tool_call_id === id ? kept : { ...m, tool_call_id: id };
     }
     if (m.role !== 'assistant' || !Array.isArray(m.tool_calls) || m.tool_calls.length === 0) return m;
-    const calls = m.tool_calls;
+    const calls = m.tool_calls as readonly unknown[];
     // Within one turn, ids the target accepts are named first, so they keep their names.
     for (const c of calls) {
       const id = (c as { id?: unknown } | null)?.id;
       if (typeof id === 'string' && this.#pattern.test(id)) this.#name(id, at);
     }
-    let changed = false;
-    const names = calls.map((c) => {
-      const id = (c as { id?: unknown } | null)?.id;
-      if (typeof id !== 'string') return id;
+    let names: (string | undefined)[] | null = null;
+    for (let i = 0; i < calls.length; i++) {
+      const id = (calls[i] as { id?: unknown } | null)?.id;
+      if (typeof id !== 'string') continue;
       const name = this.#name(id, at);
-      if (name !== id) changed = true;
-      return name;
-    });
-    if (!changed) return m;
-    const key = `rename:${names.join('\u0000')}`;
-    return derive.derive(m, key, (): Message => ({ ...m, tool_calls: calls.map((c, i) => (names[i] === (c as { id?: unknown } | null)?.id ? c : { ...c, id: names[i] as string })) }));
+      if (name === id) continue;
+      names ??= new Array<string | undefined>(calls.length);
+      names[i] = name;
+    }
+    if (names === null) return m;
+    const renamed = names;
+    const make = (): Message => ({ ...m, tool_calls: calls.map((c, i) => (renamed[i] === undefined ? c : { ...(c as object), id: renamed[i] })) as ToolCall[] });
+    const kept = derive.derive(m, RENAMED[this.#how], make);
+    return sameIds(kept, calls, renamed) ? kept : make();
   }
+}
+
+/**
+ * The cache key of a message's renamed copy, one per way of renaming (a Governor serving two
+ * targets keeps each one's copy). A message is named alike wherever it is governed for a target
+ * (its ids' names depend only on the ids before it, the same in every request of its history),
+ * so the copy is kept once and checked against the names it needs, where a key naming them was a
+ * new string per message and request; a history that names it otherwise gets a copy of its own.
+ */
+const RENAMED: Readonly<Record<'sanitize' | 'short-id', string>> = Object.freeze({ sanitize: 'renamed:sanitize', 'short-id': 'renamed:short-id' });
+
+/** Whether the renamed copy `m` of a turn with `calls` carries `names` (undefined: the call keeps its id). */
+function sameIds(m: Message, calls: readonly unknown[], names: readonly (string | undefined)[]): boolean {
+  const kept = m.tool_calls as readonly unknown[];
+  for (let i = 0; i < names.length; i++) {
+    const want = names[i] ?? (calls[i] as { id?: unknown } | null)?.id;
+    if ((kept[i] as { id?: unknown } | null)?.id !== want) return false;
+  }
+  return true;
 }
