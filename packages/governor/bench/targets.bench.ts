@@ -21,7 +21,11 @@
 // runs on background threads that the process's CPU time counts: after 150 grown calls, the
 // next 1,000 still ran ~100 optimizing compiles (V8's --trace-opt: 156 ms of compile time for
 // 'openai', 258 ms for 'gemini'), about half of the CPU then measured. A runner's process that
-// has served a few thousand requests has its code compiled; that is what this measures.
+// has served a few thousand requests has its code compiled; that is what this measures. A new
+// Governor on a new history still recompiles part of it: after those calls, each of the next
+// three fresh episodes ran 22–38 optimizing compiles (--trace-opt: the memos' folds and runs,
+// the recorder, resumeStep; 2–6 from the fourth episode on), so two unmeasured episodes, made
+// like the measured ones, come before them.
 //
 // Unique tool results: the plain synthetic session draws its results from ~3,600 texts (3.6M
 // characters) that recur, and the estimator keeps whole texts' counts in a cache of 1M
@@ -48,6 +52,8 @@ const GROWN_EPISODES = 3;
 /** Calls of the JIT warm-up (a history of its own, grown from this many messages). */
 const JIT_WARMUP_CALLS = 4_000;
 const JIT_WARMUP_FROM = 2_000;
+/** Unmeasured grown episodes (fresh history and Governor each) after the JIT warm-up. */
+const WARM_EPISODES = 2;
 
 /** The benchmark's session (test-support's mixed-family history: every family's signed state, unique tool results). */
 const mixedHistory = (n: number, salt: number): Message[] => mixedFamilyHistory(n, salt) as Message[];
@@ -103,6 +109,12 @@ function measure(target: GovernTarget): Sample {
   meanOver(300, 50, Infinity, () => governor.govern(base, options(target))); // JIT and memos
   const same = meanOver(800, 50, Infinity, () => governor.govern(base, options(target)));
   warmUpJit(target);
+  for (let w = 0; w < WARM_EPISODES; w++) {
+    const h = mixedHistory(N + 4 * (GROWN_WARMUP + GROWN_CALLS), 3 + 100 * w);
+    const g = createGovernor();
+    g.govern(h.slice(0, N), options(target));
+    grownEpisode(h, g, target);
+  }
   // The grown case in GROWN_EPISODES episodes (this history and Governor, then fresh ones on
   // histories of other salts), the median taken: one episode is ~0.1 s of CPU, short enough for
   // a burst of other work on the machine to land in it.
