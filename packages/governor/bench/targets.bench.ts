@@ -23,9 +23,9 @@
 // 'openai', 258 ms for 'gemini'), about half of the CPU then measured. A runner's process that
 // has served a few thousand requests has its code compiled; that is what this measures. A new
 // Governor on a new history still recompiles part of it: after those calls, each of the next
-// three fresh episodes ran 22–38 optimizing compiles (--trace-opt: the memos' folds and runs,
-// the recorder, resumeStep; 2–6 from the fourth episode on), so two unmeasured episodes, made
-// like the measured ones, come before them.
+// three fresh episodes ran 22–52 optimizing compiles (two Mistral children, --trace-opt: the
+// memos' folds and runs, the recorder, resumeStep), the fourth 6–14, later ones 2 (where
+// counted); so two unmeasured episodes, made like the measured ones, come before them.
 //
 // Unique tool results: the plain synthetic session draws its results from ~3,600 texts (3.6M
 // characters) that recur, and the estimator keeps whole texts' counts in a cache of 1M
