@@ -54,6 +54,8 @@ const JIT_WARMUP_CALLS = 4_000;
 const JIT_WARMUP_FROM = 2_000;
 /** Unmeasured grown episodes (fresh history and Governor each) after the JIT warm-up. */
 const WARM_EPISODES = 2;
+/** Messages of an episode's history: N, then enough to grow it for every call of the episode. */
+const EPISODE_LENGTH = N + 4 * (GROWN_WARMUP + GROWN_CALLS);
 
 /** The benchmark's session (test-support's mixed-family history: every family's signed state, unique tool results). */
 const mixedHistory = (n: number, salt: number): Message[] => mixedFamilyHistory(n, salt) as Message[];
@@ -100,7 +102,7 @@ function warmUpJit(target: GovernTarget): void {
 
 /** One child's measurement: a fresh process, one Governor, one target. */
 function measure(target: GovernTarget): Sample {
-  const history = mixedHistory(N + 4 * (GROWN_WARMUP + GROWN_CALLS), 7);
+  const history = mixedHistory(EPISODE_LENGTH, 7);
   const base = history.slice(0, N);
   const governor = createGovernor();
   const from = process.cpuUsage();
@@ -109,24 +111,22 @@ function measure(target: GovernTarget): Sample {
   meanOver(300, 50, Infinity, () => governor.govern(base, options(target))); // JIT and memos
   const same = meanOver(800, 50, Infinity, () => governor.govern(base, options(target)));
   warmUpJit(target);
-  for (let w = 0; w < WARM_EPISODES; w++) {
-    const h = mixedHistory(N + 4 * (GROWN_WARMUP + GROWN_CALLS), 3 + 100 * w);
-    const g = createGovernor();
-    g.govern(h.slice(0, N), options(target));
-    grownEpisode(h, g, target);
-  }
+  for (let w = 0; w < WARM_EPISODES; w++) freshEpisode(target, 3 + 100 * w);
   // The grown case in GROWN_EPISODES episodes (this history and Governor, then fresh ones on
   // histories of other salts), the median taken: one episode is ~0.1 s of CPU, short enough for
   // a burst of other work on the machine to land in it.
   const episodes: number[] = [];
-  for (let e = 0; e < GROWN_EPISODES; e++) {
-    const h = e === 0 ? history : mixedHistory(N + 4 * (GROWN_WARMUP + GROWN_CALLS), 7 + 100 * e);
-    const g = e === 0 ? governor : createGovernor();
-    if (e > 0) g.govern(h.slice(0, N), options(target));
-    episodes.push(grownEpisode(h, g, target));
-  }
+  for (let e = 0; e < GROWN_EPISODES; e++) episodes.push(e === 0 ? grownEpisode(history, governor, target) : freshEpisode(target, 7 + 100 * e));
   const grown = [...episodes].sort((a, b) => a - b)[Math.floor(episodes.length / 2)]!;
   return { same, grown, cold };
+}
+
+/** {@link grownEpisode} on a new history of salt `salt` and a new Governor that governed its first N messages once. */
+function freshEpisode(target: GovernTarget, salt: number): number {
+  const history = mixedHistory(EPISODE_LENGTH, salt);
+  const governor = createGovernor();
+  governor.govern(history.slice(0, N), options(target));
+  return grownEpisode(history, governor, target);
 }
 
 /** Mean CPU ms per call of `governor` on `history` grown by one request point per call from N. */
