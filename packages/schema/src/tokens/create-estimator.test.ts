@@ -114,6 +114,15 @@ describe('createEstimator (provider view)', () => {
     expect(claude.toolsTokens(tools)).toBe(CLAUDE_TOOL_SYSTEM_PROMPT_TOKENS + Math.ceil(full.cl100k_base.encode(JSON.stringify(tools)).length * CLAUDE_TOKEN_FACTOR));
   });
 
+  it('keeps one count per tokenizer on the same message object, each its own', () => {
+    const m: Message = { role: 'user', content: 'Ünïcode and ASCII, counted three ways: 12345 67890. '.repeat(8) };
+    const names = ['cl100k_base', 'o200k_base', 'claude', 'cl100k_base', 'claude', 'o200k_base'] as const;
+    // Each tokenizer's count of a fresh copy (nothing cached on it) is what the shared object must give, in any order.
+    const fresh = Object.fromEntries(names.map((t) => [t, createEstimator({ tokenizer: t }).messageTokens({ ...m })]));
+    expect(new Set(Object.values(fresh)).size).toBe(3);
+    for (const t of names) expect(createEstimator({ tokenizer: t }).messageTokens(m)).toBe(fresh[t]);
+  });
+
   it("counts tools as OpenAI's cookbook does", () => {
     const tools = deepFreeze([
       {

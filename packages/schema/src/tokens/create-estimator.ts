@@ -54,15 +54,15 @@ const SLOT: Record<TokenizerName, number> = { cl100k_base: 0, o200k_base: 1, cla
  */
 function storedCount(record: Record<string, unknown>, tokenizer: TokenizerName, texts: TextCounts): number {
   const entry = messageCacheEntry(record);
-  const slot = SLOT[tokenizer];
-  const counts = (entry.counts ??= [undefined, undefined, undefined]);
-  const hit = counts[slot];
+  const hit = tokenizer === 'cl100k_base' ? entry.cl100k : tokenizer === 'o200k_base' ? entry.o200k : entry.claude;
   if (hit !== undefined) return hit;
   const view = providerMessageView(record, tokenizer === 'claude');
   const [text, heuristic] = texts.count(view.texts);
   const n = view.fixed + (heuristic ? text : scaleTextTokens(tokenizer, text));
   const stored = heuristic ? -(n + 1) : n;
-  counts[slot] = stored;
+  if (tokenizer === 'cl100k_base') entry.cl100k = stored;
+  else if (tokenizer === 'o200k_base') entry.o200k = stored;
+  else entry.claude = stored;
   return stored;
 }
 

@@ -18,10 +18,15 @@ export interface MessageCacheEntry {
   /** `estimateMessageTokens` of the message, once computed. */
   tokens: number | undefined;
   /**
-   * The provider estimators' counts by tokenizer slot (cl100k_base, o200k_base, claude), once
-   * one counted; negative: counted by the byte heuristic, stored as −(n + 1).
+   * The provider estimators' counts per tokenizer, once one counted; negative: counted by the
+   * byte heuristic, stored as −(n + 1). Fields of the entry, not a list beside it: every message
+   * a provider estimator counts has an entry, and a second object per entry was ~70 bytes more
+   * for each new message of a growing history to keep (and for the young-generation collector
+   * to copy), twice for a target that renames ids.
    */
-  counts: [number | undefined, number | undefined, number | undefined] | undefined;
+  cl100k: number | undefined;
+  o200k: number | undefined;
+  claude: number | undefined;
 }
 
 // Keyed weakly by the message object: an entry goes when its message goes.
@@ -52,7 +57,9 @@ export function messageCacheEntry(record: Record<string, unknown>): MessageCache
     toolCallId: record['tool_call_id'],
     segment: undefined,
     tokens: undefined,
-    counts: undefined,
+    cl100k: undefined,
+    o200k: undefined,
+    claude: undefined,
   };
   entries.set(record, entry);
   return entry;
