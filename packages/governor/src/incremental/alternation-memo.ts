@@ -31,12 +31,8 @@ interface AlternationMemo {
   /** Output slots after the whole input (before trailing assistant turns are popped). */
   out: Message[];
   sizes: number[];
-  /** First input index of each slot. */
+  /** First input index of each slot (with `sizes`, what a rewind finds the state after any input from). */
   slotStart: number[];
-  /** Per input: slots after it, the last slot's message and its size then. */
-  lenAfter: number[];
-  lastAfter: Message[];
-  sizeLastAfter: number[];
   /** `merged-same-role` removals in input order, and each one's slot. */
   removed: EntryLog;
   removedSlot: number[];
@@ -69,7 +65,7 @@ interface AlternationMemo {
 
 function fresh(clock: CallClock): AlternationMemo {
   return {
-    input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [], lenAfter: [], lastAfter: [], sizeLastAfter: [],
+    input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [],
     removed: new EntryLog(), removedSlot: [], mergedSlots: [], addedEntry: new EntryLog(), addedMessage: [], addedShift: [], checked: 0, checkedShift: 0,
     version: 0, withOpener: null, withOpenerVersion: -1, outCall: 0, touched: 0, report: null,
   };
@@ -79,20 +75,31 @@ function frozenRef(msg: Message, index: number, reason: ReportedChangeReason): R
   return Object.freeze(ref(msg, index, reason));
 }
 
-/** Rewinds the fold to its state after the first `k` inputs (`k >= 1`). */
-function rewind(memo: AlternationMemo, k: number): void {
+/**
+ * Rewinds the fold to its state after the first `k` inputs (`k >= 1`, before the input copy is
+ * updated: it still holds the inputs folded). The slot input `k - 1` went into is the last one
+ * starting at or before it; when that slot had merged later inputs too, its message is merged
+ * again from the slot's first input to `k - 1`. Merges are derived per pair of messages, so that
+ * gives the very objects the fold made then. (Keeping the state after every input instead cost
+ * three list slots per message of the history, each grown history's new ones kept for good.)
+ */
+function rewind(memo: AlternationMemo, k: number, derive: DerivationCache): void {
   memo.version++;
-  const len = memo.lenAfter[k - 1];
-  memo.touched = Math.min(memo.touched, len - 1);
-  const sizeLast = memo.sizeLastAfter[k - 1];
+  const { slotStart, sizes } = memo;
+  let last = slotStart.length - 1;
+  while (slotStart[last] > k - 1) last--;
+  const len = last + 1;
+  const sizeLast = k - slotStart[last];
+  memo.touched = Math.min(memo.touched, last);
+  if (sizeLast !== sizes[last]) {
+    let merged = memo.input.at(slotStart[last]);
+    for (let j = slotStart[last] + 1; j < k; j++) merged = mergeOnce(merged, memo.input.at(j), false, derive)!;
+    memo.out[last] = merged;
+  }
   memo.out.length = len;
-  memo.out[len - 1] = memo.lastAfter[k - 1];
-  memo.sizes.length = len;
-  memo.sizes[len - 1] = sizeLast;
-  memo.slotStart.length = len;
-  memo.lenAfter.length = k;
-  memo.lastAfter.length = k;
-  memo.sizeLastAfter.length = k;
+  sizes.length = len;
+  sizes[last] = sizeLast;
+  slotStart.length = len;
   const { removed, removedSlot, mergedSlots } = memo;
   let r = removed.length;
   while (r > 0 && removed.at(r - 1).index >= k) r--;
@@ -136,9 +143,6 @@ function fold(memo: AlternationMemo, messages: readonly Message[], from: number,
       sizes.push(1);
       slotStart.push(i);
     }
-    memo.lenAfter.push(out.length);
-    memo.lastAfter.push(out[out.length - 1]);
-    memo.sizeLastAfter.push(sizes[out.length - 1]);
   }
 }
 
@@ -194,10 +198,12 @@ export class AlternationMemos {
   readonly #clock: CallClock;
   readonly #derive: DerivationCache;
   readonly #byHead = new WeakMap<Message, AlternationMemo>();
+  readonly #rewind: (memo: AlternationMemo, k: number) => void;
 
   constructor(clock: CallClock, derive: DerivationCache) {
     this.#clock = clock;
     this.#derive = derive;
+    this.#rewind = (memo, k) => rewind(memo, k, derive);
   }
 
   /** See the class comment. */
@@ -205,7 +211,7 @@ export class AlternationMemos {
     const n = messages.length;
     if (n === 0) return { messages: messages as Message[], removed: [], added: [] };
     const head = messages[0];
-    const resumed = resumeFold(this.#byHead, messages, rewind);
+    const resumed = resumeFold(this.#byHead, messages, this.#rewind);
     const from = resumed.from;
     const memo = resumed.memo ?? fresh(this.#clock);
     fold(memo, messages, from, this.#derive);

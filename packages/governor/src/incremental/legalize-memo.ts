@@ -34,16 +34,15 @@ interface LegalizeMemo {
   out: Message[] | null;
   /** The call that last handed `out` out (downstream memos took their copies of it then). */
   outCall: number;
-  /** Per change (input order): input index, output length after it. */
-  changeIndex: number[];
-  outLenAfter: number[];
   /**
-   * Per change: the input message, what replaced it (null: dropped) and why. The report entries
-   * are made from these when a report is read (most never are): an entry per change made in the
-   * fold kept two frozen objects per renamed message alive, Mistral's every tool message.
+   * Per change (input order): its input index and why. The report entries are made from these
+   * when a report is read (most never are): an entry per change made in the fold kept two frozen
+   * objects per renamed message alive, Mistral's every tool message. The message changed and
+   * what replaced it are not kept beside them: they stand in the input copy and the output at
+   * slots that stay as they are while the change is kept (see `changedAt`), and two more list
+   * slots per change were each grown history's new ones to keep for good.
    */
-  changeIn: Message[];
-  changeOut: (Message | null)[];
+  changeIndex: number[];
   changeReason: TargetChangeReason[];
   /** How many changes have their entries in `removed` / `added` (the rest are made when read). */
   logged: number;
@@ -57,9 +56,25 @@ interface LegalizeMemo {
 
 function fresh(clock: CallClock): LegalizeMemo {
   return {
-    input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [], outLenAfter: [],
-    changeIn: [], changeOut: [], changeReason: [], logged: 0, removed: new EntryLog(), added: new EntryLog(), addedAfter: [], ids: null,
+    input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [],
+    changeReason: [], logged: 0, removed: new EntryLog(), added: new EntryLog(), addedAfter: [], ids: null,
   };
+}
+
+/** The output length after change `c`: every input before it kept one slot, every change before it 0 or 1. */
+function outLenAfter(memo: LegalizeMemo, c: number): number {
+  return memo.changeIndex[c] - c + memo.addedAfter[c];
+}
+
+/**
+ * Change `c`'s input message and what replaced it (null: dropped). Both are read where they
+ * stand: the input copy and the output only grow by appending while a change is kept, and a
+ * rewind makes the entries of every change before cutting either back (and before the copy is
+ * updated), so the slots still hold what the change saw and made.
+ */
+function changedAt(memo: LegalizeMemo, c: number): { from: Message; to: Message | null } {
+  const kept = memo.addedAfter[c] > (c === 0 ? 0 : memo.addedAfter[c - 1]);
+  return { from: memo.input.at(memo.changeIndex[c]), to: kept ? memo.out![outLenAfter(memo, c) - 1] : null };
 }
 
 /** Makes the report entries of the changes before `upTo` (at most all of them) that are not made yet. */
@@ -67,9 +82,9 @@ function logEntries(memo: LegalizeMemo, upTo: number): void {
   const end = Math.min(upTo, memo.changeIndex.length);
   for (let c = memo.logged; c < end; c++) {
     const reason = memo.changeReason[c];
-    memo.removed.push(Object.freeze(ref(memo.changeIn[c], memo.changeIndex[c], reason)));
-    const out = memo.changeOut[c];
-    if (out !== null) memo.added.push(Object.freeze(ref(out, memo.outLenAfter[c] - 1, reason)));
+    const { from, to } = changedAt(memo, c);
+    memo.removed.push(Object.freeze(ref(from, memo.changeIndex[c], reason)));
+    if (to !== null) memo.added.push(Object.freeze(ref(to, outLenAfter(memo, c) - 1, reason)));
   }
   if (end > memo.logged) memo.logged = end;
 }
@@ -81,17 +96,14 @@ function rewind(memo: LegalizeMemo, k: number): void {
   logEntries(memo, memo.changeIndex.length);
   let c = memo.changeIndex.length;
   while (c > 0 && memo.changeIndex[c - 1] >= k) c--;
+  if (c === 0) memo.out = null;
+  else if (memo.out !== null) memo.out.length = outLenAfter(memo, c - 1) + (k - 1 - memo.changeIndex[c - 1]);
   memo.changeIndex.length = c;
-  memo.outLenAfter.length = c;
-  memo.changeIn.length = c;
-  memo.changeOut.length = c;
   memo.changeReason.length = c;
   memo.logged = c;
   memo.removed.truncate(c);
   memo.addedAfter.length = c;
   memo.added.truncate(c === 0 ? 0 : memo.addedAfter[c - 1]);
-  if (c === 0) memo.out = null;
-  else if (memo.out !== null) memo.out.length = memo.outLenAfter[c - 1] + (k - 1 - memo.changeIndex[c - 1]);
   if (memo.firstTurn > k) memo.firstTurn = k;
   if (memo.ids !== null) {
     if (memo.ids.startedAt >= k) memo.ids = null;
@@ -116,12 +128,9 @@ function fold(memo: LegalizeMemo, messages: readonly Message[], from: number, ta
     memo.out ??= messages.slice(0, i);
     const c = memo.changeIndex.length;
     memo.changeIndex.push(i);
-    memo.changeIn.push(msg);
-    memo.changeOut.push(v.out);
     memo.changeReason.push(v.reason);
     memo.addedAfter.push((c === 0 ? 0 : memo.addedAfter[c - 1]) + (v.out === null ? 0 : 1));
     if (v.out !== null) memo.out.push(v.out);
-    memo.outLenAfter.push(memo.out.length);
   }
   if (!started) memo.firstTurn = messages.length;
 }

@@ -72,6 +72,15 @@ describe('per-history step memos', () => {
     for (const list of [base, grown, base, grown, grown.slice(0, 3)]) expectSame(memos.alternation.run(list), alternationWithEntries(list), list);
   });
 
+  it('role alternation rewound into a merged turn gives back the merge it made before, the same object', () => {
+    const base = deepFreeze<Message[]>([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]);
+    const grown = deepFreeze<Message[]>([...base, { role: 'user', content: 'c' }, { role: 'assistant', content: 'x' }, { role: 'user', content: 'd' }]);
+    const memos = new GovernorMemos();
+    const merged = memos.alternation.run(base).messages[0];
+    expect(memos.alternation.run(grown).messages[0]).not.toBe(merged);
+    expect(memos.alternation.run(base).messages[0]).toBe(merged);
+  });
+
   it('role alternation resumed from the last call equals the plain step', () => {
     fc.assert(
       fc.property(sessions, ({ history, steps }) => {
