@@ -4,22 +4,55 @@
 // and the prompt prefix byte-stable.
 import type { DerivationCache } from '../steps/derivation-cache.js';
 
+/**
+ * Keys an object's values are kept under in a flat list before they move to a Map. Most
+ * messages have one or two (a verdict; a renamed copy, a merge), where a Map and its table took
+ * ~180 bytes a message: 1.8 MB for a 10,000-message history, a quarter of what a Governor kept
+ * for it. A list of pairs is ~60 bytes and is searched in a few comparisons; a message derived
+ * under many keys (compacted under many budgets) gets a Map, so a lookup stays short.
+ */
+const PAIRS_BEFORE_MAP = 8;
+
+/** An object's derived values: `[key, value, key, value, …]`, or a Map once there are many. */
+type Derived = unknown[] | Map<unknown, unknown>;
+
 /** A {@link DerivationCache} held weakly by the objects derived from. */
 export class WeakDerivations implements DerivationCache {
-  readonly #byObject = new WeakMap<object, Map<unknown, unknown>>();
+  readonly #byObject = new WeakMap<object, Derived>();
 
   derive<T>(from: object, key: unknown, make: () => T): T {
-    let byKey = this.#byObject.get(from);
-    if (byKey === undefined) {
-      byKey = new Map();
-      this.#byObject.set(from, byKey);
-    } else {
-      // One lookup on a hit (derived values are objects or booleans; undefined only when kept so).
-      const hit = byKey.get(key);
-      if (hit !== undefined || byKey.has(key)) return hit as T;
+    const derived = this.#byObject.get(from);
+    if (derived === undefined) {
+      const value = make();
+      this.#byObject.set(from, [key, value]);
+      return value;
     }
+    if (derived instanceof Map) {
+      // One lookup on a hit (derived values are objects or booleans; undefined only when kept so).
+      const hit = derived.get(key);
+      if (hit !== undefined || derived.has(key)) return hit as T;
+      const value = make();
+      derived.set(key, value);
+      return value;
+    }
+    // Keys compare as a Map compares them (SameValueZero: the same object, or equal strings).
+    for (let i = 0; i < derived.length; i += 2) if (derived[i] === key || (derived[i] !== derived[i] && key !== key)) return derived[i + 1] as T;
     const value = make();
-    byKey.set(key, value);
+    const n = derived.length;
+    if (n < 2 * PAIRS_BEFORE_MAP) {
+      // A list of the exact length, not a push: growing a short array makes room for ~16 more
+      // slots, more than the Map it replaces.
+      const grown = new Array<unknown>(n + 2);
+      for (let i = 0; i < n; i++) grown[i] = derived[i];
+      grown[n] = key;
+      grown[n + 1] = value;
+      this.#byObject.set(from, grown);
+    } else {
+      const map = new Map<unknown, unknown>();
+      for (let i = 0; i < n; i += 2) map.set(derived[i], derived[i + 1]);
+      map.set(key, value);
+      this.#byObject.set(from, map);
+    }
     return value;
   }
 }
