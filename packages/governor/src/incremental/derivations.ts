@@ -7,9 +7,9 @@ import type { DerivationCache } from '../steps/derivation-cache.js';
 /**
  * Keys an object's values are kept under in a flat list before they move to a Map. Most
  * messages have one or two (a verdict; a renamed copy, a merge), where a Map and its table took
- * ~180 bytes a message: 1.8 MB for a 10,000-message history, a quarter of what a Governor kept
- * for it. A list of pairs is ~60 bytes and is searched in a few comparisons; a message derived
- * under many keys (compacted under many budgets) gets a Map, so a lookup stays short.
+ * ~180 bytes a message and a list of pairs takes ~60, searched in a few comparisons: what one
+ * Governor kept for a 10,000-message conversation fell by a quarter. A message derived under
+ * many keys (compacted under many budgets) gets a Map, so a lookup stays short.
  */
 const PAIRS_BEFORE_MAP = 8;
 
