@@ -11,18 +11,17 @@
 // estimator's per-message entries, which every Governor shares) is not counted; a renaming
 // target's copies are, being the Governor's. One process per figure; the same code measured
 // twice differed by up to 0.2 MB.
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { createGovernor, GOVERN_TARGETS, type Governor, type GovernOptions, type GovernTarget } from '@nanobot/governor';
+import { createGovernor, type Governor, type GovernTarget } from '@nanobot/governor';
 import type { Message } from '@nanobot/schema';
 import { mixedFamilyHistory, requestPoints } from '@nanobot-internal/test-support';
+import { BENCH_TARGETS, benchOptions, perTargetChild } from './per-target-child.js';
 
 const N = 10_000;
 const GROWN_CALLS = 200;
-const options = (target: GovernTarget): GovernOptions => ({ target, contextWindowTokens: 2_000_000, maxOutputTokens: 4096 });
-const targets = GOVERN_TARGETS.filter((t) => t !== 'any');
+const options = benchOptions;
 
 /** The history and its 200 grown requests governed by `governor`. */
 function converse(governor: Governor, history: readonly Message[], points: readonly number[], target: GovernTarget): void {
@@ -61,16 +60,10 @@ function measure(target: GovernTarget): number {
   return kept;
 }
 
-if (process.argv[2] === '--child') {
-  process.stdout.write(`${measure(process.argv[3] as GovernTarget)}\n`);
-} else {
-  const self = fileURLToPath(import.meta.url);
-  const kept = new Map<GovernTarget, number>();
-  for (const target of targets) {
-    const res = spawnSync(process.execPath, [...process.execArgv, self, '--child', target], { encoding: 'utf8' });
-    if (res.status !== 0) throw new Error(`the ${target} child failed: ${res.stderr}`);
-    kept.set(target, Number(res.stdout.trim().split('\n').at(-1)));
-  }
+const run = perTargetChild(fileURLToPath(import.meta.url), measure);
+if (run !== null) {
+  const targets = BENCH_TARGETS;
+  const kept = new Map(targets.map((target) => [target, run(target)] as const));
   const base = kept.get('openai')!;
   console.log(`what one Governor keeps for a ${N.toLocaleString('en')}-message conversation after ${GROWN_CALLS} grown requests, per target (a process each)`);
   console.log('| target | kept | ratio to `openai` |');

@@ -39,11 +39,11 @@
 // The last column divides each target's fastest round by 'openai''s fastest: interference from
 // other work on the machine only ever adds time, so the fastest rounds are the ones it touched
 // least (the per-round ratios above carry it in both directions).
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createGovernor, GOVERN_TARGETS, type Governor, type GovernOptions, type GovernTarget } from '@nanobot/governor';
+import { createGovernor, type Governor, type GovernTarget } from '@nanobot/governor';
 import type { Message } from '@nanobot/schema';
 import { mixedFamilyHistory, requestPoints } from '@nanobot-internal/test-support';
+import { BENCH_TARGETS, benchOptions, perTargetChild } from './per-target-child.js';
 
 const N = 10_000;
 const GROWN_CALLS = 500;
@@ -60,8 +60,8 @@ const EPISODE_LENGTH = N + 4 * (GROWN_WARMUP + GROWN_CALLS);
 /** The benchmark's session (test-support's mixed-family history: every family's signed state, unique tool results). */
 const mixedHistory = (n: number, salt: number): Message[] => mixedFamilyHistory(n, salt) as Message[];
 
-const options = (target: GovernTarget): GovernOptions => ({ target, contextWindowTokens: 2_000_000, maxOutputTokens: 4096 });
-const targets = GOVERN_TARGETS.filter((t) => t !== 'any');
+const options = benchOptions;
+const targets = BENCH_TARGETS;
 
 interface Sample {
   same: number;
@@ -141,16 +141,8 @@ function grownEpisode(history: readonly Message[], governor: Governor, target: G
   return meanOver(Infinity, 10, GROWN_CALLS, grow);
 }
 
-if (process.argv[2] === '--child') {
-  const target = process.argv[3] as GovernTarget;
-  process.stdout.write(`${JSON.stringify(measure(target))}\n`);
-} else {
-  const self = fileURLToPath(import.meta.url);
-  const run = (target: GovernTarget): Sample => {
-    const res = spawnSync(process.execPath, [...process.execArgv, self, '--child', target], { encoding: 'utf8' });
-    if (res.status !== 0) throw new Error(`the ${target} child failed: ${res.stderr}`);
-    return JSON.parse(res.stdout.trim().split('\n').at(-1)!) as Sample;
-  };
+const run = perTargetChild<Sample>(fileURLToPath(import.meta.url), measure);
+if (run !== null) {
   const ROUNDS = 7;
   const ratios = new Map<GovernTarget, { same: number[]; grown: number[]; cold: number[]; sameMs: number[]; grownMs: number[] }>();
   for (let round = 0; round < ROUNDS; round++) {

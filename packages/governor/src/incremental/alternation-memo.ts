@@ -2,11 +2,12 @@
 // the same history again with a few messages appended; enforceRoleAlternationDetailed is a left
 // fold over the messages (same-role turns merged into the last output slot), so the fold's
 // state is kept (its slots, and the input each began at) and the next call resumes where its
-// input leaves the last one (compared by object identity; see rewind). The report's entries for merged turns are kept too and
-// reused (frozen: reports are plain data shared between calls), so a repeated history costs two
-// pointer passes and one copy of the output instead of a fold, a merge lookup per message and
-// an entry per merge. The rare shape that turns a popped assistant turn into a user turn (only
-// assistant turns left) takes the plain function. Fixed mode only (what govern uses).
+// input leaves the last one (compared by object identity; see rewind). The report's entries
+// for merged turns are kept too and reused (frozen: reports are plain data shared between
+// calls), so a repeated history costs two pointer passes and one copy of the output instead of
+// a fold, a merge lookup per message and an entry per merge. The rare shape that turns a popped
+// assistant turn into a user turn (only assistant turns left) takes the plain function. Fixed
+// mode only (what govern uses).
 import type { Message } from '@nanobot/schema';
 import type { ReportedChangeReason, ReportedMessage } from '../report/govern-report.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
