@@ -36,16 +36,16 @@ interface LegalizeMemo {
   outCall: number;
   /**
    * Per change (input order): its input index and why. The report entries are made from these
-   * when a report is read (most never are): an entry per change made in the fold kept two frozen
-   * objects per renamed message alive, Mistral's every tool message. The message changed and
-   * what replaced it are not kept beside them: they stand in the input copy and the output at
-   * slots that stay as they are while the change is kept (see `changedAt`), and two more list
-   * slots per change were each grown history's new ones to keep for good.
+   * when a list that holds them is read (most never are; see entry-log.ts): an entry per change
+   * made in the fold kept two frozen objects per renamed message alive, Mistral's every tool
+   * message. The message changed and what replaced it are not kept beside them: they stand in
+   * the input copy and the output at slots that stay as they are while the change is kept (see
+   * `removedEntry`), and two more list slots per change were each grown history's new ones to
+   * keep for good.
    */
   changeIndex: number[];
   changeReason: TargetChangeReason[];
-  /** How many changes have their entries in `removed` / `added` (the rest are made when read). */
-  logged: number;
+  /** The removed entries, one per change (made from the state above when read). */
   removed: EntryLog;
   /** The added entries (changes that dropped a message have none) and, per change, how many there are after it. */
   added: EntryLog;
@@ -55,10 +55,11 @@ interface LegalizeMemo {
 }
 
 function fresh(clock: CallClock): LegalizeMemo {
-  return {
-    input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [],
-    changeReason: [], logged: 0, removed: new EntryLog(), added: new EntryLog(), addedAfter: [], ids: null,
+  const memo: LegalizeMemo = {
+    input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [], changeReason: [],
+    removed: new EntryLog((c) => removedEntry(memo, c)), added: new EntryLog((a) => addedEntry(memo, a)), addedAfter: [], ids: null,
   };
+  return memo;
 }
 
 /** The output length after change `c`: every input before it kept one slot, every change before it 0 or 1. */
@@ -67,43 +68,43 @@ function outLenAfter(memo: LegalizeMemo, c: number): number {
 }
 
 /**
- * Change `c`'s input message and what replaced it (null: dropped). Both are read where they
- * stand: the input copy and the output only grow by appending while a change is kept, and a
- * rewind makes the entries of every change before cutting either back (and before the copy is
- * updated), so the slots still hold what the change saw and made.
+ * The removed entry of change `c`: the message it changed, at its input index. Entries are made
+ * from the slots where the messages stand (the input copy; the output for added ones): both only
+ * grow by appending while a change is kept, and a rewind cuts the logs back before either (the
+ * logs then make what a handed-out list still reads of the changes that go), so the slots hold
+ * what the change saw and made.
  */
-function changedAt(memo: LegalizeMemo, c: number): { from: Message; to: Message | null } {
-  const kept = memo.addedAfter[c] > (c === 0 ? 0 : memo.addedAfter[c - 1]);
-  return { from: memo.input.at(memo.changeIndex[c]), to: kept ? memo.out![outLenAfter(memo, c) - 1] : null };
+function removedEntry(memo: LegalizeMemo, c: number): ReportedMessage {
+  const at = memo.changeIndex[c];
+  return Object.freeze(ref(memo.input.at(at), at, memo.changeReason[c]));
 }
 
-/** Makes the report entries of the changes before `upTo` (at most all of them) that are not made yet. */
-function logEntries(memo: LegalizeMemo, upTo: number): void {
-  const end = Math.min(upTo, memo.changeIndex.length);
-  for (let c = memo.logged; c < end; c++) {
-    const reason = memo.changeReason[c];
-    const { from, to } = changedAt(memo, c);
-    memo.removed.push(Object.freeze(ref(from, memo.changeIndex[c], reason)));
-    if (to !== null) memo.added.push(Object.freeze(ref(to, outLenAfter(memo, c) - 1, reason)));
+/** Added entry `a`: the output message of the change whose kept output is the `a`-th (binary search on `addedAfter`). */
+function addedEntry(memo: LegalizeMemo, a: number): ReportedMessage {
+  let lo = 0;
+  let hi = memo.addedAfter.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (memo.addedAfter[mid] > a) hi = mid;
+    else lo = mid + 1;
   }
-  if (end > memo.logged) memo.logged = end;
+  const at = outLenAfter(memo, lo) - 1;
+  return Object.freeze(ref(memo.out![at], at, memo.changeReason[lo]));
 }
 
 /** Rewinds the fold to its state after the first `k` inputs. */
 function rewind(memo: LegalizeMemo, k: number): void {
-  // Lists handed out may still be built from the changes about to go: their entries are made
-  // first (the logs keep what a handed-out list reads when they are cut back).
-  logEntries(memo, memo.changeIndex.length);
   let c = memo.changeIndex.length;
   while (c > 0 && memo.changeIndex[c - 1] >= k) c--;
+  // Lists handed out may still be built from the changes about to go: the logs are cut back
+  // first, while the state still holds them (they make what a handed-out list reads of them).
+  memo.removed.truncate(c);
+  memo.added.truncate(c === 0 ? 0 : memo.addedAfter[c - 1]);
   if (c === 0) memo.out = null;
   else if (memo.out !== null) memo.out.length = outLenAfter(memo, c - 1) + (k - 1 - memo.changeIndex[c - 1]);
   memo.changeIndex.length = c;
   memo.changeReason.length = c;
-  memo.logged = c;
-  memo.removed.truncate(c);
   memo.addedAfter.length = c;
-  memo.added.truncate(c === 0 ? 0 : memo.addedAfter[c - 1]);
   if (memo.firstTurn > k) memo.firstTurn = k;
   if (memo.ids !== null) {
     if (memo.ids.startedAt >= k) memo.ids = null;
@@ -129,8 +130,11 @@ function fold(memo: LegalizeMemo, messages: readonly Message[], from: number, ta
     const c = memo.changeIndex.length;
     memo.changeIndex.push(i);
     memo.changeReason.push(v.reason);
-    memo.addedAfter.push((c === 0 ? 0 : memo.addedAfter[c - 1]) + (v.out === null ? 0 : 1));
+    const added = (c === 0 ? 0 : memo.addedAfter[c - 1]) + (v.out === null ? 0 : 1);
+    memo.addedAfter.push(added);
     if (v.out !== null) memo.out.push(v.out);
+    memo.removed.growTo(c + 1);
+    memo.added.growTo(added);
   }
   if (!started) memo.firstTurn = messages.length;
 }
@@ -178,17 +182,7 @@ export class LegalizeMemos {
     const changes = memo.changeIndex.length;
     const removed = memo.removed.list(changes);
     const added = memo.added.list(changes === 0 ? 0 : memo.addedAfter[changes - 1]);
-    return new DeferredEntries(
-      this.#clock.markShared(memo.out),
-      () => {
-        logEntries(memo, changes);
-        return removed();
-      },
-      () => {
-        logEntries(memo, changes);
-        return added();
-      },
-    );
+    return new DeferredEntries(this.#clock.markShared(memo.out), removed, added);
   }
 
   /** Drops what is kept for the history starting with `head`. */
