@@ -37,26 +37,60 @@ const pieceCounts = new Map<string, number>();
 /**
  * Token count of `text` piece by piece, with special-token text as plain text (`encode(piece,
  * [], [])`), caching short pieces in `cache` (cleared when it reaches `cacheLimit`). Equals a
- * whole encode: BPE never merges across pre-split pieces. Shared by every encoding we count in.
+ * whole encode: BPE never merges across pre-split pieces. Shared by every encoding we count in
+ * (cl100k and o200k, whose patterns split lowercase letters and digits alike; see
+ * {@link countLowerAlnum}).
  */
 export function countPiecesWith(encoder: Encoder, pieces: RegExp, cache: Map<string, number>, cacheLimit: number, text: string): number {
+  if (text.length <= LOWER_ALNUM_MAX && isLowerAlnum(text)) return countLowerAlnum(encoder, cache, cacheLimit, text);
   let total = 0;
   pieces.lastIndex = 0;
-  for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
-    const piece = m[0];
-    if (piece.length > PIECE_CACHE_MAX_LENGTH) {
-      total += encoder.encode(piece).length;
-      continue;
-    }
-    let n = cache.get(piece);
-    if (n === undefined) {
-      // A pre-split piece re-splits to itself, so encoding it alone is its BPE count.
-      n = encoder.countPiece(piece);
-      if (cache.size >= cacheLimit) cache.clear();
-      // A match is a view into `text`: cache a copy so the key does not pin the whole text.
-      cache.set(detachString(piece), n);
-    }
-    total += n;
+  for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) total += countPieceWith(encoder, cache, cacheLimit, m[0]);
+  return total;
+}
+
+/** One pre-split piece's count, through `cache` (see {@link countPiecesWith}). */
+function countPieceWith(encoder: Encoder, cache: Map<string, number>, cacheLimit: number, piece: string): number {
+  if (piece.length > PIECE_CACHE_MAX_LENGTH) return encoder.encode(piece).length;
+  let n = cache.get(piece);
+  if (n === undefined) {
+    // A pre-split piece re-splits to itself, so encoding it alone is its BPE count.
+    n = encoder.countPiece(piece);
+    if (cache.size >= cacheLimit) cache.clear();
+    // A match is a view into `text`: cache a copy so the key does not pin the whole text.
+    cache.set(detachString(piece), n);
+  }
+  return n;
+}
+
+/** Longest text {@link countLowerAlnum} splits (a longer one is rarely all letters and digits). */
+const LOWER_ALNUM_MAX = 64;
+
+/** Whether `text` is only ASCII lowercase letters and digits. */
+function isLowerAlnum(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 122 || c < 48 || (c > 57 && c < 97)) return false;
+  }
+  return true;
+}
+
+/**
+ * {@link countPiecesWith} of a text of lowercase ASCII letters and digits (ids such as
+ * Mistral's 9 hex digits, hashes, single words), split without the pattern: both encodings'
+ * patterns make each run of letters one piece (no apostrophe, no capital to split at) and each
+ * run of digits pieces of three from its start. A one-character piece is one token (every byte
+ * is). Running the pattern cost ~1 µs for a 9-character id, mostly in its matches.
+ */
+function countLowerAlnum(encoder: Encoder, cache: Map<string, number>, cacheLimit: number, text: string): number {
+  let total = 0;
+  const n = text.length;
+  for (let i = 0; i < n;) {
+    let j = i + 1;
+    if (text.charCodeAt(i) >= 97) while (j < n && text.charCodeAt(j) >= 97) j++;
+    else while (j < n && j - i < 3 && text.charCodeAt(j) <= 57) j++;
+    total += j - i === 1 ? 1 : countPieceWith(encoder, cache, cacheLimit, text.slice(i, j));
+    i = j;
   }
   return total;
 }
