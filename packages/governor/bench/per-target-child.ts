@@ -1,7 +1,7 @@
 // What the per-target benchmarks share: the targets they compare, the options every call is
 // governed with, and the child process each target is measured in (so one target's calls never
 // share the JIT's inline caches or the heap with another's).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { GOVERN_TARGETS, type GovernOptions, type GovernTarget } from '@nanobot/governor';
 
 /** The targets compared ('any' is the default's union, not a provider). */
@@ -27,5 +27,51 @@ export function perTargetChild<T>(self: string, measure: (target: GovernTarget) 
     const res = spawnSync(process.execPath, [...process.execArgv, self, '--child', target], { encoding: 'utf8' });
     if (res.status !== 0) throw new Error(`the ${target} child failed: ${res.stderr}`);
     return JSON.parse(res.stdout.trim().split('\n').at(-1)!) as T;
+  };
+}
+
+/** Children serving one target each (see {@link perTargetServer}). */
+export interface TargetChildren<Q, A> {
+  /** The answer of `target`'s child to `request`. Contract: one request at a time per child (await each). */
+  ask(target: GovernTarget, request: Q): Promise<A>;
+  /** Ends every child. */
+  close(): void;
+}
+
+/**
+ * In the benchmark file `self`: when this process is a serving child, answers each request its
+ * parent sends with `answer(target, request)`, one at a time, and returns null; else returns a
+ * function that starts one such child per target (same node flags). A child stays alive between
+ * requests, so a benchmark can take short measurements of every target in turn: load on the
+ * machine that comes and goes then hits each target's measurements alike, where a process per
+ * measurement (seconds each) let it hit one target's and not another's. Contract: `answer` may
+ * throw (the child exits with the error on stderr, and the parent's `ask` rejects).
+ */
+export function perTargetServer<Q, A>(self: string, answer: (target: GovernTarget, request: Q) => A): ((targets: readonly GovernTarget[]) => TargetChildren<Q, A>) | null {
+  if (process.argv[2] === '--serve') {
+    const target = process.argv[3] as GovernTarget;
+    process.on('message', (request) => {
+      process.send!(answer(target, request as Q) as object);
+    });
+    return null;
+  }
+  return (targets) => {
+    const children = new Map<GovernTarget, ChildProcess>();
+    for (const target of targets) children.set(target, spawn(process.execPath, [...process.execArgv, self, '--serve', target], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    return {
+      ask: (target, request) => new Promise<A>((resolve, reject) => {
+        const child = children.get(target)!;
+        const onExit = (code: number | null) => reject(new Error(`the ${target} child exited (${code}) before answering`));
+        child.once('exit', onExit);
+        child.once('message', (reply) => {
+          child.off('exit', onExit);
+          resolve(reply as A);
+        });
+        child.send(request as object);
+      }),
+      close: () => {
+        for (const child of children.values()) child.disconnect();
+      },
+    };
   };
 }
