@@ -28,17 +28,34 @@ interface SeparateMemo {
   out: Message[] | null;
   /** The call that last handed `out` out. */
   outCall: number;
-  /** Per inserted turn (input order): the input index it goes before, its report entry (frozen). */
+  /** Per inserted turn (input order): the input index it goes before. */
   before: number[];
+  /** The inserted turns' report entries, made from `before` and `out` when a list that holds them is read. */
   entries: EntryLog;
+}
+
+/**
+ * The report entry of inserted turn `c`, read where it stands: turn `c` went before input
+ * `before[c]`, after that many inputs and the `c` turns inserted before it. The output only grows
+ * by appending while the turn is kept, and a rewind cuts the log back before the output.
+ */
+function insertedEntry(memo: SeparateMemo, c: number): ReportedMessage {
+  const at = memo.before[c] + c;
+  return Object.freeze(ref(memo.out![at], at, 'assistant-after-tool-results'));
+}
+
+function fresh(clock: CallClock): SeparateMemo {
+  const memo: SeparateMemo = { input: new ListSnapshot(clock), out: null, outCall: 0, before: [], entries: new EntryLog((c) => insertedEntry(memo, c)) };
+  return memo;
 }
 
 /** Rewinds the fold to its state after the first `k` inputs. */
 function rewind(memo: SeparateMemo, k: number): void {
   let c = memo.before.length;
   while (c > 0 && memo.before[c - 1] >= k) c--;
-  memo.before.length = c;
+  // The log first: it makes what a handed-out list still reads of the turns that go, from the output.
   memo.entries.truncate(c);
+  memo.before.length = c;
   if (c === 0) memo.out = null;
   else if (memo.out !== null) memo.out.length = k + c;
 }
@@ -50,7 +67,7 @@ function fold(memo: SeparateMemo, messages: readonly Message[], from: number, de
       memo.out ??= messages.slice(0, i);
       const turn = acknowledgementBefore(m, derive);
       memo.before.push(i);
-      memo.entries.push(Object.freeze(ref(turn, memo.out.length, 'assistant-after-tool-results')));
+      memo.entries.growTo(memo.before.length);
       memo.out.push(turn);
     }
     memo.out?.push(m);
@@ -79,7 +96,7 @@ export class SeparateMemos {
     const head = messages[0];
     const resumed = resumeFold(this.#byHead, messages, rewind);
     const from = resumed.from;
-    const memo = resumed.memo ?? { input: new ListSnapshot(this.#clock), out: null, outCall: 0, before: [], entries: new EntryLog() };
+    const memo = resumed.memo ?? fresh(this.#clock);
     const before = memo.out;
     const stable = before === null ? 0 : before.length;
     fold(memo, messages, from, this.#derive);
