@@ -66,7 +66,6 @@ const EPISODE_LENGTH = N + 4 * (GROWN_WARMUP + GROWN_CALLS);
 const mixedHistory = (n: number, salt: number): Message[] => mixedFamilyHistory(n, salt) as Message[];
 
 const options = benchOptions;
-
 const targets = BENCH_TARGETS;
 
 /** CPU milliseconds (user + system, every thread of the process) since `from`. */

@@ -9,12 +9,12 @@
 // assistant turn into a user turn (only assistant turns left) takes the plain function. Fixed
 // mode only (what govern uses).
 import type { Message } from '@nanobot/schema';
-import type { ReportedChangeReason, ReportedMessage } from '../report/govern-report.js';
+import type { ReportedMessage } from '../report/govern-report.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
 import { alternationWithEntries, continuedTurnBefore, mergeOnce } from '../steps/target/enforce-role-alternation.js';
 import { isInstructionRole } from '../steps/target/govern-target.js';
 import { DeferredEntries, type ListBuilder } from '../report/deferred-list.js';
-import { ref } from '../report/reported-message.js';
+import { frozenRef, ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { EntryLog } from './entry-log.js';
 import { ListSnapshot } from './list-snapshot.js';
@@ -70,10 +70,6 @@ function fresh(clock: CallClock): AlternationMemo {
     removed: new EntryLog(), removedSlot: [], mergedSlots: [], addedEntry: new EntryLog(), addedMessage: [], addedShift: [], checked: 0, checkedShift: 0,
     version: 0, withOpener: null, withOpenerVersion: -1, outCall: 0, touched: 0, report: null,
   };
-}
-
-function frozenRef(msg: Message, index: number, reason: ReportedChangeReason): ReportedMessage {
-  return Object.freeze(ref(msg, index, reason));
 }
 
 /**

@@ -66,9 +66,8 @@ export class EntryLog {
     return this.#items[i];
   }
 
-  /** Appends `entry` (frozen: reports share it). An eager log's only way to grow. */
+  /** Appends `entry` (frozen: reports share it). An eager log's only way to grow (a lazy one grows with {@link growTo}). */
   push(entry: ReportedMessage): void {
-    this.#fill(this.#length);
     this.#items.push(entry);
     this.#length++;
   }

@@ -13,7 +13,7 @@ import type { DerivationCache } from '../steps/derivation-cache.js';
 import { idMapFrom, legalizeMessage } from '../steps/target/legalize-for-target.js';
 import type { ToolCallIdMap } from '../steps/target/tool-call-id-map.js';
 import { DeferredEntries } from '../report/deferred-list.js';
-import { ref } from '../report/reported-message.js';
+import { frozenRef } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { EntryLog } from './entry-log.js';
 import { ListSnapshot } from './list-snapshot.js';
@@ -76,7 +76,7 @@ function outLenAfter(memo: LegalizeMemo, c: number): number {
  */
 function removedEntry(memo: LegalizeMemo, c: number): ReportedMessage {
   const at = memo.changeIndex[c];
-  return Object.freeze(ref(memo.input.at(at), at, memo.changeReason[c]));
+  return frozenRef(memo.input.at(at), at, memo.changeReason[c]);
 }
 
 /** Added entry `a`: the output message of the change whose kept output is the `a`-th (binary search on `addedAfter`). */
@@ -89,7 +89,7 @@ function addedEntry(memo: LegalizeMemo, a: number): ReportedMessage {
     else lo = mid + 1;
   }
   const at = outLenAfter(memo, lo) - 1;
-  return Object.freeze(ref(memo.out![at], at, memo.changeReason[lo]));
+  return frozenRef(memo.out![at], at, memo.changeReason[lo]);
 }
 
 /** Rewinds the fold to its state after the first `k` inputs. */

@@ -7,7 +7,7 @@
 import type { Message } from '@nanobot/schema';
 import type { ReportedMessage } from '../report/govern-report.js';
 import { DeferredEntries, NO_ENTRIES } from '../report/deferred-list.js';
-import { ref } from '../report/reported-message.js';
+import { frozenRef } from '../report/reported-message.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
 import { acknowledgementBefore } from '../steps/target/separate-tool-results-from-user.js';
 import type { CallClock } from './call-clock.js';
@@ -41,7 +41,7 @@ interface SeparateMemo {
  */
 function insertedEntry(memo: SeparateMemo, c: number): ReportedMessage {
   const at = memo.before[c] + c;
-  return Object.freeze(ref(memo.out![at], at, 'assistant-after-tool-results'));
+  return frozenRef(memo.out![at], at, 'assistant-after-tool-results');
 }
 
 function fresh(clock: CallClock): SeparateMemo {

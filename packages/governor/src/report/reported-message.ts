@@ -24,6 +24,11 @@ export function ref(msg: Message, index: number, reason?: ReportedChangeReason):
   return out;
 }
 
+/** {@link ref}, frozen: a memo's entries are shared by every report that lists them. */
+export function frozenRef(msg: Message, index: number, reason: ReportedChangeReason): ReportedMessage {
+  return Object.freeze(ref(msg, index, reason));
+}
+
 /** The name of each id's result in `messages` (`'tool'` when it has none), for the report. */
 export function toolNames(messages: readonly Message[], ids: readonly string[]): (id: string) => string {
   const names = new Map<string, string>();
