@@ -39,15 +39,29 @@ export interface TargetChildren<Q, A> {
 }
 
 /**
+ * The node flags of a child that runs the packages as published: the parent's, without the
+ * "source" export condition (scripts/bench.mjs runs benchmarks with it, so they need no build).
+ * The built JavaScript is what applications run; tsx's transform of the TypeScript sources
+ * keeps function names by wrapping every closure made at run time in a call that defines its
+ * `name` (Object.defineProperty), a cost the built code does not have and that falls unevenly
+ * on code paths by how many closures they make per call (~3.5 µs a grown 'gemini' call
+ * against ~1 µs for 'openai', CPU profile of the TypeScript sources).
+ */
+export function builtPackagesFlags(): string[] {
+  return process.execArgv.filter((flag) => flag !== '--conditions=source' && flag !== '-C=source');
+}
+
+/**
  * In the benchmark file `self`: when this process is a serving child, answers each request its
  * parent sends with `answer(target, request)`, one at a time, and returns null; else returns a
- * function that starts one such child per target (same node flags). A child stays alive between
- * requests, so a benchmark can take short measurements of every target in turn: load on the
- * machine that comes and goes then hits each target's measurements alike, where a process per
- * measurement (seconds each) let it hit one target's and not another's. Contract: `answer` may
- * throw (the child exits with the error on stderr, and the parent's `ask` rejects).
+ * function that starts one such child per target (node flags `flags`, by default the parent's).
+ * A child stays alive between requests, so a benchmark can take short measurements of every
+ * target in turn: load on the machine that comes and goes then hits each target's measurements
+ * alike, where a process per measurement (seconds each) let it hit one target's and not
+ * another's. Contract: `answer` may throw (the child exits with the error on stderr, and the
+ * parent's `ask` rejects).
  */
-export function perTargetServer<Q, A>(self: string, answer: (target: GovernTarget, request: Q) => A): ((targets: readonly GovernTarget[]) => TargetChildren<Q, A>) | null {
+export function perTargetServer<Q, A>(self: string, answer: (target: GovernTarget, request: Q) => A, flags: readonly string[] = process.execArgv): ((targets: readonly GovernTarget[]) => TargetChildren<Q, A>) | null {
   if (process.argv[2] === '--serve') {
     const target = process.argv[3] as GovernTarget;
     process.on('message', (request) => {
@@ -57,7 +71,7 @@ export function perTargetServer<Q, A>(self: string, answer: (target: GovernTarge
   }
   return (targets) => {
     const children = new Map<GovernTarget, ChildProcess>();
-    for (const target of targets) children.set(target, spawn(process.execPath, [...process.execArgv, self, '--serve', target], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    for (const target of targets) children.set(target, spawn(process.execPath, [...flags, self, '--serve', target], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
     return {
       ask: (target, request) => new Promise<A>((resolve, reject) => {
         const child = children.get(target)!;
