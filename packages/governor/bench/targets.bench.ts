@@ -13,10 +13,11 @@
 // processes stay alive and take turns: in each round every target measures one grown episode
 // (~0.1 s of CPU: a fresh history and Governor, 500 grown calls counted after 100) on the same
 // history, one after the other, and the round's ratios are taken against that round's 'openai'
-// episode, so load that comes and goes hits both sides of a ratio alike. A process per target and round, as this was
-// before, measured the sides of a ratio seconds apart: the machine's speed moved ±25% between
-// such processes (four 'openai' processes in a row: 176–201 µs a call at best, an hour earlier
-// 129–153), and the same code gave Mistral ratios of 1.08–1.78 across four rounds.
+// episode, so load that comes and goes hits both sides of a ratio alike. A process per target
+// and round, as this was before, measured the sides of a ratio seconds apart: the machine's
+// speed moved ±25% between such processes (four 'openai' processes in a row: 176–201 µs a call
+// at best, an hour earlier 129–153), and the same code gave Mistral ratios of 1.08–1.78 across
+// four rounds.
 //
 // "Warm" includes the JIT: before the grown case is measured, a second Governor grows another
 // history by one step per call a few thousand times. A function govern calls once per call
@@ -164,6 +165,11 @@ function grownEpisode(history: readonly Message[], governor: Governor, target: G
   return meanOver(Infinity, 10, GROWN_CALLS, grow);
 }
 
+/** `xs` in ascending order (a copy). */
+const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
+/** The median of `xs` (the upper one of an even count). */
+const median = (xs: readonly number[]): number => sorted(xs)[Math.floor(xs.length / 2)]!;
+
 /**
  * The 90% bootstrap interval of median(xs) ÷ median(ys) (rounds resampled with replacement,
  * 2,000 times, from a fixed seed so a run's table is reproducible from its samples). An
@@ -181,11 +187,8 @@ function ratioInterval(xs: readonly number[], ys: readonly number[]): [number, n
     t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const resampledMedian = (v: readonly number[]) => {
-    const pick = Array.from({ length: v.length }, () => v[Math.floor(random() * v.length)]!).sort((a, b) => a - b);
-    return pick[Math.floor(pick.length / 2)]!;
-  };
-  const draws = Array.from({ length: 2000 }, () => resampledMedian(xs) / resampledMedian(ys)).sort((a, b) => a - b);
+  const resampledMedian = (v: readonly number[]) => median(Array.from({ length: v.length }, () => v[Math.floor(random() * v.length)]!));
+  const draws = sorted(Array.from({ length: 2000 }, () => resampledMedian(xs) / resampledMedian(ys)));
   return [draws[Math.floor(draws.length * 0.05)]!, draws[Math.floor(draws.length * 0.95)]!];
 }
 
@@ -216,14 +219,13 @@ if (start !== null) {
     children.close();
   }
   const base = samples.get('openai')!.rounds;
-  const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
-  const median = (xs: readonly number[]) => sorted(xs)[Math.floor(xs.length / 2)]!;
   const ratios = (rounds: Round[], key: keyof Round) => rounds.map((x, i) => x[key] / base[i]![key]);
   const of = (rounds: Round[], key: keyof Round) => rounds.map((x) => x[key]);
   const fastest = (rounds: Round[]) => sorted(of(rounds, 'grown'))[0]! / sorted(of(base, 'grown'))[0]!;
   const cell = (rounds: Round[], key: keyof Round) => {
-    const [lo, hi] = ratioInterval(of(rounds, key), of(base, key));
-    return `${median(of(rounds, key)).toFixed(3)} ms CPU | ${(median(of(rounds, key)) / median(of(base, key))).toFixed(2)}× (${lo.toFixed(2)}–${hi.toFixed(2)}) | ${median(ratios(rounds, key)).toFixed(2)}×`;
+    const [own, theirs] = [of(rounds, key), of(base, key)];
+    const [lo, hi] = ratioInterval(own, theirs);
+    return `${median(own).toFixed(3)} ms CPU | ${(median(own) / median(theirs)).toFixed(2)}× (${lo.toFixed(2)}–${hi.toFixed(2)}) | ${median(ratios(rounds, key)).toFixed(2)}×`;
   };
   console.log(`warm govern on ${N.toLocaleString('en')} messages per target (the built packages): a process per target, ${ROUNDS} rounds of one episode each, the targets in turn (goal: ≤ 1.2× 'openai')`);
   console.log("ratio: the target's median over the rounds ÷ 'openai''s median, with its 90% bootstrap interval over the rounds; per round: the median of each round's ratio to that round's 'openai'");

@@ -25,10 +25,10 @@ export class AppendedLists {
     const head = messages[0];
     const hit = this.#byHead.get(head);
     if (hit !== undefined && hit.fills === fills && hit.input.equals(messages)) {
-      // Marked as seen in this call (no copying): the next call's comparison of its input with
-      // this one then vouches for the copy, where a copy stamped in an older call cost a pass
-      // over the whole history on every call that hands the same history again.
-      hit.input.update(messages, messages.length);
+      // The next call's comparison of its input with this one then vouches for the copy, where
+      // a copy stamped in an older call cost a pass over the whole history on every call that
+      // hands the same history again.
+      hit.input.markSeen(messages);
       return hit.list;
     }
     const input = hit?.input ?? new ListSnapshot(this.#clock);

@@ -106,7 +106,7 @@ export class KnownEstimates implements EstimateMemo {
     const hit = own >= 0 && fits(own) ? own : entries.findIndex((_, i) => i !== own && fits(i));
     if (hit >= 0) {
       const e = entries[hit];
-      e.list.update(messages, messages.length); // no copying: marks it as seen in this call
+      e.list.markSeen(messages);
       if (hit > 0) entries.unshift(...entries.splice(hit, 1));
       return e.tokens;
     }

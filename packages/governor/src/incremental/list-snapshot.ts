@@ -112,6 +112,14 @@ export class ListSnapshot {
   }
 
   /**
+   * Marks the copy as made from `list` in this call, without copying: for a copy found equal to
+   * `list` (see {@link equals}), so the next call's comparisons of `list` can vouch for it.
+   */
+  markSeen(list: readonly Message[]): void {
+    this.update(list, list.length);
+  }
+
+  /**
    * Called after comparing `list` with this copy (`prefix`: their common prefix): for the rest
    * of the current call, copies other memos took of the list this copy was made from, in the
    * call that made it, share that prefix with `list`.
