@@ -66,6 +66,9 @@ const JIT_WARMUP_CALLS = 4_000;
 const JIT_WARMUP_FROM = 2_000;
 /** Unmeasured grown episodes (fresh history and Governor each) after the JIT warm-up. */
 const WARM_EPISODES = 2;
+/** The same-history window (ms of CPU), and the unmeasured calls before it (ms of CPU; see round). */
+const SAME_WINDOW_MS = 300;
+const SAME_SETTLE_MS = 100;
 /** Messages of an episode's history: N, then enough to grow it for every call of the episode. */
 const EPISODE_LENGTH = N + 4 * (GROWN_WARMUP + GROWN_CALLS);
 
@@ -78,6 +81,22 @@ const targets = BENCH_TARGETS;
 /** CPU milliseconds (user + system, every thread of the process) since `from`. */
 function cpuMs(from: NodeJS.CpuUsage): number {
   const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+}
+
+/**
+ * The CPU time of this thread alone, where the runtime tells it (Node 22.19+, 23.9+; not the
+ * @types/node this repo builds with): govern's own work and the collection pauses it waits in,
+ * without the collector's and compiler's background threads, which process.cpuUsage adds. The
+ * two differ by target: a grown Gemini call leaves more to promote, and the background marking
+ * and sweeping that follow cost more (Node 22, in-process, 10 episodes each: 'openai' 87 µs a
+ * call on its thread and 95 on all, Gemini 137 and 188).
+ */
+const threadCpuUsage = (process as { threadCpuUsage?: (from?: NodeJS.CpuUsage) => NodeJS.CpuUsage }).threadCpuUsage;
+
+/** CPU milliseconds of this thread since `from` (only where {@link threadCpuUsage} exists). */
+function threadMs(from: NodeJS.CpuUsage): number {
+  const d = threadCpuUsage!(from);
   return (d.user + d.system) / 1000;
 }
 
@@ -111,6 +130,9 @@ interface Round {
   grown: number;
   cold: number;
   same: number;
+  /** The grown and same-history calls on the calling thread alone (see threadCpuUsage; absent where the runtime cannot tell). */
+  grownThread?: number;
+  sameThread?: number;
 }
 
 /** A child's state: its first history and the Governor that governs it (the same-history case). */
@@ -130,31 +152,54 @@ function warm(target: GovernTarget): Child {
   const base = mixedHistory(N, 7);
   const governor = createGovernor();
   governor.govern(base, options(target));
-  meanOver(300, 50, Infinity, () => governor.govern(base, options(target)));
+  meanOver(SAME_WINDOW_MS, 50, Infinity, () => governor.govern(base, options(target)));
   warmUpJit(target);
   for (let w = 0; w < WARM_EPISODES; w++) freshEpisode(target, 3 + 100 * w);
   return { base, governor };
 }
 
-/** One round: the same history again (~0.3 s of CPU), then a grown episode on a fresh history of salt `salt` (its first call timed too). */
+/**
+ * One round: the same history again (~0.3 s of CPU), then a grown episode on a fresh history of
+ * salt `salt` (its first call timed too).
+ *
+ * The same-history calls are measured after ~0.1 s of them unmeasured, as the grown calls are
+ * after 100 of theirs. A round starts after the child waited for the seven others (seconds),
+ * with the last round's episode (a 12,400-message history and its Governor) left for the
+ * collector; that collection fell into the first 50–200 calls of the window, which then ran at
+ * 200–550 µs a call against ~40–110 later (Node 20, 50-call batches), more often and longer for
+ * the strict-role targets, whose Governors leave more behind. The window then said 1.6–2.2× for
+ * Anthropic, Gemini, Bedrock and Mistral, with their calls on the wall clock alike (so the main
+ * thread's, not background work); after the settling calls, 1.0–1.3×. That collection is the
+ * grown episode's garbage, not a cost of governing the same history again.
+ */
 function round(target: GovernTarget, child: Child, salt: number): Round {
-  const same = meanOver(300, 50, Infinity, () => child.governor.govern(child.base, options(target)));
-  return { ...freshEpisode(target, salt), same };
+  meanOver(SAME_SETTLE_MS, 50, Infinity, () => child.governor.govern(child.base, options(target)));
+  let calls = 0;
+  const thread = threadCpuUsage?.();
+  const same = meanOver(SAME_WINDOW_MS, 50, Infinity, () => {
+    child.governor.govern(child.base, options(target));
+    calls++;
+  });
+  const sameThread = thread === undefined ? undefined : threadMs(thread) / calls;
+  return { ...freshEpisode(target, salt), same, ...(sameThread === undefined ? {} : { sameThread }) };
 }
 
 /** {@link grownEpisode} on a new history of salt `salt` and a new Governor whose first call (timed: `cold`) governed its first N messages. */
-function freshEpisode(target: GovernTarget, salt: number): { grown: number; cold: number } {
+function freshEpisode(target: GovernTarget, salt: number): { grown: number; grownThread?: number; cold: number } {
   const history = mixedHistory(EPISODE_LENGTH, salt);
   const governor = createGovernor();
   const first = history.slice(0, N);
   const from = process.cpuUsage();
   governor.govern(first, options(target));
   const cold = cpuMs(from);
-  return { grown: grownEpisode(history, governor, target), cold };
+  return { ...grownEpisode(history, governor, target), cold };
 }
 
-/** Mean CPU ms per call of `governor` on `history` grown by one request point per call from N. */
-function grownEpisode(history: readonly Message[], governor: Governor, target: GovernTarget): number {
+/**
+ * Mean CPU ms per call of `governor` on `history` grown by one request point per call from N
+ * (`grown`), and on the calling thread alone where the runtime tells it (`grownThread`).
+ */
+function grownEpisode(history: readonly Message[], governor: Governor, target: GovernTarget): { grown: number; grownThread?: number } {
   const points = requestPoints(history, N);
   if (points.length < GROWN_WARMUP + GROWN_CALLS) throw new Error(`only ${points.length} request points`);
   let next = 0;
@@ -162,7 +207,9 @@ function grownEpisode(history: readonly Message[], governor: Governor, target: G
   meanOver(Infinity, 10, GROWN_WARMUP, grow); // this Governor's memos on this history
   // Each call copies a list one step longer than the last (as a runner's history grows), alike
   // for every target; a fixed number of calls, so every target governs the same lists.
-  return meanOver(Infinity, 10, GROWN_CALLS, grow);
+  const thread = threadCpuUsage?.();
+  const grown = meanOver(Infinity, 10, GROWN_CALLS, grow);
+  return thread === undefined ? { grown } : { grown, grownThread: threadMs(thread) / GROWN_CALLS };
 }
 
 /** `xs` in ascending order (a copy). */
@@ -219,20 +266,33 @@ if (start !== null) {
     children.close();
   }
   const base = samples.get('openai')!.rounds;
-  const ratios = (rounds: Round[], key: keyof Round) => rounds.map((x, i) => x[key] / base[i]![key]);
-  const of = (rounds: Round[], key: keyof Round) => rounds.map((x) => x[key]);
+  type Key = 'grown' | 'cold' | 'same' | 'grownThread' | 'sameThread';
+  const ratios = (rounds: Round[], key: Key) => rounds.map((x, i) => x[key]! / base[i]![key]!);
+  const of = (rounds: Round[], key: Key) => rounds.map((x) => x[key]!);
   const fastest = (rounds: Round[]) => sorted(of(rounds, 'grown'))[0]! / sorted(of(base, 'grown'))[0]!;
-  const cell = (rounds: Round[], key: keyof Round) => {
+  const cell = (rounds: Round[], key: Key) => {
     const [own, theirs] = [of(rounds, key), of(base, key)];
     const [lo, hi] = ratioInterval(own, theirs);
     return `${median(own).toFixed(3)} ms CPU | ${(median(own) / median(theirs)).toFixed(2)}× (${lo.toFixed(2)}–${hi.toFixed(2)}) | ${median(ratios(rounds, key)).toFixed(2)}×`;
   };
-  console.log(`warm govern on ${N.toLocaleString('en')} messages per target (the built packages): a process per target, ${ROUNDS} rounds of one episode each, the targets in turn (goal: ≤ 1.2× 'openai')`);
+  console.log(`warm govern on ${N.toLocaleString('en')} messages per target (the built packages, Node ${process.versions.node}): a process per target, ${ROUNDS} rounds of one episode each, the targets in turn (goal: ≤ 1.2× 'openai')`);
   console.log("ratio: the target's median over the rounds ÷ 'openai''s median, with its 90% bootstrap interval over the rounds; per round: the median of each round's ratio to that round's 'openai'");
   console.log('| target | same history | ratio (90%) | per round | grown by one step | ratio (90%) | per round | cold (first call) ratio | grown, fastest rounds |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const target of targets) {
     const { rounds } = samples.get(target)!;
     console.log(`| \`${target}\` | ${cell(rounds, 'same')} | ${cell(rounds, 'grown')} | ${median(ratios(rounds, 'cold')).toFixed(2)}× | ${fastest(rounds).toFixed(2)}× |`);
+  }
+  // Where the runtime tells each thread's time: both cases on the calling thread alone.
+  if ([...samples.values()].every(({ rounds }) => rounds.every((r) => r.grownThread !== undefined && r.sameThread !== undefined))) {
+    console.log('\nthe calling thread alone (without the collector\'s and compiler\'s background threads):');
+    console.log('| target | same history | ratio (90%) | per round | grown by one step | ratio (90%) | per round |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const target of targets) {
+      const { rounds } = samples.get(target)!;
+      console.log(`| \`${target}\` | ${cell(rounds, 'sameThread')} | ${cell(rounds, 'grownThread')} |`);
+    }
+  } else {
+    console.log(`\n(Node ${process.versions.node} does not tell a thread's own CPU time: on Node 22.19+ the table is followed by one of the calling thread alone.)`);
   }
 }
