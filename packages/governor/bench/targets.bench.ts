@@ -49,7 +49,8 @@
 //
 // The last column divides each target's fastest round by 'openai''s fastest: interference from
 // other work on the machine only ever adds time, so the fastest rounds are the ones it touched
-// least (the per-round ratios above carry it in both directions).
+// least (the per-round ratios above carry it in both directions). On runtimes that tell a
+// thread's own CPU time, a second table gives both cases on the calling thread alone.
 import { fileURLToPath } from 'node:url';
 import { createGovernor, type Governor, type GovernTarget } from '@nanobot/governor';
 import type { Message } from '@nanobot/schema';
@@ -88,9 +89,10 @@ function cpuMs(from: NodeJS.CpuUsage): number {
  * The CPU time of this thread alone, where the runtime tells it (Node 22.19+, 23.9+; not the
  * @types/node this repo builds with): govern's own work and the collection pauses it waits in,
  * without the collector's and compiler's background threads, which process.cpuUsage adds. The
- * two differ by target: a grown Gemini call leaves more to promote, and the background marking
- * and sweeping that follow cost more (Node 22, in-process, 10 episodes each: 'openai' 87 µs a
- * call on its thread and 95 on all, Gemini 137 and 188).
+ * two differ by target: a grown strict-role call leaves more for the collector to promote (per
+ * young-generation collection, ~215 KB for Gemini and Mistral against ~70 KB for 'openai'), and
+ * the background work that follows counts on every thread (Node 22.23, 24 rounds: grown Gemini
+ * 1.20× on every thread and 1.17× on its own, Mistral 1.45× and 1.39×).
  */
 const threadCpuUsage = (process as { threadCpuUsage?: (from?: NodeJS.CpuUsage) => NodeJS.CpuUsage }).threadCpuUsage;
 
