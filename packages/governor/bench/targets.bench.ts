@@ -102,13 +102,20 @@ function threadMs(from: NodeJS.CpuUsage): number {
   return (d.user + d.system) / 1000;
 }
 
+/** Mean CPU ms per call: of the process (`cpu`), and of the calling thread where the runtime tells it (`thread`). */
+interface PerCall {
+  cpu: number;
+  thread?: number;
+}
+
 /**
  * Mean CPU ms per call of `call` over about `ms` of CPU time, or `maxCalls` calls (batches of
  * `batch`). CPU time, not wall time: on a loaded machine a process waiting for a core is not
  * slower, and wall time would charge it the wait.
  */
-function meanOver(ms: number, batch: number, maxCalls: number, call: () => void): number {
+function meanOver(ms: number, batch: number, maxCalls: number, call: () => void): PerCall {
   let calls = 0;
+  const thread = threadCpuUsage?.();
   const from = process.cpuUsage();
   let t = 0;
   while (t < ms && calls < maxCalls) {
@@ -116,7 +123,7 @@ function meanOver(ms: number, batch: number, maxCalls: number, call: () => void)
     calls += batch;
     t = cpuMs(from);
   }
-  return t / calls;
+  return thread === undefined ? { cpu: t / calls } : { cpu: t / calls, thread: threadMs(thread) / calls };
 }
 
 /** Runs the grown case's code until V8 has compiled it (see the file comment), on a history and Governor of its own. */
@@ -175,15 +182,10 @@ function warm(target: GovernTarget): Child {
  * grown episode's garbage, not a cost of governing the same history again.
  */
 function round(target: GovernTarget, child: Child, salt: number): Round {
-  meanOver(SAME_SETTLE_MS, 50, Infinity, () => child.governor.govern(child.base, options(target)));
-  let calls = 0;
-  const thread = threadCpuUsage?.();
-  const same = meanOver(SAME_WINDOW_MS, 50, Infinity, () => {
-    child.governor.govern(child.base, options(target));
-    calls++;
-  });
-  const sameThread = thread === undefined ? undefined : threadMs(thread) / calls;
-  return { ...freshEpisode(target, salt), same, ...(sameThread === undefined ? {} : { sameThread }) };
+  const again = () => child.governor.govern(child.base, options(target));
+  meanOver(SAME_SETTLE_MS, 50, Infinity, again);
+  const same = meanOver(SAME_WINDOW_MS, 50, Infinity, again);
+  return { ...freshEpisode(target, salt), same: same.cpu, ...(same.thread === undefined ? {} : { sameThread: same.thread }) };
 }
 
 /** {@link grownEpisode} on a new history of salt `salt` and a new Governor whose first call (timed: `cold`) governed its first N messages. */
@@ -209,9 +211,8 @@ function grownEpisode(history: readonly Message[], governor: Governor, target: G
   meanOver(Infinity, 10, GROWN_WARMUP, grow); // this Governor's memos on this history
   // Each call copies a list one step longer than the last (as a runner's history grows), alike
   // for every target; a fixed number of calls, so every target governs the same lists.
-  const thread = threadCpuUsage?.();
   const grown = meanOver(Infinity, 10, GROWN_CALLS, grow);
-  return thread === undefined ? { grown } : { grown, grownThread: threadMs(thread) / GROWN_CALLS };
+  return grown.thread === undefined ? { grown: grown.cpu } : { grown: grown.cpu, grownThread: grown.thread };
 }
 
 /** `xs` in ascending order (a copy). */
@@ -268,11 +269,10 @@ if (start !== null) {
     children.close();
   }
   const base = samples.get('openai')!.rounds;
-  type Key = 'grown' | 'cold' | 'same' | 'grownThread' | 'sameThread';
-  const ratios = (rounds: Round[], key: Key) => rounds.map((x, i) => x[key]! / base[i]![key]!);
-  const of = (rounds: Round[], key: Key) => rounds.map((x) => x[key]!);
+  const ratios = (rounds: Round[], key: keyof Round) => rounds.map((x, i) => x[key]! / base[i]![key]!);
+  const of = (rounds: Round[], key: keyof Round) => rounds.map((x) => x[key]!);
   const fastest = (rounds: Round[]) => sorted(of(rounds, 'grown'))[0]! / sorted(of(base, 'grown'))[0]!;
-  const cell = (rounds: Round[], key: Key) => {
+  const cell = (rounds: Round[], key: keyof Round) => {
     const [own, theirs] = [of(rounds, key), of(base, key)];
     const [lo, hi] = ratioInterval(own, theirs);
     return `${median(own).toFixed(3)} ms CPU | ${(median(own) / median(theirs)).toFixed(2)}× (${lo.toFixed(2)}–${hi.toFixed(2)}) | ${median(ratios(rounds, key)).toFixed(2)}×`;
