@@ -49,10 +49,23 @@ interface AlternationMemo {
    */
   checked: number;
   checkedShift: number;
-  /** Bumped whenever the fold changes; the output with the opener is kept for one version. */
+  /** Bumped whenever the fold changes. */
   version: number;
+  /**
+   * The output with the opener before its first turn (a history whose first turn is an
+   * assistant's), the memo's own list kept in step with `out` in place: out's slot `i` stands at
+   * `i` before `openerFirst` and at `i + 1` from it. A new copy per call cost a pass over the
+   * history and ~80 KB that the young generation promoted (later steps' memos keep it a while):
+   * Mistral's grown 10,000-message call then ran at ~2.5 MB promoted per collection, against
+   * ~25 KB for 'openai'.
+   */
   withOpener: Message[] | null;
-  withOpenerVersion: number;
+  opener: Message | null;
+  openerFirst: number;
+  /** How many leading slots of `out` stand in `withOpener` as they are in `out` now. */
+  openerSynced: number;
+  /** The call that last handed `withOpener` out (as `outCall` for `out`). */
+  openerCall: number;
   /** The call that last handed `out` itself out, and the first slot changed since (later steps' copies share the slots before). */
   outCall: number;
   touched: number;
@@ -68,7 +81,7 @@ function fresh(clock: CallClock): AlternationMemo {
   return {
     input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [],
     removed: new EntryLog(), removedSlot: [], mergedSlots: [], addedEntry: new EntryLog(), addedMessage: [], addedShift: [], checked: 0, checkedShift: 0,
-    version: 0, withOpener: null, withOpenerVersion: -1, outCall: 0, touched: 0, report: null,
+    version: 0, withOpener: null, opener: null, openerFirst: 0, openerSynced: 0, openerCall: 0, outCall: 0, touched: 0, report: null,
   };
 }
 
@@ -88,6 +101,7 @@ function rewind(memo: AlternationMemo, k: number, derive: DerivationCache): void
   const len = last + 1;
   const sizeLast = k - slotStart[last];
   memo.touched = Math.min(memo.touched, last);
+  memo.openerSynced = Math.min(memo.openerSynced, last);
   if (sizeLast !== sizes[last]) {
     let merged = memo.input.at(slotStart[last]);
     for (let j = slotStart[last] + 1; j < k; j++) merged = mergeOnce(merged, memo.input.at(j), false, derive)!;
@@ -125,6 +139,7 @@ function fold(memo: AlternationMemo, messages: readonly Message[], from: number,
       // Fixed mode always merges (only the reference drops).
       out[last] = mergeOnce(prev, msg, false, derive)!;
       if (last < memo.touched) memo.touched = last;
+      if (last < memo.openerSynced) memo.openerSynced = last;
       if (sizes[last] === 1) {
         memo.removed.push(frozenRef(messages[slotStart[last]], slotStart[last], 'merged-same-role'));
         memo.removedSlot.push(last);
@@ -248,12 +263,38 @@ export class AlternationMemos {
       memo.touched = out.length;
       return withEntries(this.#clock.markShared(out), removed, added);
     }
-    if (memo.withOpener === null || memo.withOpenerVersion !== memo.version) {
-      const list = out.slice(0, first).concat([opener], out.slice(first, kept));
-      memo.withOpener = this.#clock.markImmutable(list);
-      memo.withOpenerVersion = memo.version;
+    return withEntries(this.#clock.markShared(this.#withOpener(memo, opener, first, kept)), removed, added);
+  }
+
+  /** `out`'s first `kept` slots with `opener` at `first`: the memo's list, brought in step with `out` in place. */
+  #withOpener(memo: AlternationMemo, opener: Message, first: number, kept: number): Message[] {
+    const { out } = memo;
+    let list = memo.withOpener;
+    if (list === null || memo.opener !== opener || memo.openerFirst !== first) {
+      list = out.slice(0, first);
+      list.push(opener);
+      for (let i = first; i < kept; i++) list.push(out[i]);
+      memo.withOpener = list;
+      memo.opener = opener;
+      memo.openerFirst = first;
+      memo.openerCall = this.#clock.active;
+      memo.openerSynced = kept;
+      return list;
     }
-    return withEntries(this.#clock.markShared(memo.withOpener), removed, added);
+    const from = Math.min(memo.openerSynced, kept);
+    // Overwrite, then append, then trim (as ListSnapshot.update: no shrinking and regrowing).
+    const len = kept + 1;
+    for (let i = from; i < kept; i++) {
+      const at = i < first ? i : i + 1;
+      if (at < list.length) list[at] = out[i];
+      else list.push(out[i]);
+    }
+    if (list.length > len) list.length = len;
+    // Copies later steps took of it when it was last handed out share the slots before the first change.
+    this.#clock.vouch(list, list, memo.openerCall, from < first ? from : from + 1);
+    memo.openerCall = this.#clock.active;
+    memo.openerSynced = kept;
+    return list;
   }
 
   /** Drops what is kept for the history starting with `head`. */

@@ -211,6 +211,48 @@ describe('per-history step memos', () => {
     }
   });
 
+  it('the output with an opener is kept in step in place: one list across calls, equal to the plain step, results handed out unchanged', () => {
+    // A history whose first turn is an assistant's, grown, merged into, cut back and grown on
+    // differently: the memo's list is brought in step each call instead of copied (a copy per
+    // call was ~80 KB that later memos kept alive into the old generation).
+    const turns: Message[] = deepFreeze([
+      { role: 'system', content: 'sys' },
+      { role: 'assistant', content: 'hello' },
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: 'b' },
+      { role: 'assistant', content: 'c' },
+      { role: 'user', content: 'd' },
+      { role: 'user', content: 'e' },
+      { role: 'assistant', content: 'f' },
+      { role: 'user', content: 'g' },
+    ]);
+    const other: Message[] = deepFreeze([{ role: 'user', content: 'x' }, { role: 'assistant', content: 'y' }, { role: 'user', content: 'z' }]);
+    const ends = [3, 5, 6, 7, 9, 9, 4, 9, 2, 6];
+    const memos = new GovernorMemos();
+    let handed: Message[] | null = null;
+    for (const [k, end] of ends.entries()) {
+      const list = k === 8 ? [...turns.slice(0, 5), ...other] : turns.slice(0, end);
+      const got = memos.alternation.run(list);
+      expectSame(got, alternationWithEntries(list), list);
+      if (handed !== null && k > 0) expect(got.messages).toBe(handed);
+      handed = got.messages;
+    }
+    // Through a Governor, for every strict-role target: each result equals a memo-less Governor's
+    // and stays as it was when handed out.
+    for (const target of ['anthropic', 'gemini', 'bedrock', 'mistral'] as const) {
+      const withMemos = createGovernor({ target });
+      const plain = createGovernor({ target, memos: false });
+      const kept: [Message[], string][] = [];
+      for (const [k, end] of ends.entries()) {
+        const list = k === 8 ? [...turns.slice(0, 5), ...other] : turns.slice(0, end);
+        const a = withMemos.govern(list).messages;
+        expect(JSON.stringify(a)).toBe(JSON.stringify(plain.govern(list).messages));
+        kept.push([a, JSON.stringify(a)]);
+      }
+      for (const [list, json] of kept) expect(JSON.stringify(list)).toBe(json);
+    }
+  });
+
   it('govern hands out a new output array each call (the caller may keep or change it)', () => {
     const list: Message[] = deepFreeze([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }, { role: 'developer', content: ' ' }, { role: 'user', content: 'c' }]);
     const first = govern(list).messages;
