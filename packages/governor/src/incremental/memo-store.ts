@@ -20,6 +20,7 @@ import { SnipMemos } from './snip-memo.js';
 import { ScanMemo } from './structure-scan.js';
 import { ToolResultBudgetMemos } from './tool-result-budget-memo.js';
 import { ToolResultIndexes } from './tool-result-index.js';
+import { UserFirstMemos } from './user-first-memo.js';
 
 /** What a Governor keeps per conversation besides its memos (its cut plan and so on). */
 export interface Conversation<S> {
@@ -40,6 +41,7 @@ export class GovernorMemos<S = unknown> {
   readonly scans: ScanMemo;
   readonly legalize: LegalizeMemos;
   readonly alternation: AlternationMemos;
+  readonly userFirst: UserFirstMemos;
   readonly separations: SeparateMemos;
   readonly placeholders: PlaceholderMemos;
   readonly budgets: ToolResultBudgetMemos;
@@ -65,6 +67,7 @@ export class GovernorMemos<S = unknown> {
     this.scans = new ScanMemo(this.clock);
     this.legalize = new LegalizeMemos(this.clock, this.derive);
     this.alternation = new AlternationMemos(this.clock, this.derive);
+    this.userFirst = new UserFirstMemos(this.clock, this.derive);
     this.separations = new SeparateMemos(this.clock, this.derive);
     this.placeholders = new PlaceholderMemos(this.clock, this.derive);
     this.budgets = new ToolResultBudgetMemos(this.clock);
@@ -114,7 +117,7 @@ export class GovernorMemos<S = unknown> {
     this.#conversations.delete(key);
     const head = c.input.head;
     if (head !== undefined) {
-      for (const memo of [this.estimates, this.scans, this.legalize, this.alternation, this.separations, this.placeholders, this.budgets, this.appended, this.compactions, this.instructions, this.snips, this.toolResults]) memo.forget(head);
+      for (const memo of [this.estimates, this.scans, this.legalize, this.alternation, this.userFirst, this.separations, this.placeholders, this.budgets, this.appended, this.compactions, this.instructions, this.snips, this.toolResults]) memo.forget(head);
     }
     return true;
   }

@@ -36,7 +36,8 @@ export function resumeStep(memos: GovernorMemos, step: GovernStep, list: readonl
     case 'snipHistory':
       return memos.snips.run(list, ctx);
     case 'enforceRoleAlternation':
-      return ctx.profile?.roleOrder === 'strict' ? memos.alternation.run(list) : undefined;
+      // Two steps report under this name: the strict alternation and the user-first opener.
+      return ctx.profile?.roleOrder === 'strict' ? memos.alternation.run(list) : ctx.profile?.roleOrder === 'user-first' ? memos.userFirst.run(list) : undefined;
     case 'separateToolResultsFromUser':
       return memos.separations.run(list);
     case 'placeholderThoughtSignatures':

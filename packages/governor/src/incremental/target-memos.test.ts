@@ -10,6 +10,8 @@ import { governWith } from '../govern.js';
 import type { GovernOptions, GovernResult } from '../govern-options.js';
 import { placeholderThoughtSignaturesStep } from '../steps/target/placeholder-thought-signatures.js';
 import { separateToolResultsFromUserStep } from '../steps/target/separate-tool-results-from-user.js';
+import { userFirstStep } from '../steps/target/user-first.js';
+import { createGovernor } from '../governor.js';
 import { GOVERN_TARGETS, type GovernTarget } from '../steps/target/govern-target.js';
 import { resolveCall } from '../step-context.js';
 import { arbitraryBudget, arbitraryHistory } from '../test-support/arbitrary-history.js';
@@ -60,6 +62,61 @@ describe('per-target step memos', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('the user-first opener resumed from the last call equals the plain step', () => {
+    // Histories whose first turn is an assistant's (a greeting, or the opening user turn gone)
+    // or a user's, grown, cut and gone on differently.
+    const opened = fc.tuple(shapedHistory, fc.constantFrom('greeting', 'no-user', 'as-is')).map(([h, how]) =>
+      deepFreeze(how === 'greeting' ? [h[0], { role: 'assistant', content: 'hi' } as Message, ...h.slice(1)] : how === 'no-user' ? [h[0], ...h.slice(2)] : h));
+    fc.assert(
+      fc.property(opened, opened, requests, (history, other, steps) => {
+        const memos = new GovernorMemos();
+        for (const list of listsOf(history, other, steps)) {
+          const ctx = resolveCall(list, { target: 'openai' }, memos.derive, null).ctx;
+          const got = memos.userFirst.run(list);
+          const want = userFirstStep.run(list, ctx);
+          expect(got.messages === list).toBe(want.messages === list);
+          expect(got.messages).toEqual(want.messages);
+          expect(got.added).toEqual(want.added ?? []);
+          got.messages.forEach((m, i) => expect(m).toBe(want.messages[i]));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a grown history opened by an assistant turn reuses the user-first list, and results handed out stay as they were', () => {
+    const history: Message[] = deepFreeze([
+      { role: 'system', content: 's' },
+      { role: 'assistant', content: 'hi, how can I help?' },
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: null, tool_calls: [call('c1')] } as Message,
+      { role: 'tool', tool_call_id: 'c1', name: 'exec', content: 'r' },
+      { role: 'user', content: 'b' },
+      { role: 'assistant', content: 'c' },
+      { role: 'user', content: 'd' },
+    ]);
+    const memos = new GovernorMemos();
+    const ends = [3, 5, 6, 8, 8, 4, 8];
+    let handed: Message[] | null = null;
+    for (const end of ends) {
+      const got = memos.userFirst.run(history.slice(0, end)).messages;
+      if (handed !== null) expect(got).toBe(handed);
+      handed = got;
+    }
+    for (const target of ['openai', 'responses', 'deepseek', 'openrouter'] as const) {
+      const withMemos = createGovernor({ target });
+      const plain = createGovernor({ target, memos: false });
+      const kept: [Message[], string][] = [];
+      for (const end of ends) {
+        const a = withMemos.govern(history.slice(0, end)).messages;
+        expect(JSON.stringify(a)).toBe(JSON.stringify(plain.govern(history.slice(0, end)).messages));
+        expect(a[1]).toEqual(expect.objectContaining({ role: 'user' }));
+        kept.push([a, JSON.stringify(a)]);
+      }
+      for (const [list, json] of kept) expect(JSON.stringify(list)).toBe(json);
+    }
   });
 
   it('the placeholder rewrite resumed from the last call equals the plain step', () => {
