@@ -49,6 +49,18 @@ describe('lineWithDeferredEntries', () => {
     });
   });
 
+  it('shares one pair of accessors between lines and shows nothing else (spread, keys, JSON)', () => {
+    const a = make().line;
+    const b = make().line;
+    // Accessors made per line left every line in the engine's slow dictionary mode.
+    expect(Object.getOwnPropertyDescriptor(a, 'removed')!.get).toBe(Object.getOwnPropertyDescriptor(b, 'removed')!.get);
+    expect(Object.getOwnPropertyDescriptor(a, 'added')!.set).toBe(Object.getOwnPropertyDescriptor(b, 'added')!.set);
+    const spread = { ...a };
+    expect(Object.getOwnPropertySymbols(spread)).toEqual([]);
+    expect(Object.keys(spread)).toEqual(Object.keys(a));
+    expect(spread.removed).toBe(a.removed);
+  });
+
   it('builds nothing until a list is read, then reads the result\'s own list, which becomes plain data', () => {
     const { line, from, removed, added } = make();
     expect(removed.calls() + added.calls()).toBe(0);
