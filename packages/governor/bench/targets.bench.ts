@@ -17,7 +17,8 @@
 // and round, as this was before, measured the sides of a ratio seconds apart: the machine's
 // speed moved ±25% between such processes (four 'openai' processes in a row: 176–201 µs a call
 // at best, an hour earlier 129–153), and the same code gave Mistral ratios of 1.08–1.78 across
-// four rounds.
+// four rounds. The processes are replaced twice (GENERATIONS: a process's warm-up state alone
+// moved a target's times by up to 2×), so each target's rounds come from three processes.
 //
 // "Warm" includes the JIT: before the grown case is measured, a second Governor grows another
 // history by one step per call a few thousand times. A function govern calls once per call
@@ -62,6 +63,17 @@ const GROWN_CALLS = 500;
 const GROWN_WARMUP = 100;
 /** Rounds: in each, every target measures one grown episode on the same fresh history, one target after another. */
 const ROUNDS = 24;
+/**
+ * Processes per target, one after another, each for ROUNDS / GENERATIONS rounds. A process keeps
+ * the state its warm-up left (which functions were inlined where, which type feedback its
+ * comparisons saw), and that state alone moved a target's times by up to 2×: eight Node 20
+ * processes governing the same 10,000-message history again, the same code, ran Gemini at 44 µs
+ * a call in one and 84–88 in the seven others ('openai': 42–51, twice 69–73). With one process
+ * per target for every round, one such state set a target's ratio for the whole run (the same
+ * history read 1.29× for Gemini in one run and 2.06× in the next); with three, the median takes
+ * in three draws of it.
+ */
+const GENERATIONS = 3;
 /** Calls of the JIT warm-up (a history of its own, grown from this many messages). */
 const JIT_WARMUP_CALLS = 4_000;
 const JIT_WARMUP_FROM = 2_000;
@@ -252,21 +264,21 @@ const start = perTargetServer<Request, Round | null>(fileURLToPath(import.meta.u
   return round(target, state, request.salt);
 }, builtPackagesFlags());
 if (start !== null) {
-  const children = start(targets);
-  const samples = new Map<GovernTarget, { rounds: Round[] }>();
-  try {
-    // One child at a time, here and below: a child measures while the others wait.
-    for (const target of targets) {
-      await children.ask(target, { kind: 'warm' });
-      samples.set(target, { rounds: [] });
+  const samples = new Map<GovernTarget, { rounds: Round[] }>(targets.map((target) => [target, { rounds: [] }]));
+  const perGeneration = Math.ceil(ROUNDS / GENERATIONS);
+  for (let from = 0; from < ROUNDS; from += perGeneration) {
+    const children = start(targets);
+    try {
+      // One child at a time, here and below: a child measures while the others wait.
+      for (const target of targets) await children.ask(target, { kind: 'warm' });
+      for (let r = from; r < Math.min(ROUNDS, from + perGeneration); r++) {
+        // Each round starts at another target; every target governs the same fresh history.
+        const order = [...targets.slice(r % targets.length), ...targets.slice(0, r % targets.length)];
+        for (const target of order) samples.get(target)!.rounds.push((await children.ask(target, { kind: 'round', salt: 7 + 100 * (r + 1) })) as Round);
+      }
+    } finally {
+      children.close();
     }
-    for (let r = 0; r < ROUNDS; r++) {
-      // Each round starts at another target; every target governs the same fresh history.
-      const order = [...targets.slice(r % targets.length), ...targets.slice(0, r % targets.length)];
-      for (const target of order) samples.get(target)!.rounds.push((await children.ask(target, { kind: 'round', salt: 7 + 100 * (r + 1) })) as Round);
-    }
-  } finally {
-    children.close();
   }
   const base = samples.get('openai')!.rounds;
   const ratios = (rounds: Round[], key: keyof Round) => rounds.map((x, i) => x[key]! / base[i]![key]!);
@@ -277,7 +289,7 @@ if (start !== null) {
     const [lo, hi] = ratioInterval(own, theirs);
     return `${median(own).toFixed(3)} ms CPU | ${(median(own) / median(theirs)).toFixed(2)}× (${lo.toFixed(2)}–${hi.toFixed(2)}) | ${median(ratios(rounds, key)).toFixed(2)}×`;
   };
-  console.log(`warm govern on ${N.toLocaleString('en')} messages per target (the built packages, Node ${process.versions.node}): a process per target, ${ROUNDS} rounds of one episode each, the targets in turn (goal: ≤ 1.2× 'openai')`);
+  console.log(`warm govern on ${N.toLocaleString('en')} messages per target (the built packages, Node ${process.versions.node}): ${GENERATIONS} processes per target one after another, ${ROUNDS} rounds of one episode each, the targets in turn (goal: ≤ 1.2× 'openai')`);
   console.log("ratio: the target's median over the rounds ÷ 'openai''s median, with its 90% bootstrap interval over the rounds; per round: the median of each round's ratio to that round's 'openai'");
   console.log('| target | same history | ratio (90%) | per round | grown by one step | ratio (90%) | per round | cold (first call) ratio | grown, fastest rounds |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
