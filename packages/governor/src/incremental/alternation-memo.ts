@@ -18,6 +18,7 @@ import { frozenRef, ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { EntryLog } from './entry-log.js';
 import { ListSnapshot } from './list-snapshot.js';
+import { listWithOpener, syncListWithOpener } from './opener-list.js';
 import { resumeFold } from './resume-fold.js';
 
 /** The step's output with its report entries (input indices for removed, output for added). */
@@ -268,30 +269,18 @@ export class AlternationMemos {
 
   /** `out`'s first `kept` slots with `opener` at `first`: the memo's list, brought in step with `out` in place. */
   #withOpener(memo: AlternationMemo, opener: Message, first: number, kept: number): Message[] {
-    const { out } = memo;
-    let list = memo.withOpener;
+    const list = memo.withOpener;
     if (list === null || memo.opener !== opener || memo.openerFirst !== first) {
-      list = out.slice(0, first);
-      list.push(opener);
-      for (let i = first; i < kept; i++) list.push(out[i]);
-      memo.withOpener = list;
+      memo.withOpener = listWithOpener(memo.out, opener, first, kept);
       memo.opener = opener;
       memo.openerFirst = first;
       memo.openerCall = this.#clock.active;
       memo.openerSynced = kept;
-      return list;
+      return memo.withOpener;
     }
-    const from = Math.min(memo.openerSynced, kept);
-    // Overwrite, then append, then trim (as ListSnapshot.update: no shrinking and regrowing).
-    const len = kept + 1;
-    for (let i = from; i < kept; i++) {
-      const at = i < first ? i : i + 1;
-      if (at < list.length) list[at] = out[i];
-      else list.push(out[i]);
-    }
-    if (list.length > len) list.length = len;
+    const unchanged = syncListWithOpener(list, memo.out, first, Math.min(memo.openerSynced, kept), kept);
     // Copies later steps took of it when it was last handed out share the slots before the first change.
-    this.#clock.vouch(list, list, memo.openerCall, from < first ? from : from + 1);
+    this.#clock.vouch(list, list, memo.openerCall, unchanged);
     memo.openerCall = this.#clock.active;
     memo.openerSynced = kept;
     return list;

@@ -12,6 +12,7 @@ import { continuedTurnBefore } from '../steps/target/enforce-role-alternation.js
 import { isInstructionRole } from '../steps/target/govern-target.js';
 import type { CallClock } from './call-clock.js';
 import { ListSnapshot } from './list-snapshot.js';
+import { listWithOpener, syncListWithOpener } from './opener-list.js';
 
 /** The step's output with its report entries (the opener, when one was placed). */
 export interface ReportedUserFirst {
@@ -59,19 +60,12 @@ export class UserFirstMemos {
     const k = memo !== undefined && memo.first === first && memo.opener === opener ? memo.input.commonPrefix(messages) : 0;
     let out: Message[];
     if (memo === undefined || k <= first) {
-      out = messages.slice(0, first);
-      out.push(opener);
-      for (let i = first; i < n; i++) out.push(messages[i]);
+      out = listWithOpener(messages, opener, first, n);
       this.#byHead.set(head, { input: makeSnapshot(this.#clock, messages), first, opener, out, outCall: this.#clock.active });
     } else {
       out = memo.out;
-      // Overwrite, then append, then trim (as ListSnapshot.update: no shrinking and regrowing).
-      for (let i = k; i < n; i++) {
-        if (i + 1 < out.length) out[i + 1] = messages[i];
-        else out.push(messages[i]);
-      }
-      if (out.length > n + 1) out.length = n + 1;
-      this.#clock.vouch(out, out, memo.outCall, k + 1);
+      // Copies later steps took of it when it was last handed out share the slots before the first change.
+      this.#clock.vouch(out, out, memo.outCall, syncListWithOpener(out, messages, first, k, n));
       memo.outCall = this.#clock.active;
       memo.input.update(messages, k);
     }
