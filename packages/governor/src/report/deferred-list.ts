@@ -79,8 +79,8 @@ function deferredAccessor(key: 'removed' | 'added'): PropertyDescriptor {
     configurable: true,
   };
 }
-const REMOVED = deferredAccessor('removed');
-const ADDED = deferredAccessor('added');
+const REMOVED: PropertyDescriptor = Object.freeze(deferredAccessor('removed'));
+const ADDED: PropertyDescriptor = Object.freeze(deferredAccessor('added'));
 
 /**
  * A report line (keys in the order of every other line: JSON lists them so) whose `removed`
