@@ -35,8 +35,14 @@ interface AlternationMemo {
   sizes: number[];
   /** First input index of each slot (with `sizes`, what a rewind finds the state after any input from). */
   slotStart: number[];
-  /** `merged-same-role` removals in input order, and each one's slot. */
+  /**
+   * `merged-same-role` removals in input order: each one's input index and slot, and their
+   * report entries, made when a list that holds them is read (from the input copy, which holds
+   * the message at that index while the removal is kept; see entry-log.ts). Made in the fold,
+   * two frozen entries per merge were made and kept on every call that merged.
+   */
   removed: EntryLog;
+  removedIndex: number[];
   removedSlot: number[];
   /** Slots holding merged turns, ascending, with their cached report entries (made up to `addedEntry.length`). */
   mergedSlots: number[];
@@ -79,11 +85,25 @@ interface AlternationMemo {
 }
 
 function fresh(clock: CallClock): AlternationMemo {
-  return {
+  const memo: AlternationMemo = {
     input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [],
-    removed: new EntryLog(), removedSlot: [], mergedSlots: [], addedEntry: new EntryLog(), addedMessage: [], addedShift: [], checked: 0, checkedShift: 0,
+    removed: new EntryLog((r) => removedEntry(memo, r)), removedIndex: [], removedSlot: [], mergedSlots: [], addedEntry: new EntryLog(), addedMessage: [], addedShift: [], checked: 0, checkedShift: 0,
     version: 0, withOpener: null, opener: null, openerFirst: 0, openerSynced: 0, openerCall: 0, outCall: 0, touched: 0, report: null,
   };
+  return memo;
+}
+
+/** Removal `r`'s entry: the merged-away input at its index in the input copy. */
+function removedEntry(memo: AlternationMemo, r: number): ReportedMessage {
+  const at = memo.removedIndex[r];
+  return frozenRef(memo.input.at(at), at, 'merged-same-role');
+}
+
+/** Lists removal of input `at` (into `slot`); its entry is made when read. */
+function remove(memo: AlternationMemo, at: number, slot: number): void {
+  memo.removedIndex.push(at);
+  memo.removedSlot.push(slot);
+  memo.removed.growTo(memo.removedIndex.length);
 }
 
 /**
@@ -112,12 +132,14 @@ function rewind(memo: AlternationMemo, k: number, derive: DerivationCache): void
   sizes.length = len;
   sizes[last] = sizeLast;
   slotStart.length = len;
-  const { removed, removedSlot, mergedSlots } = memo;
-  let r = removed.length;
-  while (r > 0 && removed.at(r - 1).index >= k) r--;
+  const { removed, removedIndex, removedSlot, mergedSlots } = memo;
+  let r = removedIndex.length;
+  while (r > 0 && removedIndex[r - 1] >= k) r--;
   // The last slot's first input is listed only once the slot holds a merge.
   if (sizeLast === 1 && r > 0 && removedSlot[r - 1] === len - 1) r--;
+  // The log first: lists handed out may still read the entries cut, made now from the state.
   removed.truncate(r);
+  removedIndex.length = r;
   removedSlot.length = r;
   while (mergedSlots.length > 0 && (mergedSlots[mergedSlots.length - 1] >= len || (sizeLast === 1 && mergedSlots[mergedSlots.length - 1] === len - 1))) {
     mergedSlots.pop();
@@ -142,15 +164,13 @@ function fold(memo: AlternationMemo, messages: readonly Message[], from: number,
       if (last < memo.touched) memo.touched = last;
       if (last < memo.openerSynced) memo.openerSynced = last;
       if (sizes[last] === 1) {
-        memo.removed.push(frozenRef(messages[slotStart[last]], slotStart[last], 'merged-same-role'));
-        memo.removedSlot.push(last);
+        remove(memo, slotStart[last], last);
         memo.mergedSlots.push(last);
       }
       sizes[last]++;
       // The last slot is the last merged one now: its entry is checked again.
       memo.checked = Math.min(memo.checked, memo.mergedSlots.length - 1);
-      memo.removed.push(frozenRef(msg, i, 'merged-same-role'));
-      memo.removedSlot.push(last);
+      remove(memo, i, last);
     } else {
       out.push(msg);
       sizes.push(1);

@@ -6,6 +6,7 @@
 // owns, updated in place: a repeated or grown history costs what was appended.
 import type { Message } from '@nanobot/schema';
 import type { ReportedMessage } from '../report/govern-report.js';
+import { DeferredEntries } from '../report/deferred-list.js';
 import { ref } from '../report/reported-message.js';
 import type { DerivationCache } from '../steps/derivation-cache.js';
 import { needsPlaceholder, placeholderKey, placeholderSigned } from '../steps/target/placeholder-thought-signatures.js';
@@ -126,13 +127,17 @@ export class PlaceholderMemos {
     // The output is the input up to its first rewritten slot: the copies later steps take of the
     // input in this call (the recorder's estimate of it) know so without a pass over both.
     this.#clock.vouch(out, messages, this.#clock.active, changed[0]);
-    const removed: ReportedMessage[] = [];
-    const added: ReportedMessage[] = [];
-    for (const i of changed) {
-      removed.push(ref(messages[i], i, 'thought-signature-placeholder'));
-      added.push(ref(out[i], i, 'thought-signature-placeholder'));
-    }
-    return { messages: this.#clock.markShared(out), removed, added };
+    // The entries are made when the report's lists are first read (most reports are never
+    // read): ~2.8 µs a call on Node 20 for a turn of three steps when made here, every call of
+    // a history whose current turn needs the placeholder. The messages are taken now: both
+    // lists are changed in place by the next call (`changed` itself is replaced, not changed).
+    const from = changed.map((i) => messages[i]);
+    const to = changed.map((i) => out[i]);
+    return new DeferredEntries(
+      this.#clock.markShared(out),
+      () => Object.freeze(changed.map((i, j) => ref(from[j], i, 'thought-signature-placeholder'))),
+      () => Object.freeze(changed.map((i, j) => ref(to[j], i, 'thought-signature-placeholder'))),
+    );
   }
 
   /** Drops what is kept for the history starting with `head`. */

@@ -81,6 +81,22 @@ describe('per-history step memos', () => {
     expect(memos.alternation.run(base).messages[0]).toBe(merged);
   });
 
+  it('role alternation lists, when its report is read after later calls rewound and changed the fold, what its call merged', () => {
+    // The removal entries are made when a list is read, from the memo's input copy: a later call
+    // that rewinds the fold makes the entries it cuts first, while the copy still holds them.
+    const base = deepFreeze<Message[]>([{ role: 'system', content: 's' }, { role: 'user', content: 'a' }, { role: 'user', content: 'b' }, { role: 'assistant', content: 'x' }, { role: 'user', content: 'c' }, { role: 'user', content: 'd' }]);
+    const other = deepFreeze<Message[]>([base[0], base[1], { role: 'assistant', content: 'y' }, { role: 'user', content: 'e' }, { role: 'user', content: 'f' }, { role: 'user', content: 'g' }]);
+    const memos = new GovernorMemos();
+    const first = memos.alternation.run(base);
+    const second = memos.alternation.run(other);
+    memos.alternation.run(base.slice(0, 3));
+    for (const [got, list] of [[first, base], [second, other]] as const) {
+      const want = alternationWithEntries(list);
+      expect(got.removed).toEqual(want.removed);
+      expect(got.added).toEqual(want.added);
+    }
+  });
+
   it('role alternation resumed from the last call equals the plain step', () => {
     fc.assert(
       fc.property(sessions, ({ history, steps }) => {

@@ -138,6 +138,19 @@ describe('per-target step memos', () => {
     );
   });
 
+  it('the placeholder entries, read after a later call changed the memo\'s list, name the messages of their own call', () => {
+    const step = (id: string, content: string | null = null) => ({ role: 'assistant', content, tool_calls: [call(id)] }) as Message;
+    const list = deepFreeze<Message[]>([{ role: 'system', content: 's' }, { role: 'user', content: 'go' }, step('c1'), { role: 'tool', tool_call_id: 'c1', name: 'exec', content: 'r' }, step('c2')]);
+    // The same start, then another step where the first one stood: the memo's list changes in place.
+    const next = deepFreeze<Message[]>([...list.slice(0, 2), step('c9', 'another step'), { role: 'tool', tool_call_id: 'c9', name: 'exec', content: 'r' }]);
+    const memos = new GovernorMemos();
+    const first = memos.placeholders.run(list, 'skip_thought_signature_validator');
+    expect(memos.placeholders.run(next, 'skip_thought_signature_validator').messages).toBe(first.messages);
+    const want = placeholderThoughtSignaturesStep.run(list, resolveCall(list, { target: 'gemini' }, memos.derive, null).ctx);
+    expect(first.removed).toEqual(want.removed);
+    expect(first.added).toEqual(want.added);
+  });
+
   it('a Governor with memos returns what one without returns, call by call, for every target', () => {
     fc.assert(
       fc.property(fc.oneof(shapedHistory, arbitraryHistory.map((h) => deepFreeze(h))), shapedHistory, requests, arbitraryBudget, fc.constantFrom<GovernTarget>(...GOVERN_TARGETS), (history, other, steps, budget, target) => {
