@@ -43,7 +43,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function sanitizeAnthropicToolId(id: string): string {
   if (VALID_ID.test(id)) return id;
   const prefix = id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 48).replace(/^_+|_+$/g, '') || 'toolu';
-  return `${prefix}_${sha1Hex(id).slice(0, 8)}`;
+  return `${prefix}_${sha1Hex(id, 8)}`;
 }
 
 /**

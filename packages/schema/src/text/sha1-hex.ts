@@ -6,6 +6,8 @@
 // node:crypto on random text). `@noble/hashes` was the library to take, but its current major
 // ships ESM only, which the CommonJS builds cannot require without Node's require(esm).
 
+import { ValidationError } from '../errors/errors.js';
+
 /** `text`'s UTF-8 bytes (lone surrogates as U+FFFD), or null when all its char codes are ASCII (the usual case of an id: they are its bytes). */
 function nonAsciiBytes(text: string): Uint8Array | null {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return new TextEncoder().encode(text);
@@ -29,18 +31,29 @@ function hex8(word: number): string {
 }
 
 /**
- * The SHA-1 digest of `text`'s UTF-8 bytes (lone surrogates as U+FFFD) as 40 lowercase hex
- * digits. Pure; never throws. ~1 µs for an id-sized text: int32 locals, one loop per round
- * function, and one 80-word schedule per call that each block's words are read into (a padded
- * copy of the whole message beside it doubled what a call allocated; destructuring, a rotation
- * closure and `toString(16)` made an earlier version ~7 µs).
+ * The message schedule one call fills and reads: words 0–15 are written for each block before
+ * any is read and 16–79 are computed from them, so nothing carries from one call to the next,
+ * and no call can start inside another (the function calls nothing that could call back). One
+ * array for every call, not one per call: making an 80-word Int32Array per call was ~1 µs of
+ * an id-sized call's ~2.4 µs (Node 20).
  */
-export function sha1Hex(text: string): string {
+const SCHEDULE = new Int32Array(80);
+
+/**
+ * The SHA-1 digest of `text`'s UTF-8 bytes (lone surrogates as U+FFFD) as lowercase hex: all 40
+ * digits, or its first `digits` (1–40; the reference names ids by such prefixes, `[:8]` and
+ * `[:9]`, and the digits after them are not made). Pure; throws {@link ValidationError} when `digits` is not
+ * an integer from 1 to 40. ~0.6 µs for an id-sized text and 9 digits (Node 20): int32 locals,
+ * one loop per round function, one schedule for every call (see SCHEDULE); destructuring, a
+ * rotation closure and `toString(16)` made an earlier version ~7 µs.
+ */
+export function sha1Hex(text: string, digits = 40): string {
+  if (!Number.isInteger(digits) || digits < 1 || digits > 40) throw new ValidationError(`sha1Hex: digits must be an integer from 1 to 40, got ${String(digits)}`, ['digits']);
   const bytes = nonAsciiBytes(text);
   const n = bytes === null ? text.length : bytes.length;
   // The message's bytes, a 1 bit, zeros, then the length in bits (64-bit), in 64-byte blocks.
   const blocks = Math.ceil((n + 9) / 64);
-  const w = new Int32Array(80);
+  const w = SCHEDULE;
   let h0 = 0x67452301;
   let h1 = 0xefcdab89 | 0;
   let h2 = 0x98badcfe | 0;
@@ -89,5 +102,9 @@ export function sha1Hex(text: string): string {
     h3 = (h3 + d) | 0;
     h4 = (h4 + e) | 0;
   }
-  return hex8(h0) + hex8(h1) + hex8(h2) + hex8(h3) + hex8(h4);
+  if (digits === 40) return hex8(h0) + hex8(h1) + hex8(h2) + hex8(h3) + hex8(h4);
+  const words = [h0, h1, h2, h3, h4];
+  let hex = '';
+  for (let k = 0; k * 8 < digits; k++) hex += hex8(words[k]!);
+  return hex.length === digits ? hex : hex.slice(0, digits);
 }

@@ -17,7 +17,7 @@ import type { DerivationCache } from '../derivation-cache.js';
  * recorder line, 37 → 14 µs a call). Pure.
  */
 export function shortToolCallId(text: string): string {
-  return sha1Hex(text).slice(0, 9);
+  return sha1Hex(text, 9);
 }
 
 /** The call ids of one assistant message (or the id of one tool result), strings only. */
