@@ -30,22 +30,21 @@ function hex8(word: number): string {
   );
 }
 
-/**
- * The message schedule one call fills and reads: words 0–15 are written for each block before
- * any is read and 16–79 are computed from them, so nothing carries from one call to the next,
- * and no call can start inside another (the function calls nothing that could call back). One
- * array for every call, not one per call: making an 80-word Int32Array per call was ~1 µs of
- * an id-sized call's ~2.4 µs (Node 20).
- */
-const SCHEDULE = new Int32Array(80);
+/** The big-endian word of the padded message at byte `i`: its bytes, then 0x80, then zeros. */
+function wordAt(text: string, bytes: Uint8Array | null, n: number, i: number): number {
+  let word = 0;
+  for (let j = 0; j < 4; j++, i++) word = (word << 8) | (i < n ? (bytes === null ? text.charCodeAt(i) : bytes[i]!) : i === n ? 0x80 : 0);
+  return word;
+}
 
 /**
  * The SHA-1 digest of `text`'s UTF-8 bytes (lone surrogates as U+FFFD) as lowercase hex: all 40
  * digits, or its first `digits` (1–40; the reference names ids by such prefixes, `[:8]` and
- * `[:9]`, and the digits after them are not made). Pure; throws {@link ValidationError} when `digits` is not
- * an integer from 1 to 40. ~0.6 µs for an id-sized text and 9 digits (Node 20): int32 locals,
- * one loop per round function, one schedule for every call (see SCHEDULE); destructuring, a
- * rotation closure and `toString(16)` made an earlier version ~7 µs.
+ * `[:9]`, and the digits after them are not made). Pure; throws {@link ValidationError} when
+ * `digits` is not an integer from 1 to 40. ~0.9 µs for an id-sized text and 9 digits (Node 20):
+ * int32 locals, and the message schedule as a window of 16 locals moved along each round (an 80-word Int32Array made per call was ~1 µs of an id's ~2.4 µs, and
+ * one array kept for every call is module state); destructuring, a rotation closure and
+ * `toString(16)` made an earlier version ~7 µs.
  */
 export function sha1Hex(text: string, digits = 40): string {
   if (!Number.isInteger(digits) || digits < 1 || digits > 40) throw new ValidationError(`sha1Hex: digits must be an integer from 1 to 40, got ${String(digits)}`, ['digits']);
@@ -53,47 +52,46 @@ export function sha1Hex(text: string, digits = 40): string {
   const n = bytes === null ? text.length : bytes.length;
   // The message's bytes, a 1 bit, zeros, then the length in bits (64-bit), in 64-byte blocks.
   const blocks = Math.ceil((n + 9) / 64);
-  const w = SCHEDULE;
   let h0 = 0x67452301;
   let h1 = 0xefcdab89 | 0;
   let h2 = 0x98badcfe | 0;
   let h3 = 0x10325476;
   let h4 = 0xc3d2e1f0 | 0;
   for (let block = 0; block < blocks; block++) {
-    // Big-endian words of this block.
-    for (let t = 0, i = block * 64; t < 16; t++) {
-      let word = 0;
-      for (let j = 0; j < 4; j++, i++) word = (word << 8) | (i < n ? (bytes === null ? text.charCodeAt(i) : bytes[i]!) : i === n ? 0x80 : 0);
-      w[t] = word;
-    }
-    if (block === blocks - 1) {
-      w[14] = Math.floor(n / 0x20000000);
-      w[15] = (n << 3) | 0;
-    }
-    for (let t = 16; t < 80; t++) {
-      const x = w[t - 3]! ^ w[t - 8]! ^ w[t - 14]! ^ w[t - 16]!;
-      w[t] = (x << 1) | (x >>> 31);
-    }
+    const o = block * 64;
+    const last = block === blocks - 1;
+    // The schedule's last 16 words: round t reads w0 (word t), then the window moves on by one.
+    let w0 = wordAt(text, bytes, n, o);
+    let w1 = wordAt(text, bytes, n, o + 4);
+    let w2 = wordAt(text, bytes, n, o + 8);
+    let w3 = wordAt(text, bytes, n, o + 12);
+    let w4 = wordAt(text, bytes, n, o + 16);
+    let w5 = wordAt(text, bytes, n, o + 20);
+    let w6 = wordAt(text, bytes, n, o + 24);
+    let w7 = wordAt(text, bytes, n, o + 28);
+    let w8 = wordAt(text, bytes, n, o + 32);
+    let w9 = wordAt(text, bytes, n, o + 36);
+    let w10 = wordAt(text, bytes, n, o + 40);
+    let w11 = wordAt(text, bytes, n, o + 44);
+    let w12 = wordAt(text, bytes, n, o + 48);
+    let w13 = wordAt(text, bytes, n, o + 52);
+    let w14 = last ? Math.floor(n / 0x20000000) : wordAt(text, bytes, n, o + 56);
+    let w15 = last ? (n << 3) | 0 : wordAt(text, bytes, n, o + 60);
     let a = h0;
     let b = h1;
     let c = h2;
     let d = h3;
     let e = h4;
-    let t = 0;
-    for (; t < 20; t++) {
-      const next = (((a << 5) | (a >>> 27)) + ((b & c) | (~b & d)) + 0x5a827999 + e + w[t]!) | 0;
-      e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = next;
-    }
-    for (; t < 40; t++) {
-      const next = (((a << 5) | (a >>> 27)) + (b ^ c ^ d) + 0x6ed9eba1 + e + w[t]!) | 0;
-      e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = next;
-    }
-    for (; t < 60; t++) {
-      const next = (((a << 5) | (a >>> 27)) + ((b & c) | (b & d) | (c & d)) + 0x8f1bbcdc + e + w[t]!) | 0;
-      e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = next;
-    }
-    for (; t < 80; t++) {
-      const next = (((a << 5) | (a >>> 27)) + (b ^ c ^ d) + 0xca62c1d6 + e + w[t]!) | 0;
+    for (let t = 0; t < 80; t++) {
+      const wt = w0;
+      const x = w13 ^ w8 ^ w2 ^ w0;
+      w0 = w1; w1 = w2; w2 = w3; w3 = w4; w4 = w5; w5 = w6; w6 = w7; w7 = w8;
+      w8 = w9; w9 = w10; w10 = w11; w11 = w12; w12 = w13; w13 = w14; w14 = w15; w15 = (x << 1) | (x >>> 31);
+      const f = t < 20 ? ((b & c) | (~b & d)) + 0x5a827999
+        : t < 40 ? (b ^ c ^ d) + 0x6ed9eba1
+          : t < 60 ? ((b & c) | (b & d) | (c & d)) + 0x8f1bbcdc
+            : (b ^ c ^ d) + 0xca62c1d6;
+      const next = (((a << 5) | (a >>> 27)) + f + e + wt) | 0;
       e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = next;
     }
     h0 = (h0 + a) | 0;
