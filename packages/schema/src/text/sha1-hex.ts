@@ -42,9 +42,10 @@ function wordAt(text: string, bytes: Uint8Array | null, n: number, i: number): n
  * digits, or its first `digits` (1–40; the reference names ids by such prefixes, `[:8]` and
  * `[:9]`, and the digits after them are not made). Pure; throws {@link ValidationError} when
  * `digits` is not an integer from 1 to 40. ~0.9 µs for an id-sized text and 9 digits (Node 20):
- * int32 locals, and the message schedule as a window of 16 locals moved along each round (an 80-word Int32Array made per call was ~1 µs of an id's ~2.4 µs, and
- * one array kept for every call is module state); destructuring, a rotation closure and
- * `toString(16)` made an earlier version ~7 µs.
+ * int32 locals, and the message schedule as a window of 16 locals moved along each round (an
+ * 80-word Int32Array made per call was ~1 µs of an id's ~2.4 µs, and one array kept for every
+ * call is module state); destructuring, a rotation closure and `toString(16)` made an earlier
+ * version ~7 µs.
  */
 export function sha1Hex(text: string, digits = 40): string {
   if (!Number.isInteger(digits) || digits < 1 || digits > 40) throw new ValidationError(`sha1Hex: digits must be an integer from 1 to 40, got ${String(digits)}`, ['digits']);
@@ -100,7 +101,6 @@ export function sha1Hex(text: string, digits = 40): string {
     h3 = (h3 + d) | 0;
     h4 = (h4 + e) | 0;
   }
-  if (digits === 40) return hex8(h0) + hex8(h1) + hex8(h2) + hex8(h3) + hex8(h4);
   const words = [h0, h1, h2, h3, h4];
   let hex = '';
   for (let k = 0; k * 8 < digits; k++) hex += hex8(words[k]!);
