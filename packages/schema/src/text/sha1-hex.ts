@@ -61,33 +61,27 @@ export function sha1Hex(text: string, digits = 40): string {
   for (let block = 0; block < blocks; block++) {
     const o = block * 64;
     const last = block === blocks - 1;
-    // The schedule's last 16 words: round t reads w0 (word t), then the window moves on by one.
-    let w0 = wordAt(text, bytes, n, o);
-    let w1 = wordAt(text, bytes, n, o + 4);
-    let w2 = wordAt(text, bytes, n, o + 8);
-    let w3 = wordAt(text, bytes, n, o + 12);
-    let w4 = wordAt(text, bytes, n, o + 16);
-    let w5 = wordAt(text, bytes, n, o + 20);
-    let w6 = wordAt(text, bytes, n, o + 24);
-    let w7 = wordAt(text, bytes, n, o + 28);
-    let w8 = wordAt(text, bytes, n, o + 32);
-    let w9 = wordAt(text, bytes, n, o + 36);
-    let w10 = wordAt(text, bytes, n, o + 40);
-    let w11 = wordAt(text, bytes, n, o + 44);
-    let w12 = wordAt(text, bytes, n, o + 48);
-    let w13 = wordAt(text, bytes, n, o + 52);
-    let w14 = last ? Math.floor(n / 0x20000000) : wordAt(text, bytes, n, o + 56);
-    let w15 = last ? (n << 3) | 0 : wordAt(text, bytes, n, o + 60);
+    // The schedule's last 16 words (w0 the oldest), moved on by one each round: rounds 0–15 read
+    // the block's words (in the last block, 14 and 15 are the length in bits), later ones their mix.
+    let w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0;
+    let w8 = 0, w9 = 0, w10 = 0, w11 = 0, w12 = 0, w13 = 0, w14 = 0, w15 = 0;
     let a = h0;
     let b = h1;
     let c = h2;
     let d = h3;
     let e = h4;
     for (let t = 0; t < 80; t++) {
-      const wt = w0;
-      const x = w13 ^ w8 ^ w2 ^ w0;
+      let wt: number;
+      if (t >= 16) {
+        const x = w13 ^ w8 ^ w2 ^ w0;
+        wt = (x << 1) | (x >>> 31);
+      } else if (last && t >= 14) {
+        wt = t === 14 ? Math.floor(n / 0x20000000) : (n << 3) | 0;
+      } else {
+        wt = wordAt(text, bytes, n, o + 4 * t);
+      }
       w0 = w1; w1 = w2; w2 = w3; w3 = w4; w4 = w5; w5 = w6; w6 = w7; w7 = w8;
-      w8 = w9; w9 = w10; w10 = w11; w11 = w12; w12 = w13; w13 = w14; w14 = w15; w15 = (x << 1) | (x >>> 31);
+      w8 = w9; w9 = w10; w10 = w11; w11 = w12; w12 = w13; w13 = w14; w14 = w15; w15 = wt;
       const f = t < 20 ? ((b & c) | (~b & d)) + 0x5a827999
         : t < 40 ? (b ^ c ^ d) + 0x6ed9eba1
           : t < 60 ? ((b & c) | (b & d) | (c & d)) + 0x8f1bbcdc
