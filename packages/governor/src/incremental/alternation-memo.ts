@@ -17,6 +17,7 @@ import { DeferredEntries, type ListBuilder } from '../report/deferred-list.js';
 import { frozenRef, ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { EntryLog } from './entry-log.js';
+import { IndexList } from './index-list.js';
 import { ListSnapshot } from './list-snapshot.js';
 import { listWithOpener, syncListWithOpener } from './opener-list.js';
 import { resumeFold } from './resume-fold.js';
@@ -32,9 +33,11 @@ interface AlternationMemo {
   input: ListSnapshot;
   /** Output slots after the whole input (before trailing assistant turns are popped). */
   out: Message[];
-  sizes: number[];
-  /** First input index of each slot (with `sizes`, what a rewind finds the state after any input from). */
-  slotStart: number[];
+  /**
+   * First input index of each slot: what a rewind finds the state after any input from. A slot
+   * holds the inputs up to the next slot's first (the last slot: up to the end of `input`).
+   */
+  slotStart: IndexList;
   /**
    * `merged-same-role` removals in input order: each one's input index and slot, and their
    * report entries, made when a list that holds them is read (from the input copy, which holds
@@ -86,7 +89,7 @@ interface AlternationMemo {
 
 function fresh(clock: CallClock): AlternationMemo {
   const memo: AlternationMemo = {
-    input: new ListSnapshot(clock), out: [], sizes: [], slotStart: [],
+    input: new ListSnapshot(clock), out: [], slotStart: new IndexList(),
     removed: new EntryLog((r) => removedEntry(memo, r)), removedIndex: [], removedSlot: [], mergedSlots: [], addedEntry: new EntryLog(), addedMessage: [], addedShift: [], checked: 0, checkedShift: 0,
     version: 0, withOpener: null, opener: null, openerFirst: 0, openerSynced: 0, openerCall: 0, outCall: 0, touched: 0, report: null,
   };
@@ -116,22 +119,23 @@ function remove(memo: AlternationMemo, at: number, slot: number): void {
  */
 function rewind(memo: AlternationMemo, k: number, derive: DerivationCache): void {
   memo.version++;
-  const { slotStart, sizes } = memo;
+  const { slotStart } = memo;
   let last = slotStart.length - 1;
-  while (slotStart[last] > k - 1) last--;
+  while (slotStart.at(last) > k - 1) last--;
   const len = last + 1;
-  const sizeLast = k - slotStart[last];
+  const start = slotStart.at(last);
+  const sizeLast = k - start;
+  // The slot held the inputs up to the next slot's first, or (the last slot) all folded ones.
+  const sizeBefore = (len < slotStart.length ? slotStart.at(len) : memo.input.length) - start;
   memo.touched = Math.min(memo.touched, last);
   memo.openerSynced = Math.min(memo.openerSynced, last);
-  if (sizeLast !== sizes[last]) {
-    let merged = memo.input.at(slotStart[last]);
-    for (let j = slotStart[last] + 1; j < k; j++) merged = mergeOnce(merged, memo.input.at(j), false, derive)!;
+  if (sizeLast !== sizeBefore) {
+    let merged = memo.input.at(start);
+    for (let j = start + 1; j < k; j++) merged = mergeOnce(merged, memo.input.at(j), false, derive)!;
     memo.out[last] = merged;
   }
   memo.out.length = len;
-  sizes.length = len;
-  sizes[last] = sizeLast;
-  slotStart.length = len;
+  slotStart.truncate(len);
   const { removed, removedIndex, removedSlot, mergedSlots } = memo;
   let r = removedIndex.length;
   while (r > 0 && removedIndex[r - 1] >= k) r--;
@@ -152,7 +156,7 @@ function rewind(memo: AlternationMemo, k: number, derive: DerivationCache): void
 }
 
 function fold(memo: AlternationMemo, messages: readonly Message[], from: number, derive: DerivationCache): void {
-  const { out, sizes, slotStart } = memo;
+  const { out, slotStart } = memo;
   if (from < messages.length) memo.version++;
   for (let i = from; i < messages.length; i++) {
     const msg = messages[i];
@@ -163,17 +167,17 @@ function fold(memo: AlternationMemo, messages: readonly Message[], from: number,
       out[last] = mergeOnce(prev, msg, false, derive)!;
       if (last < memo.touched) memo.touched = last;
       if (last < memo.openerSynced) memo.openerSynced = last;
-      if (sizes[last] === 1) {
-        remove(memo, slotStart[last], last);
+      // The slot's first merge (it held input i - 1 alone): its first input is removed too.
+      const start = slotStart.at(last);
+      if (start === i - 1) {
+        remove(memo, start, last);
         memo.mergedSlots.push(last);
       }
-      sizes[last]++;
       // The last slot is the last merged one now: its entry is checked again.
       memo.checked = Math.min(memo.checked, memo.mergedSlots.length - 1);
       remove(memo, i, last);
     } else {
       out.push(msg);
-      sizes.push(1);
       slotStart.push(i);
     }
   }
@@ -205,7 +209,7 @@ function entries(memo: AlternationMemo, messages: readonly Message[], kept: numb
   if (!popped) return { removed: memo.removed.list(cut), added: addedEntry.list(m, openerEntry) };
   const removed: ReportedMessage[] = [];
   for (let i = 0; i < cut; i++) removed.push(memo.removed.at(i));
-  for (let i = slotStart[kept]; i < messages.length; i++) removed.push(ref(messages[i], i, 'trailing-assistant'));
+  for (let i = slotStart.at(kept); i < messages.length; i++) removed.push(ref(messages[i], i, 'trailing-assistant'));
   const added: ReportedMessage[] = openerEntry === null ? [] : [openerEntry];
   for (let i = 0; i < m; i++) added.push(addedEntry.at(i));
   return { removed: () => Object.freeze(removed), added: () => Object.freeze(added) };

@@ -15,10 +15,33 @@ import type { CallClock } from './call-clock.js';
  */
 const CACHED_SLOTS = 16_384;
 
+/**
+ * Slots of the smallest array the engine allocates outside its young generation (128 KiB of
+ * 8-byte slots, V8's largest regular object; an array of more slots goes to the large-object
+ * space, whose objects the collector never copies). A copy grown by the engine's own rule (half
+ * again) went from ~10,400 slots to ~15,600 (124 KB) just below it: a young array the next two
+ * young-generation collections copied whole (kept, then promoted), each copy's every slot
+ * visited. A memo's copies of a 10,000-message history grew in the same few calls, so those
+ * collections promoted ~0.8 MB each and took ~3× longer (Mistral: 11 in 4,000 grown calls,
+ * ~10 µs a call). A copy that must grow past half of this grows to it at once instead.
+ */
+const LARGE_OBJECT_SLOTS = 16_384;
+
+/** The capacity a copy holding `n` slots grows to (half again, see {@link LARGE_OBJECT_SLOTS}). */
+function grownCapacity(n: number): number {
+  const capacity = Math.max(16, n + (n >> 1));
+  return capacity < LARGE_OBJECT_SLOTS && capacity * 2 > LARGE_OBJECT_SLOTS ? LARGE_OBJECT_SLOTS : capacity;
+}
+
 /** A private copy of the list a memo last saw, updated in place. */
 export class ListSnapshot {
   readonly #clock: CallClock;
-  readonly #items: Message[] = [];
+  /**
+   * The copied slots, then room to grow (holes, or `undefined` where a longer copy was cut): the
+   * array's length is its capacity, grown here (see {@link grownCapacity}), never by the engine.
+   */
+  #items: (Message | undefined)[] = [];
+  #length = 0;
   /** The list the copy was last made equal to, and the call that did it (0: none). */
   #from: readonly Message[] | null = null;
   #fromCall = 0;
@@ -29,12 +52,12 @@ export class ListSnapshot {
 
   /** Length of the copy. */
   get length(): number {
-    return this.#items.length;
+    return this.#length;
   }
 
   /** The copied slot `i`. */
   at(i: number): Message {
-    return this.#items[i];
+    return this.#items[i] as Message;
   }
 
   /**
@@ -45,9 +68,9 @@ export class ListSnapshot {
    * only at its step, before handing it on), or a comparison made in this call vouches for it.
    */
   knownPrefix(list: readonly Message[]): number {
-    if (list === this.#from && (this.#clock.keepsSlots(list) || (this.#fromCall === this.#clock.active && this.#fromCall !== 0))) return Math.min(list.length, this.#items.length);
+    if (list === this.#from && (this.#clock.keepsSlots(list) || (this.#fromCall === this.#clock.active && this.#fromCall !== 0))) return Math.min(list.length, this.#length);
     const v = this.#clock.vouched(list, this.#from, this.#fromCall);
-    return v >= 0 ? Math.min(this.#items.length, list.length, v) : -1;
+    return v >= 0 ? Math.min(this.#length, list.length, v) : -1;
   }
 
   /** Length of the common prefix of the copy and `list`, by identity. */
@@ -55,7 +78,7 @@ export class ListSnapshot {
     const known = this.knownPrefix(list);
     if (known >= 0) return known;
     const items = this.#items;
-    const limit = Math.min(items.length, list.length);
+    const limit = Math.min(this.#length, list.length);
     let k = 0;
     // Past the CPU caches, Object.is, not ===: for the same object both hold, but the engine's
     // === on values it has seen to be objects first checks that each side is one, reading every
@@ -82,14 +105,14 @@ export class ListSnapshot {
 
   /** A one-slot guess that `list` extends the copy (its last copied slot matches). */
   mayPrefix(list: readonly Message[]): boolean {
-    const n = this.#items.length;
+    const n = this.#length;
     return n > 0 && n <= list.length && this.#items[n - 1] === list[n - 1];
   }
 
   /** Whether `list` holds exactly the copied objects. */
   equals(list: readonly Message[]): boolean {
     const n = list.length;
-    if (n !== this.#items.length) return false;
+    if (n !== this.#length) return false;
     // Lists a govern call compares differ mostly near their end (a copy with a few results
     // rewritten, a grown history): the last slot rejects them without a pass over the prefix.
     if (n > 0 && this.#items[n - 1] !== list[n - 1]) return false;
@@ -98,15 +121,22 @@ export class ListSnapshot {
 
   /** Makes the copy equal to `list`, keeping the first `shared` slots (a known common prefix). */
   update(list: readonly Message[], shared: number): void {
-    const items = this.#items;
     const n = list.length;
-    // Overwrite in place, then append, then trim: cutting the length first would let the engine
-    // shrink the backing store and grow it again slot by slot (a 100,000-slot copy costs
-    // allocations in the large-object space, far more than the pass itself).
-    const overlap = Math.min(items.length, n);
-    for (let i = shared; i < overlap; i++) items[i] = list[i];
-    for (let i = Math.max(shared, overlap); i < n; i++) items.push(list[i]);
-    if (items.length > n) items.length = n;
+    let items = this.#items;
+    // A copy cut to a quarter of its room gets a smaller array (a long history's copy reused for
+    // a short list must not keep its room).
+    if (n > items.length || (items.length > 64 && n < items.length >> 2)) {
+      // Only the slots kept are carried over: the others are written next.
+      const grown = new Array<Message | undefined>(grownCapacity(n));
+      for (let i = 0; i < shared; i++) grown[i] = items[i];
+      items = this.#items = grown;
+    } else {
+      // Slots a longer copy held are cleared, not cut: the messages must not stay alive through
+      // them, and cutting the array would give its room back to grow it again later.
+      for (let i = n; i < this.#length; i++) items[i] = undefined;
+    }
+    for (let i = shared; i < n; i++) items[i] = list[i];
+    this.#length = n;
     this.#from = list;
     this.#fromCall = this.#clock.active;
   }
