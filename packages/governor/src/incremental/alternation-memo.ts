@@ -18,6 +18,7 @@ import { frozenRef, ref } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { EntryLog } from './entry-log.js';
 import { IndexList } from './index-list.js';
+import { giveRoom } from './list-room.js';
 import { ListSnapshot } from './list-snapshot.js';
 import { listWithOpener, syncListWithOpener } from './opener-list.js';
 import { resumeFold } from './resume-fold.js';
@@ -33,6 +34,8 @@ interface AlternationMemo {
   input: ListSnapshot;
   /** Output slots after the whole input (before trailing assistant turns are popped). */
   out: Message[];
+  /** The copy of `out` given room to grow (see list-room.ts), once it needed it. */
+  roomed: Message[] | null;
   /**
    * First input index of each slot: what a rewind finds the state after any input from. A slot
    * holds the inputs up to the next slot's first (the last slot: up to the end of `input`).
@@ -89,7 +92,7 @@ interface AlternationMemo {
 
 function fresh(clock: CallClock): AlternationMemo {
   const memo: AlternationMemo = {
-    input: new ListSnapshot(clock), out: [], slotStart: new IndexList(),
+    input: new ListSnapshot(clock), out: [], roomed: null, slotStart: new IndexList(),
     removed: new EntryLog((r) => removedEntry(memo, r)), removedIndex: [], removedSlot: [], mergedSlots: [], addedEntry: new EntryLog(), addedMessage: [], addedShift: [], checked: 0, checkedShift: 0,
     version: 0, withOpener: null, opener: null, openerFirst: 0, openerSynced: 0, openerCall: 0, outCall: 0, touched: 0, report: null,
   };
@@ -252,6 +255,7 @@ export class AlternationMemos {
     const from = resumed.from;
     const memo = resumed.memo ?? fresh(this.#clock);
     fold(memo, messages, from, this.#derive);
+    giveRoom(memo);
     memo.input.update(messages, from);
     this.#byHead.set(head, memo);
 

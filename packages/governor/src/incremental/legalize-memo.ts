@@ -16,6 +16,7 @@ import { DeferredEntries } from '../report/deferred-list.js';
 import { frozenRef } from '../report/reported-message.js';
 import type { CallClock } from './call-clock.js';
 import { EntryLog } from './entry-log.js';
+import { giveRoom } from './list-room.js';
 import { ListSnapshot } from './list-snapshot.js';
 import { resumeFold } from './resume-fold.js';
 
@@ -34,6 +35,8 @@ interface LegalizeMemo {
   out: Message[] | null;
   /** The call that last handed `out` out (downstream memos took their copies of it then). */
   outCall: number;
+  /** The copy of `out` given room to grow (see list-room.ts), once it needed it. */
+  roomed: Message[] | null;
   /**
    * Per change (input order): its input index and why. The report entries are made from these
    * when a list that holds them is read (most never are; see entry-log.ts): an entry per change
@@ -56,7 +59,7 @@ interface LegalizeMemo {
 
 function fresh(clock: CallClock): LegalizeMemo {
   const memo: LegalizeMemo = {
-    input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, changeIndex: [], changeReason: [],
+    input: new ListSnapshot(clock), firstTurn: 0, out: null, outCall: 0, roomed: null, changeIndex: [], changeReason: [],
     removed: new EntryLog((c) => removedEntry(memo, c)), added: new EntryLog((a) => addedEntry(memo, a)), addedAfter: [], ids: null,
   };
   return memo;
@@ -170,6 +173,7 @@ export class LegalizeMemos {
     const before = memo.out;
     const stable = before === null ? 0 : before.length;
     fold(memo, messages, from, target, this.#derive);
+    giveRoom(memo);
     memo.input.update(messages, from);
     byHead.set(head, memo);
     if (memo.out === null) return { messages: messages as Message[], removed: [], added: [] };

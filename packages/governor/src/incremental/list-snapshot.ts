@@ -7,6 +7,7 @@
 // compares content where objects differ).
 import type { Message } from '@nanobot/schema';
 import type { CallClock } from './call-clock.js';
+import { grownCapacity } from './list-room.js';
 
 /**
  * Above this many slots a pass compares pointers without reading the objects (see
@@ -15,30 +16,12 @@ import type { CallClock } from './call-clock.js';
  */
 const CACHED_SLOTS = 16_384;
 
-/**
- * Slots of the smallest array the engine allocates outside its young generation (128 KiB of
- * 8-byte slots, V8's largest regular object; an array of more slots goes to the large-object
- * space, whose objects the collector never copies). A copy grown by the engine's own rule (half
- * again) went from ~10,400 slots to ~15,600 (124 KB) just below it: a young array the next two
- * young-generation collections copied whole (kept, then promoted), each copy's every slot
- * visited. A memo's copies of a 10,000-message history grew in the same few calls, so those
- * collections promoted ~0.8 MB each and took ~3× longer (Mistral: 11 in 4,000 grown calls,
- * ~10 µs a call). A copy that must grow past half of this grows to it at once instead.
- */
-const LARGE_OBJECT_SLOTS = 16_384;
-
-/** The capacity a copy holding `n` slots grows to (half again, see {@link LARGE_OBJECT_SLOTS}). */
-function grownCapacity(n: number): number {
-  const capacity = Math.max(16, n + (n >> 1));
-  return capacity < LARGE_OBJECT_SLOTS && capacity * 2 > LARGE_OBJECT_SLOTS ? LARGE_OBJECT_SLOTS : capacity;
-}
-
 /** A private copy of the list a memo last saw, updated in place. */
 export class ListSnapshot {
   readonly #clock: CallClock;
   /**
    * The copied slots, then room to grow (holes, or `undefined` where a longer copy was cut): the
-   * array's length is its capacity, grown here (see {@link grownCapacity}), never by the engine.
+   * array's length is its capacity, grown here (see list-room.ts), never by the engine.
    */
   #items: (Message | undefined)[] = [];
   #length = 0;

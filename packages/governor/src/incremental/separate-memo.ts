@@ -12,6 +12,7 @@ import type { DerivationCache } from '../steps/derivation-cache.js';
 import { acknowledgementBefore } from '../steps/target/separate-tool-results-from-user.js';
 import type { CallClock } from './call-clock.js';
 import { EntryLog } from './entry-log.js';
+import { giveRoom } from './list-room.js';
 import { ListSnapshot } from './list-snapshot.js';
 import { resumeFold } from './resume-fold.js';
 
@@ -28,6 +29,8 @@ interface SeparateMemo {
   out: Message[] | null;
   /** The call that last handed `out` out. */
   outCall: number;
+  /** The copy of `out` given room to grow (see list-room.ts), once it needed it. */
+  roomed: Message[] | null;
   /** Per inserted turn (input order): the input index it goes before. */
   before: number[];
   /** The inserted turns' report entries, made from `before` and `out` when a list that holds them is read. */
@@ -45,7 +48,7 @@ function insertedEntry(memo: SeparateMemo, c: number): ReportedMessage {
 }
 
 function fresh(clock: CallClock): SeparateMemo {
-  const memo: SeparateMemo = { input: new ListSnapshot(clock), out: null, outCall: 0, before: [], entries: new EntryLog((c) => insertedEntry(memo, c)) };
+  const memo: SeparateMemo = { input: new ListSnapshot(clock), out: null, outCall: 0, roomed: null, before: [], entries: new EntryLog((c) => insertedEntry(memo, c)) };
   return memo;
 }
 
@@ -100,6 +103,7 @@ export class SeparateMemos {
     const before = memo.out;
     const stable = before === null ? 0 : before.length;
     fold(memo, messages, from, this.#derive);
+    giveRoom(memo);
     memo.input.update(messages, from);
     this.#byHead.set(head, memo);
     if (memo.out === null) return { messages: messages as Message[], removed: [], added: [] };
