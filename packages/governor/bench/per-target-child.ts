@@ -30,10 +30,10 @@ export function perTargetChild<T>(self: string, measure: (target: GovernTarget) 
   };
 }
 
-/** Children serving one target each (see {@link perTargetServer}). */
-export interface TargetChildren<Q, A> {
-  /** The answer of `target`'s child to `request`. Contract: one request at a time per child (await each). */
-  ask(target: GovernTarget, request: Q): Promise<A>;
+/** Children serving one target each, named by `K` (see {@link perTargetServer}). */
+export interface TargetChildren<Q, A, K extends string = GovernTarget> {
+  /** The answer of child `name` to `request`. Contract: one request at a time per child (await each). */
+  ask(name: K, request: Q): Promise<A>;
   /** Ends every child. */
   close(): void;
 }
@@ -53,29 +53,31 @@ export function builtPackagesFlags(): string[] {
 
 /**
  * In the benchmark file `self`: when this process is a serving child, answers each request its
- * parent sends with `answer(target, request)`, one at a time, and returns null; else returns a
- * function that starts one such child per target (node flags `flags`, by default the parent's).
+ * parent sends with `answer(name, request)`, one at a time, and returns null; else returns a
+ * function that starts one such child per name (node flags `flags`, by default the parent's). A
+ * name is a target, or another name the benchmark maps to one (two children of one target: a
+ * control whose ratio to the first shows the measurement's own spread).
  * A child stays alive between requests, so a benchmark can take short measurements of every
  * target in turn: load on the machine that comes and goes then hits each target's measurements
  * alike, where a process per measurement (seconds each) let it hit one target's and not
  * another's. Contract: `answer` may throw (the child exits with the error on stderr, and the
  * parent's `ask` rejects).
  */
-export function perTargetServer<Q, A>(self: string, answer: (target: GovernTarget, request: Q) => A, flags: readonly string[] = process.execArgv): ((targets: readonly GovernTarget[]) => TargetChildren<Q, A>) | null {
+export function perTargetServer<Q, A, K extends string = GovernTarget>(self: string, answer: (name: K, request: Q) => A, flags: readonly string[] = process.execArgv): ((names: readonly K[]) => TargetChildren<Q, A, K>) | null {
   if (process.argv[2] === '--serve') {
-    const target = process.argv[3] as GovernTarget;
+    const name = process.argv[3] as K;
     process.on('message', (request) => {
-      process.send!(answer(target, request as Q) as object);
+      process.send!(answer(name, request as Q) as object);
     });
     return null;
   }
-  return (targets) => {
-    const children = new Map<GovernTarget, ChildProcess>();
-    for (const target of targets) children.set(target, spawn(process.execPath, [...flags, self, '--serve', target], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  return (names) => {
+    const children = new Map<K, ChildProcess>();
+    for (const name of names) children.set(name, spawn(process.execPath, [...flags, self, '--serve', name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
     return {
-      ask: (target, request) => new Promise<A>((resolve, reject) => {
-        const child = children.get(target)!;
-        const onExit = (code: number | null) => reject(new Error(`the ${target} child exited (${code}) before answering`));
+      ask: (name, request) => new Promise<A>((resolve, reject) => {
+        const child = children.get(name)!;
+        const onExit = (code: number | null) => reject(new Error(`the ${name} child exited (${code}) before answering`));
         child.once('exit', onExit);
         child.once('message', (reply) => {
           child.off('exit', onExit);

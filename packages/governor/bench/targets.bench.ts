@@ -52,6 +52,12 @@
 // other work on the machine only ever adds time, so the fastest rounds are the ones it touched
 // least (the per-round ratios above carry it in both directions). On runtimes that tell a
 // thread's own CPU time, a second table gives both cases on the calling thread alone.
+//
+// The last row is a control: 'openai' again, in processes of its own measured like every
+// target's (CONTROL). Its ratio to 'openai' is what this benchmark reads for two identical
+// targets in the same run, so it says how far any other row's ratio can stray by measurement
+// alone (Node 20, 24 rounds each: 1.09× on the same history and 1.11× grown in one run, 0.97×
+// and 0.91× in the next; their intervals reach from 0.80× to 1.35×).
 import { fileURLToPath } from 'node:url';
 import { createGovernor, type Governor, type GovernTarget } from '@nanobot/governor';
 import type { Message } from '@nanobot/schema';
@@ -90,6 +96,16 @@ const mixedHistory = (n: number, salt: number): Message[] => mixedFamilyHistory(
 
 const options = benchOptions;
 const targets = BENCH_TARGETS;
+/** The control's child: 'openai' again (see the file comment). */
+const CONTROL = 'openai-again';
+/** A child's name: its target, or the control. */
+type ChildName = GovernTarget | typeof CONTROL;
+/** The target a child governs for. */
+const targetOf = (name: ChildName): GovernTarget => (name === CONTROL ? 'openai' : name);
+/** Every child, the control last. */
+const names: readonly ChildName[] = [...targets, CONTROL];
+/** A child's row in the tables. */
+const rowLabel = (name: ChildName): string => (name === CONTROL ? "`openai` again (control)" : `\`${name}\``);
 
 /** CPU milliseconds (user + system, every thread of the process) since `from`. */
 function cpuMs(from: NodeJS.CpuUsage): number {
@@ -255,7 +271,8 @@ function ratioInterval(xs: readonly number[], ys: readonly number[]): [number, n
 }
 
 let state: Child | null = null;
-const start = perTargetServer<Request, Round | null>(fileURLToPath(import.meta.url), (target, request) => {
+const start = perTargetServer<Request, Round | null, ChildName>(fileURLToPath(import.meta.url), (name, request) => {
+  const target = targetOf(name);
   if (request.kind === 'warm') {
     state = warm(target);
     return null;
@@ -264,17 +281,17 @@ const start = perTargetServer<Request, Round | null>(fileURLToPath(import.meta.u
   return round(target, state, request.salt);
 }, builtPackagesFlags());
 if (start !== null) {
-  const samples = new Map<GovernTarget, { rounds: Round[] }>(targets.map((target) => [target, { rounds: [] }]));
+  const samples = new Map<ChildName, { rounds: Round[] }>(names.map((name) => [name, { rounds: [] }]));
   const perGeneration = Math.ceil(ROUNDS / GENERATIONS);
   for (let from = 0; from < ROUNDS; from += perGeneration) {
-    const children = start(targets);
+    const children = start(names);
     try {
       // One child at a time, here and below: a child measures while the others wait.
-      for (const target of targets) await children.ask(target, { kind: 'warm' });
+      for (const name of names) await children.ask(name, { kind: 'warm' });
       for (let r = from; r < Math.min(ROUNDS, from + perGeneration); r++) {
-        // Each round starts at another target; every target governs the same fresh history.
-        const order = [...targets.slice(r % targets.length), ...targets.slice(0, r % targets.length)];
-        for (const target of order) samples.get(target)!.rounds.push((await children.ask(target, { kind: 'round', salt: 7 + 100 * (r + 1) })) as Round);
+        // Each round starts at another child; every child governs the same fresh history.
+        const order = [...names.slice(r % names.length), ...names.slice(0, r % names.length)];
+        for (const name of order) samples.get(name)!.rounds.push((await children.ask(name, { kind: 'round', salt: 7 + 100 * (r + 1) })) as Round);
       }
     } finally {
       children.close();
@@ -290,21 +307,21 @@ if (start !== null) {
     return `${median(own).toFixed(3)} ms CPU | ${(median(own) / median(theirs)).toFixed(2)}× (${lo.toFixed(2)}–${hi.toFixed(2)}) | ${median(ratios(rounds, key)).toFixed(2)}×`;
   };
   console.log(`warm govern on ${N.toLocaleString('en')} messages per target (the built packages, Node ${process.versions.node}): ${GENERATIONS} processes per target one after another, ${ROUNDS} rounds of one episode each, the targets in turn (goal: ≤ 1.2× 'openai')`);
-  console.log("ratio: the target's median over the rounds ÷ 'openai''s median, with its 90% bootstrap interval over the rounds; per round: the median of each round's ratio to that round's 'openai'");
+  console.log("ratio: the target's median over the rounds ÷ 'openai''s median, with its 90% bootstrap interval over the rounds; per round: the median of each round's ratio to that round's 'openai'; the last row, 'openai' again in processes of its own, is what two identical targets read apart");
   console.log('| target | same history | ratio (90%) | per round | grown by one step | ratio (90%) | per round | cold (first call) ratio | grown, fastest rounds |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const target of targets) {
-    const { rounds } = samples.get(target)!;
-    console.log(`| \`${target}\` | ${cell(rounds, 'same')} | ${cell(rounds, 'grown')} | ${median(ratios(rounds, 'cold')).toFixed(2)}× | ${fastest(rounds).toFixed(2)}× |`);
+  for (const name of names) {
+    const { rounds } = samples.get(name)!;
+    console.log(`| ${rowLabel(name)} | ${cell(rounds, 'same')} | ${cell(rounds, 'grown')} | ${median(ratios(rounds, 'cold')).toFixed(2)}× | ${fastest(rounds).toFixed(2)}× |`);
   }
   // Where the runtime tells each thread's time: both cases on the calling thread alone.
   if ([...samples.values()].every(({ rounds }) => rounds.every((r) => r.grownThread !== undefined && r.sameThread !== undefined))) {
     console.log('\nthe calling thread alone (without the collector\'s and compiler\'s background threads):');
     console.log('| target | same history | ratio (90%) | per round | grown by one step | ratio (90%) | per round |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-    for (const target of targets) {
-      const { rounds } = samples.get(target)!;
-      console.log(`| \`${target}\` | ${cell(rounds, 'sameThread')} | ${cell(rounds, 'grownThread')} |`);
+    for (const name of names) {
+      const { rounds } = samples.get(name)!;
+      console.log(`| ${rowLabel(name)} | ${cell(rounds, 'sameThread')} | ${cell(rounds, 'grownThread')} |`);
     }
   } else {
     console.log(`\n(Node ${process.versions.node} does not tell a thread's own CPU time: on Node 22.19+ the table is followed by one of the calling thread alone.)`);
